@@ -1,0 +1,83 @@
+//! The front end as one call: bytes → source → syntax → IR → diagnostics.
+
+use crate::diagnostic::{self, Diagnostic};
+use crate::ir::Plugin;
+use crate::limits::MAX_FILE_BYTES;
+use crate::rules::language::{INVALID_ENCODING, LIMIT_EXCEEDED};
+use crate::source::{SourceFile, Span};
+use crate::{lower, syntax};
+
+/// A file's plugin, if it could be read, and everything found wrong with it.
+#[derive(Debug)]
+pub struct Analysis {
+    pub plugin: Option<Plugin>,
+    /// Sorted by position.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Parses and lowers one manifest.
+pub fn analyze(source: &SourceFile) -> Analysis {
+    let mut analysis = match syntax::parse(&source.text) {
+        Ok(tree) => {
+            let lowered = lower::lower(&tree);
+            Analysis {
+                plugin: lowered.plugin,
+                diagnostics: lowered.diagnostics,
+            }
+        }
+        Err(error) => Analysis {
+            plugin: None,
+            diagnostics: vec![error],
+        },
+    };
+    diagnostic::sort(&mut analysis.diagnostics);
+    analysis
+}
+
+/// Turns a file's bytes into a source, or into the diagnostic that says why
+/// they are not a manifest's text: too large, not UTF-8, or holding NUL.
+///
+/// On error the returned source holds the text decoded lossily, so the
+/// diagnostic can still be shown against it.
+pub fn decode_bytes(name: &str, bytes: &[u8]) -> Result<SourceFile, (SourceFile, Diagnostic)> {
+    if bytes.len() > MAX_FILE_BYTES {
+        let diagnostic = Diagnostic::new(
+            &LIMIT_EXCEEDED,
+            format!(
+                "the file is {} bytes, over the limit of {MAX_FILE_BYTES} (4 MiB)",
+                bytes.len()
+            ),
+        )
+        .primary(Span::point(0), "file too large")
+        .help("split the manifest into several plugins; real manifests are a few kilobytes");
+        return Err((SourceFile::new(name, ""), diagnostic));
+    }
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(error) => {
+            let offset = error.valid_up_to();
+            // Shown against the lossy text, where the bad bytes became one
+            // U+FFFD; the bytes before it keep their offsets.
+            let len = char::REPLACEMENT_CHARACTER.len_utf8();
+            let diagnostic = Diagnostic::new(
+                &INVALID_ENCODING,
+                format!("the file is not valid UTF-8 at byte {offset}"),
+            )
+            .primary(Span::new(offset, offset + len), "not UTF-8")
+            .help("save the manifest as UTF-8 text");
+            let text = String::from_utf8_lossy(bytes).replace('\0', " ");
+            return Err((SourceFile::new(name, text), diagnostic));
+        }
+    };
+    if let Some(offset) = text.find('\0') {
+        let diagnostic = Diagnostic::new(
+            &INVALID_ENCODING,
+            format!("the file holds a NUL byte at byte {offset}"),
+        )
+        .primary(Span::new(offset, offset + 1), "NUL byte")
+        .help("manifests are text; remove the NUL byte, or check that this is the file you meant");
+        return Err((SourceFile::new(name, text.replace('\0', " ")), diagnostic));
+    }
+    Ok(SourceFile::new(name, text))
+}
+

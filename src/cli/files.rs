@@ -1,0 +1,76 @@
+//! Finding and reading manifests.
+
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use crate::limits::MAX_FILE_BYTES;
+
+/// The manifests named by `paths`: files as given, folders searched
+/// recursively for `*.contrib`, each folder's entries in name order.
+pub fn manifests(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut found = Vec::new();
+    for path in paths {
+        let metadata = std::fs::metadata(path).map_err(|error| format!("cannot read `{}`: {}", path.display(), describe(&error)))?;
+        if metadata.is_dir() {
+            walk(path, &mut found)?;
+        } else {
+            found.push(path.clone());
+        }
+    }
+    Ok(found)
+}
+
+fn walk(folder: &Path, found: &mut Vec<PathBuf>) -> Result<(), String> {
+    let entries = std::fs::read_dir(folder).map_err(|error| format!("cannot read folder `{}`: {}", folder.display(), describe(&error)))?;
+    let mut paths: Vec<PathBuf> = entries.filter_map(|entry| entry.ok().map(|entry| entry.path())).collect();
+    paths.sort();
+    for path in paths {
+        let Ok(file_type) = std::fs::symlink_metadata(&path).map(|m| m.file_type()) else {
+            continue;
+        };
+        if file_type.is_dir() {
+            walk(&path, found)?;
+        } else if path.extension().is_some_and(|extension| extension == "contrib") {
+            found.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Reads at most one byte more than the size limit, so a huge file is
+/// refused without being read whole.
+pub fn read_limited(path: &Path) -> Result<Vec<u8>, String> {
+    let file = File::open(path).map_err(|error| format!("cannot read `{}`: {}", path.display(), describe(&error)))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|error| format!("cannot read `{}`: {}", path.display(), describe(&error)))?;
+    Ok(bytes)
+}
+
+/// An I/O error without Rust's "(os error 2)" tail.
+pub fn describe(error: &std::io::Error) -> String {
+    match error.kind() {
+        std::io::ErrorKind::NotFound => "no such file or folder".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        std::io::ErrorKind::IsADirectory => "it is a folder".into(),
+        _ => {
+            let text = error.to_string();
+            match text.find(" (os error") {
+                Some(cut) => text[..cut].to_string(),
+                None => text,
+            }
+        }
+    }
+}
+
+/// A path as shown in reports: relative to the working folder when under
+/// it, with `/` separators.
+pub fn display_name(path: &Path) -> String {
+    let relative = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| path.strip_prefix(&cwd).ok().map(Path::to_path_buf))
+        .unwrap_or_else(|| path.to_path_buf());
+    relative.to_string_lossy().replace('\\', "/")
+}

@@ -1,0 +1,248 @@
+//! The typed, resolved manifest: what lowering produces and every later
+//! stage (checker, bundle, language server) reads.
+//!
+//! Defaults are already applied here (a contributor's owner, placement,
+//! priority and reach), but each [`Setting`] remembers whether it was
+//! written, so diagnostics can point at the author's words or, for a
+//! default, at the contributor that took it.
+
+mod template;
+pub mod variables;
+mod vocabulary;
+
+pub use template::{Template, TemplatePart, VariableUse};
+pub use vocabulary::{
+    ConditionKind, FactSection, Kind, Owner, Placement, Priority, Reach, Source, Variance, Vocabulary,
+};
+
+use indexmap::IndexMap;
+
+use crate::source::{Span, Spanned};
+
+/// A plugin: who publishes it and what it contributes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plugin {
+    pub name: Spanned<PluginName>,
+    pub version: Spanned<semver::Version>,
+    pub owner: Spanned<Owner>,
+    pub summary: Option<Spanned<String>>,
+    pub requires: Vec<Requirement>,
+    pub contributors: Vec<Contributor>,
+    /// The whole `plugin … { … }` block.
+    pub span: Span,
+}
+
+impl Plugin {
+    pub fn requirement(&self, skill: &str) -> Option<&Requirement> {
+        self.requires.iter().find(|requirement| requirement.skill.value == skill)
+    }
+}
+
+/// `scope/name`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PluginName {
+    pub scope: String,
+    pub name: String,
+}
+
+impl std::fmt::Display for PluginName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.scope, self.name)
+    }
+}
+
+/// `requires skill NAME "REQ"`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Requirement {
+    pub skill: Spanned<String>,
+    pub version: Spanned<semver::VersionReq>,
+    pub span: Span,
+}
+
+/// A value that may have been written or may come from a default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Setting<T> {
+    pub value: T,
+    /// Where the author wrote it; `None` for a default.
+    pub written: Option<Span>,
+}
+
+impl<T: Copy> Setting<T> {
+    pub fn written(value: T, span: Span) -> Self {
+        Setting {
+            value,
+            written: Some(span),
+        }
+    }
+
+    pub fn default(value: T) -> Self {
+        Setting {
+            value,
+            written: None,
+        }
+    }
+
+    /// Where to point when talking about this setting: where it was
+    /// written, or else `fallback` (usually the contributor's header).
+    pub fn span_or(&self, fallback: Span) -> Span {
+        self.written.unwrap_or(fallback)
+    }
+}
+
+/// One contributor: what it adds, where, with whose authority, to which
+/// turns, within what budget.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Contributor {
+    pub id: Spanned<String>,
+    pub body: ContributorBody,
+    pub owner: Setting<Owner>,
+    pub placement: Setting<Placement>,
+    pub priority: Setting<Priority>,
+    pub reach: Setting<Reach>,
+    /// The most tokens this contributor may add.
+    pub budget: Spanned<u64>,
+    /// `kind id {`, where diagnostics about the whole contributor point.
+    pub header: Span,
+    /// The whole block.
+    pub span: Span,
+}
+
+impl Contributor {
+    pub fn kind(&self) -> Kind {
+        self.body.kind()
+    }
+
+    /// The template this contributor adds as text, if it has one.
+    pub fn template(&self) -> Option<&Template> {
+        match &self.body {
+            ContributorBody::Text { body } | ContributorBody::SystemMessage { body, .. } => Some(body),
+            _ => None,
+        }
+    }
+
+    /// The tool call this contributor makes, if any.
+    pub fn call(&self) -> Option<&Call> {
+        match &self.body {
+            ContributorBody::EagerRun { call } | ContributorBody::Preface { call, .. } => Some(call),
+            _ => None,
+        }
+    }
+}
+
+/// What each kind of contributor adds.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ContributorBody {
+    Text {
+        body: Template,
+    },
+    EagerLoad {
+        tools: Vec<Spanned<String>>,
+        skill: Option<SkillLoad>,
+    },
+    EagerRun {
+        call: Call,
+    },
+    SystemMessage {
+        condition: Condition,
+        body: Template,
+    },
+    Preface {
+        source: Spanned<Source>,
+        origin: Spanned<String>,
+        call: Call,
+    },
+    Fact {
+        says: Vec<Spanned<FactSection>>,
+    },
+}
+
+impl ContributorBody {
+    pub fn kind(&self) -> Kind {
+        match self {
+            ContributorBody::Text { .. } => Kind::Text,
+            ContributorBody::EagerLoad { .. } => Kind::EagerLoad,
+            ContributorBody::EagerRun { .. } => Kind::EagerRun,
+            ContributorBody::SystemMessage { .. } => Kind::SystemMessage,
+            ContributorBody::Preface { .. } => Kind::Preface,
+            ContributorBody::Fact { .. } => Kind::Fact,
+        }
+    }
+}
+
+/// `skill NAME operations a, b`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SkillLoad {
+    pub skill: Spanned<String>,
+    pub operations: Vec<Spanned<String>>,
+    pub span: Span,
+}
+
+/// `call TOOL { key: value, … }`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Call {
+    pub tool: Spanned<String>,
+    pub arguments: IndexMap<String, Argument>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Argument {
+    pub key: Span,
+    pub value: Spanned<Value>,
+}
+
+/// A call argument's value.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+pub enum Value {
+    String(String),
+    Integer(i64),
+    Boolean(bool),
+    List(Vec<Value>),
+}
+
+impl Value {
+    /// The name of the value's type, as `[tools.NAME] params` spell it.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::String(_) => "string",
+            Value::Integer(_) => "integer",
+            Value::Boolean(_) => "boolean",
+            Value::List(_) => "list",
+        }
+    }
+}
+
+/// `when …` of a system message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Condition {
+    pub kind: ConditionKind,
+    /// For `idle > DURATION`: the threshold.
+    pub idle_over: Option<Spanned<Duration>>,
+    /// For `skill-updated NAME`: the skill.
+    pub skill: Option<Spanned<String>>,
+    pub span: Span,
+}
+
+/// A whole number of seconds, as written with `s`, `m`, `h`, `d` units.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Duration {
+    pub seconds: u64,
+}
+
+impl std::fmt::Display for Duration {
+    /// The canonical spelling: the largest units first, `1h30m`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut rest = self.seconds;
+        if rest == 0 {
+            return f.write_str("0s");
+        }
+        for (unit, size) in [("d", 86_400), ("h", 3_600), ("m", 60), ("s", 1)] {
+            if rest >= size {
+                write!(f, "{}{unit}", rest / size)?;
+                rest %= size;
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,52 @@
+use super::variables::Variable;
+use crate::source::Span;
+
+/// A body: literal runs and `{variables}`, each variable with its span.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Template {
+    pub parts: Vec<TemplatePart>,
+    /// The string literal the template was written as.
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TemplatePart {
+    /// Text as the model sees it, with `{{` and `}}` already made single.
+    Literal(String),
+    Variable(VariableUse),
+}
+
+/// One `{name}` in a body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VariableUse {
+    pub variable: &'static Variable,
+    /// The variable with its braces.
+    pub span: Span,
+}
+
+impl Template {
+    pub fn variables(&self) -> impl Iterator<Item = &VariableUse> {
+        self.parts.iter().filter_map(|part| match part {
+            TemplatePart::Variable(variable) => Some(variable),
+            TemplatePart::Literal(_) => None,
+        })
+    }
+
+    /// The text with every variable at its worst-case length: what budgets
+    /// are measured on.
+    pub fn worst_case_text(&self) -> String {
+        self.render(|variable| variable.sample)
+    }
+
+    /// The text with each variable replaced by `value(variable)`.
+    pub fn render<'v>(&self, mut value: impl FnMut(&'static Variable) -> &'v str) -> String {
+        let mut text = String::new();
+        for part in &self.parts {
+            match part {
+                TemplatePart::Literal(literal) => text.push_str(literal),
+                TemplatePart::Variable(used) => text.push_str(value(used.variable)),
+            }
+        }
+        text
+    }
+}

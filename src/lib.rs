@@ -1,0 +1,41 @@
+//! `contrib`: a compiler and linter for prompt-contributor manifests.
+//!
+//! The pipeline, one module per stage:
+//!
+//! - [`source`]: text, byte spans, line and column numbers;
+//! - [`syntax`]: text → syntax tree (the pest grammar in `grammar/`);
+//! - [`lower`]: syntax tree → typed [`ir`], with the language's diagnostics;
+//! - [`check`]: the semantic rules, one file per rule;
+//! - [`report`]: diagnostics rendered for people and machines;
+//!
+//! beside them [`diagnostic`] (the one diagnostic type), [`rules`] (every
+//! rule's code, name and explanation) and [`cli`].
+//!
+//! ```
+//! let source = contrib::source::SourceFile::new(
+//!     "notes.contrib",
+//!     "plugin acme/notes 1.0.0 {\n    owner agent-author\n}\n",
+//! );
+//! let analysis = contrib::analyze(&source);
+//! assert!(analysis.diagnostics.is_empty());
+//! assert_eq!(analysis.plugin.unwrap().name.value.to_string(), "acme/notes");
+//! ```
+
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+pub mod check;
+pub mod cli;
+pub mod config;
+pub mod diagnostic;
+pub mod ir;
+pub mod limits;
+pub mod lower;
+pub mod report;
+pub mod rules;
+pub mod source;
+pub mod suggest;
+pub mod syntax;
+
+mod analyze;
+
+pub use analyze::{analyze, decode_bytes, Analysis};

@@ -1,0 +1,172 @@
+//! Gathers a block's fields by name, reporting unknown and duplicate ones,
+//! so each kind's lowering asks for the fields it knows and nothing else.
+
+use indexmap::IndexMap;
+
+use super::{values, Lowerer};
+use crate::diagnostic::{Applicability, Diagnostic, Fix};
+use crate::rules::language::{DUPLICATE_FIELD, MISSING_FIELD, SYNTAX_ERROR, UNKNOWN_FIELD};
+use crate::source::Span;
+use crate::suggest;
+use crate::syntax::tree::{Block, Field, Item, Pair};
+
+/// A field as written: `name tokens…`, or a block for `call`.
+#[derive(Clone, Copy)]
+pub(super) enum Entry<'t, 'a> {
+    Field(&'t Field<'a>),
+    Block(&'t Block<'a>),
+}
+
+impl Entry<'_, '_> {
+    pub fn key_span(&self) -> Span {
+        match self {
+            Entry::Field(field) => field.key.span,
+            Entry::Block(block) => block.keyword.span,
+        }
+    }
+}
+
+/// The fields of one block, by name.
+pub(super) struct Fields<'t, 'a> {
+    entries: IndexMap<&'a str, Entry<'t, 'a>>,
+    /// Where the block starts, for "missing field" labels.
+    header: Span,
+    /// How the block is named in messages: "this `text` contributor".
+    owner: String,
+}
+
+impl<'t, 'a> Fields<'t, 'a> {
+    /// Takes a field or a block by name, as written.
+    pub fn take(&mut self, name: &str) -> Option<Entry<'t, 'a>> {
+        self.entries.shift_remove(name)
+    }
+
+    /// Takes a one-line field the block may do without.
+    pub fn optional(&mut self, lowerer: &mut Lowerer, name: &str) -> Option<&'t Field<'a>> {
+        match self.take(name)? {
+            Entry::Field(field) => Some(field),
+            Entry::Block(block) => {
+                lowerer.report(
+                    Diagnostic::new(&SYNTAX_ERROR, format!("`{name}` takes a value, not a block"))
+                        .primary(block.open, "a block is not allowed here")
+                        .help(format!("write `{name} value` on one line")),
+                );
+                None
+            }
+        }
+    }
+
+    /// Takes a one-line field the block cannot do without, reporting its
+    /// absence with an example of what to write.
+    pub fn required(&mut self, lowerer: &mut Lowerer, name: &str, example: &str) -> Option<&'t Field<'a>> {
+        if !self.entries.contains_key(name) {
+            lowerer.report(self.missing(name, example));
+            return None;
+        }
+        self.optional(lowerer, name)
+    }
+
+    pub fn missing(&self, name: &str, example: &str) -> Diagnostic {
+        Diagnostic::new(&MISSING_FIELD, format!("{} has no `{name}`", self.owner))
+            .primary(self.header, format!("`{name}` is required here"))
+            .help(format!("add a line such as `{example}`"))
+    }
+
+    pub fn header(&self) -> Span {
+        self.header
+    }
+}
+
+impl Lowerer {
+    /// Collects the fields of `items`, reporting every field not in
+    /// `allowed` (with a suggestion), every duplicate, every `name: value`
+    /// pair and every nested block other than `call`.
+    pub(super) fn fields<'t, 'a>(
+        &mut self,
+        items: impl IntoIterator<Item = &'t Item<'a>>,
+        allowed: &[&'static str],
+        header: Span,
+        owner: String,
+        elsewhere: &dyn Fn(&str) -> Option<String>,
+    ) -> Fields<'t, 'a> {
+        let mut entries: IndexMap<&'a str, Entry<'t, 'a>> = IndexMap::new();
+        for item in items {
+            let entry = match item {
+                Item::Field(field) => Entry::Field(field),
+                Item::Block(block) if block.keyword.text == "call" => Entry::Block(block),
+                Item::Block(block) => {
+                    self.nested_block(block, &owner);
+                    continue;
+                }
+                Item::Pair(pair) => {
+                    self.report(colon_after_field(pair));
+                    continue;
+                }
+            };
+            let key = item.keyword();
+            if !allowed.contains(&key.text) {
+                self.report(unknown_field(key.text, key.span, allowed, &owner, elsewhere));
+                continue;
+            }
+            if let Some(first) = entries.get(key.text) {
+                self.report(
+                    Diagnostic::new(&DUPLICATE_FIELD, format!("`{}` is given twice in {owner}", key.text))
+                        .primary(key.span, "given again here")
+                        .secondary(first.key_span(), "first given here")
+                        .help("keep one of them"),
+                );
+                continue;
+            }
+            entries.insert(key.text, entry);
+        }
+        Fields {
+            entries,
+            header,
+            owner,
+        }
+    }
+
+    fn nested_block(&mut self, block: &Block<'_>, owner: &str) {
+        let diagnostic = Diagnostic::new(
+            &SYNTAX_ERROR,
+            format!("`{}` blocks cannot be nested in {owner}", block.keyword.text),
+        )
+        .primary(block.keyword.span, "a nested block")
+        .help("contributors go directly inside the plugin block, and only `call` takes `{ … }`");
+        self.report(diagnostic);
+    }
+}
+
+fn colon_after_field(pair: &Pair<'_>) -> Diagnostic {
+    Diagnostic::new(
+        &SYNTAX_ERROR,
+        format!("`{}:` is written with a colon, but fields take none", pair.key.text),
+    )
+    .primary(pair.colon, "remove this colon")
+    .help("fields are written `name value`; only call arguments are written `name: value`")
+    .fix(Fix::replace(
+        "Remove the colon",
+        Applicability::Safe,
+        pair.colon,
+        "",
+    ))
+}
+
+fn unknown_field(
+    name: &str,
+    span: Span,
+    allowed: &[&'static str],
+    owner: &str,
+    elsewhere: &dyn Fn(&str) -> Option<String>,
+) -> Diagnostic {
+    let diagnostic = Diagnostic::new(&UNKNOWN_FIELD, format!("unknown field `{name}` in {owner}"))
+        .primary(span, "not a field here");
+    if let Some(suggestion) = suggest::closest(name, allowed.iter().copied()) {
+        return values::with_suggestion(diagnostic, span, suggestion);
+    }
+    let fields = suggest::list(allowed.iter().copied());
+    match elsewhere(name) {
+        Some(place) => diagnostic.help(format!("`{name}` belongs to {place}; the fields here are {fields}")),
+        None => diagnostic.help(format!("the fields here are {fields}")),
+    }
+}

@@ -1,0 +1,139 @@
+//! Syntax tree → typed IR.
+//!
+//! The grammar accepts any names and loose tokens; lowering gives them
+//! meaning and reports, in the manifest's own words, everything that does
+//! not fit: unknown or duplicate fields, missing ones, values outside their
+//! vocabulary, malformed versions, names, durations, escapes and templates.
+//! It reports every such error in the file, not only the first, and keeps
+//! out of the IR any contributor that had one, so that the checker reasons
+//! only about contributors that mean what they say.
+
+mod call;
+mod condition;
+mod contributor;
+mod fields;
+mod plugin;
+pub mod strings;
+mod template;
+mod values;
+
+use crate::diagnostic::Diagnostic;
+use crate::ir::{Kind, Plugin};
+use crate::rules::language::{SYNTAX_ERROR, UNKNOWN_FIELD};
+use crate::source::Span;
+use crate::suggest;
+use crate::syntax::tree::{Block, File, Item};
+
+/// What lowering makes of a file: the plugin, if there is one to speak of,
+/// and every diagnostic found on the way.
+#[derive(Debug, Default)]
+pub struct Lowered {
+    pub plugin: Option<Plugin>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+pub fn lower(file: &File<'_>) -> Lowered {
+    let mut lowerer = Lowerer::default();
+    let plugin = lowerer.file(file);
+    if !file.ends_inside_string {
+        lowerer.report_unclosed_blocks(&file.items);
+    }
+    Lowered {
+        plugin,
+        diagnostics: lowerer.diagnostics,
+    }
+}
+
+#[derive(Default)]
+struct Lowerer {
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Lowerer {
+    fn report(&mut self, diagnostic: Diagnostic) {
+        self.diagnostics.push(diagnostic);
+    }
+
+    fn error_count(&self) -> usize {
+        self.diagnostics.iter().filter(|d| d.is_error()).count()
+    }
+
+    fn file(&mut self, file: &File<'_>) -> Option<Plugin> {
+        let mut plugin = None;
+        let mut first_plugin: Option<Span> = None;
+        for item in &file.items {
+            match item {
+                Item::Block(block) if block.keyword.text == "plugin" => {
+                    if let Some(first) = first_plugin {
+                        self.report(
+                            Diagnostic::new(&SYNTAX_ERROR, "a file declares one plugin")
+                                .primary(block.keyword.span, "a second plugin")
+                                .secondary(first, "the first plugin")
+                                .help("move this plugin into a file of its own"),
+                        );
+                    } else {
+                        first_plugin = Some(block.keyword.span);
+                        plugin = self.plugin(block);
+                    }
+                }
+                Item::Block(block) => self.top_level_block(block),
+                other => self.report(
+                    Diagnostic::new(
+                        &SYNTAX_ERROR,
+                        format!("`{}` is outside the plugin block", other.keyword().text),
+                    )
+                    .primary(other.span(), "outside any plugin")
+                    .help("fields go inside `plugin scope/name VERSION { … }`"),
+                ),
+            }
+        }
+        if first_plugin.is_none() {
+            let at = file.bom.map_or(0, |bom| bom.end);
+            self.report(
+                Diagnostic::new(&SYNTAX_ERROR, "the file declares no plugin")
+                    .primary(Span::point(at), "expected `plugin` here")
+                    .help("a manifest is one block: `plugin scope/name 1.0.0 { … }`"),
+            );
+        }
+        plugin
+    }
+
+    fn top_level_block(&mut self, block: &Block<'_>) {
+        let keyword = block.keyword.text;
+        if Kind::parse(keyword).is_some() {
+            self.report(
+                Diagnostic::new(
+                    &SYNTAX_ERROR,
+                    format!("the `{keyword}` contributor is outside the plugin block"),
+                )
+                .primary(block.keyword.span, "outside any plugin")
+                .help("contributors go inside `plugin scope/name VERSION { … }`"),
+            );
+            return;
+        }
+        let mut diagnostic = Diagnostic::new(&UNKNOWN_FIELD, format!("unknown block `{keyword}`"))
+            .primary(block.keyword.span, "not a block the language has");
+        diagnostic = match suggest::closest(keyword, ["plugin"]) {
+            Some(suggestion) => values::with_suggestion(diagnostic, block.keyword.span, suggestion),
+            None => diagnostic.help("a manifest is one block: `plugin scope/name 1.0.0 { … }`"),
+        };
+        self.report(diagnostic);
+    }
+
+    /// Reports every block whose `}` never came. Skipped when the file ends
+    /// inside a `"""` block, whose own error explains the missing braces.
+    fn report_unclosed_blocks(&mut self, items: &[Item<'_>]) {
+        for item in items {
+            if let Item::Block(block) = item {
+                if block.close.is_none() {
+                    self.report(
+                        Diagnostic::new(&SYNTAX_ERROR, format!("unclosed `{}` block", block.keyword.text))
+                            .primary(block.open, "this `{` is never closed")
+                            .help("add the matching `}` on a line of its own"),
+                    );
+                }
+                self.report_unclosed_blocks(&block.items);
+            }
+        }
+    }
+}

@@ -1,0 +1,273 @@
+//! Reading a field's tokens as the values it takes: one word from a
+//! vocabulary, a string, a comma-separated list, a budget, an identifier.
+
+use super::strings::{self, Decoded};
+use super::Lowerer;
+use crate::diagnostic::{Applicability, Diagnostic, Fix};
+use crate::ir::Vocabulary;
+use crate::rules::language::{INVALID_IDENTIFIER, INVALID_VALUE};
+use crate::source::{Span, Spanned};
+use crate::suggest;
+use crate::syntax::tree::{Field, Token, Word};
+
+/// Adds "did you mean" help and a safe fix replacing `span`.
+pub(super) fn with_suggestion(diagnostic: Diagnostic, span: Span, suggestion: &str) -> Diagnostic {
+    diagnostic
+        .help(format!("did you mean `{suggestion}`?"))
+        .fix(Fix::replace(
+            format!("Replace with `{suggestion}`"),
+            Applicability::Safe,
+            span,
+            suggestion,
+        ))
+}
+
+/// "a placement", "an owner".
+pub(super) fn with_article(noun: &str) -> String {
+    let article = if noun.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+    format!("{article} {noun}")
+}
+
+/// Whether `text` is lowercase kebab-case: `a-z0-9` words joined by single
+/// dashes, starting with a letter.
+pub(super) fn is_kebab(text: &str) -> bool {
+    text.split('-').enumerate().all(|(index, part)| {
+        let mut chars = part.chars();
+        match chars.next() {
+            Some(first) if index > 0 || first.is_ascii_lowercase() => {
+                (first.is_ascii_lowercase() || first.is_ascii_digit())
+                    && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+            }
+            _ => false,
+        }
+    })
+}
+
+/// Tool names follow the tools' own convention, `read_object` as well as
+/// `read-object`.
+fn is_tool_name(text: &str) -> bool {
+    let mut chars = text.chars();
+    chars.next().is_some_and(|c| c.is_ascii_lowercase())
+        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-')
+}
+
+/// The kebab-case spelling closest to `text`, to suggest.
+pub(super) fn to_kebab(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    out.trim_end_matches('-').to_string()
+}
+
+impl Lowerer {
+    /// The field's only token, as a word.
+    pub(super) fn one_word<'a>(&mut self, field: &Field<'a>, expected: &str) -> Option<Word<'a>> {
+        match field.tokens.as_slice() {
+            [Token::Word(word)] => Some(*word),
+            [] => {
+                self.report(no_value(field, expected));
+                None
+            }
+            [Token::Word(_), extra, ..] => {
+                self.report(extra_tokens(field, extra.span(), expected));
+                None
+            }
+            [other, ..] => {
+                self.report(wrong_token(field, other, expected));
+                None
+            }
+        }
+    }
+
+    /// One word of a vocabulary, with a suggestion when it is misspelt.
+    pub(super) fn vocabulary<T: Vocabulary>(&mut self, field: &Field<'_>) -> Option<Spanned<T>> {
+        let expected = with_article(T::NOUN);
+        let word = self.one_word(field, &expected)?;
+        self.vocabulary_word(word)
+    }
+
+    pub(super) fn vocabulary_word<T: Vocabulary>(&mut self, word: Word<'_>) -> Option<Spanned<T>> {
+        if let Some(value) = T::parse(word.text) {
+            return Some(Spanned::new(value, word.span));
+        }
+        let diagnostic = Diagnostic::new(&INVALID_VALUE, format!("unknown {} `{}`", T::NOUN, word.text))
+            .primary(word.span, format!("not {}", with_article(T::NOUN)));
+        let diagnostic = match suggest::closest(word.text, T::spellings()) {
+            Some(suggestion) => with_suggestion(diagnostic, word.span, suggestion),
+            None => diagnostic.help(format!("{} is one of {}", with_article(T::NOUN), suggest::list(T::spellings()))),
+        };
+        self.report(diagnostic);
+        None
+    }
+
+    /// The field's only token, as a string.
+    pub(super) fn one_string(&mut self, field: &Field<'_>) -> Option<Decoded> {
+        match field.tokens.as_slice() {
+            [Token::Str(literal)] => Some(strings::decode(literal, &mut self.diagnostics)),
+            [] => {
+                self.report(no_value(field, "a string"));
+                None
+            }
+            [Token::Str(_), extra, ..] => {
+                self.report(extra_tokens(field, extra.span(), "a string"));
+                None
+            }
+            [other, ..] => {
+                let mut diagnostic = wrong_token(field, other, "a string");
+                if let Token::Word(_) = other {
+                    let span = field.tokens.iter().map(Token::span).reduce(Span::to).unwrap_or(other.span());
+                    diagnostic = diagnostic
+                        .help("quote the text: `\"…\"` on one line, or `\"\"\"` blocks over several")
+                        .fix(Fix::replace(
+                            "Quote the text",
+                            Applicability::Safe,
+                            span,
+                            quote(&field_text(field)),
+                        ));
+                }
+                self.report(diagnostic);
+                None
+            }
+        }
+    }
+
+    /// `a, b, c`: words separated by commas; a trailing comma is allowed.
+    pub(super) fn word_list<'a>(&mut self, field: &Field<'a>, tokens: &[Token<'a>], expected: &str) -> Vec<Word<'a>> {
+        let mut words = Vec::new();
+        let mut expect_word = true;
+        for token in tokens {
+            match (token, expect_word) {
+                (Token::Word(word), true) => {
+                    words.push(*word);
+                    expect_word = false;
+                }
+                (Token::Comma(_), false) => expect_word = true,
+                (Token::Word(word), false) => {
+                    let at = words.last().map_or(word.span.start, |previous: &Word<'a>| previous.span.end);
+                    self.report(
+                        Diagnostic::new(&INVALID_VALUE, format!("`{}` items must be separated by commas", field.key.text))
+                            .primary(word.span, "expected `,` before this")
+                            .help("separate the items with `, `")
+                            .fix(Fix::replace("Add a comma", Applicability::Safe, Span::point(at), ",")),
+                    );
+                    words.push(*word);
+                }
+                (other, _) => {
+                    self.report(wrong_token(field, other, expected));
+                    return Vec::new();
+                }
+            }
+        }
+        if words.is_empty() {
+            self.report(no_value(field, expected));
+        }
+        words
+    }
+
+    /// A contributor id, skill or operation name: lowercase kebab-case.
+    pub(super) fn identifier(&mut self, word: Word<'_>, what: &str) -> Option<Spanned<String>> {
+        if is_kebab(word.text) {
+            return Some(Spanned::new(word.text.to_string(), word.span));
+        }
+        self.report(not_kebab(word, what));
+        None
+    }
+
+    pub(super) fn tool_name(&mut self, word: Word<'_>) -> Option<Spanned<String>> {
+        if is_tool_name(word.text) {
+            return Some(Spanned::new(word.text.to_string(), word.span));
+        }
+        self.report(
+            Diagnostic::new(&INVALID_IDENTIFIER, format!("`{}` is not a tool name", word.text))
+                .primary(word.span, "tool names are lowercase")
+                .help("tool names are lowercase letters, digits, `_` and `-`, starting with a letter, such as `read_object`"),
+        );
+        None
+    }
+}
+
+pub(super) fn not_kebab(word: Word<'_>, what: &str) -> Diagnostic {
+    let suggestion = to_kebab(word.text);
+    let diagnostic = Diagnostic::new(
+        &INVALID_IDENTIFIER,
+        format!("{what} `{}` is not lowercase kebab-case", word.text),
+    )
+    .primary(word.span, "not kebab-case");
+    if is_kebab(&suggestion) {
+        diagnostic
+            .help(format!("write it as `{suggestion}`: lowercase letters and digits joined by single `-`"))
+            .fix(Fix::replace(
+                format!("Rename to `{suggestion}`"),
+                Applicability::Unsafe,
+                word.span,
+                suggestion,
+            ))
+    } else {
+        diagnostic.help("use lowercase letters and digits joined by single `-`, starting with a letter")
+    }
+}
+
+fn field_text(field: &Field<'_>) -> String {
+    field
+        .tokens
+        .iter()
+        .map(|token| match token {
+            Token::Word(word) | Token::Op(word) => word.text.to_string(),
+            Token::Comma(_) => ",".into(),
+            _ => String::new(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace(" ,", ",")
+}
+
+fn quote(text: &str) -> String {
+    format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+pub(super) fn no_value(field: &Field<'_>, expected: &str) -> Diagnostic {
+    Diagnostic::new(&INVALID_VALUE, format!("`{}` needs {expected}", field.key.text))
+        .primary(field.key.span, format!("expected {expected} after this"))
+        .help(format!("write `{} <value>` with {expected}", field.key.text))
+}
+
+pub(super) fn extra_tokens(field: &Field<'_>, extra: Span, expected: &str) -> Diagnostic {
+    let rest = Span::new(extra.start, field.span.end);
+    Diagnostic::new(&INVALID_VALUE, format!("`{}` takes {expected}, but more follows", field.key.text))
+        .primary(rest, "unexpected")
+        .help(format!("`{}` takes {expected}; remove the rest", field.key.text))
+}
+
+pub(super) fn wrong_token(field: &Field<'_>, token: &Token<'_>, expected: &str) -> Diagnostic {
+    Diagnostic::new(
+        &INVALID_VALUE,
+        format!("`{}` takes {expected}, not {}", field.key.text, token.describe()),
+    )
+    .primary(token.span(), format!("expected {expected}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kebab_case() {
+        for good in ["a", "code-review", "v2", "a1-b2-c3"] {
+            assert!(is_kebab(good), "{good}");
+        }
+        for bad in ["", "A", "a_b", "-a", "a-", "a--b", "1a", "Review", "é"] {
+            assert!(!is_kebab(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn kebab_suggestions() {
+        assert_eq!(to_kebab("Acme_Corp"), "acme-corp");
+        assert_eq!(to_kebab("Review Stance!"), "review-stance");
+    }
+}

@@ -1,0 +1,150 @@
+//! Diagnostics for people: miette's graphical report, with the source
+//! snippet, every label and the help.
+
+use std::fmt;
+use std::io::{self, Write};
+use std::sync::Arc;
+
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource};
+
+use super::{Emitter, Totals};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::source::SourceFile;
+
+/// The graphical report, coloured or not.
+pub struct Human {
+    handler: GraphicalReportHandler,
+}
+
+impl Human {
+    /// Colour only when asked for (the CLI asks when writing to a terminal
+    /// and `NO_COLOR` is unset).
+    pub fn new(color: bool) -> Self {
+        let theme = if color {
+            GraphicalTheme::unicode()
+        } else {
+            GraphicalTheme::unicode_nocolor()
+        };
+        Human {
+            handler: GraphicalReportHandler::new_themed(theme).with_width(100).with_links(false),
+        }
+    }
+
+    /// One diagnostic as text, for tests and the language server's hover.
+    pub fn render(&self, source: &SourceFile, diagnostic: &Diagnostic) -> String {
+        let view = View::new(source, diagnostic);
+        let mut text = String::new();
+        if self.handler.render_report(&mut text, &view).is_err() {
+            text = format!("{}: {}\n", diagnostic.rule.code, diagnostic.message);
+        }
+        text
+    }
+}
+
+impl Emitter for Human {
+    fn file(&mut self, out: &mut dyn Write, source: &SourceFile, diagnostics: &[Diagnostic]) -> io::Result<()> {
+        for diagnostic in diagnostics {
+            writeln!(out, "{}", self.render(source, diagnostic))?;
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, out: &mut dyn Write, totals: Totals) -> io::Result<()> {
+        let files = plural(totals.files, "file");
+        match (totals.errors, totals.warnings) {
+            (0, 0) => writeln!(out, "checked {files}: no problems"),
+            (errors, warnings) => writeln!(
+                out,
+                "checked {files}: {}, {}",
+                plural(errors, "error"),
+                plural(warnings, "warning")
+            ),
+        }
+    }
+}
+
+fn plural(count: usize, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}
+
+/// A diagnostic seen through miette's eyes.
+struct View {
+    code: String,
+    message: String,
+    severity: Severity,
+    help: Option<String>,
+    labels: Vec<LabeledSpan>,
+    source: NamedSource<Arc<str>>,
+}
+
+impl View {
+    fn new(source: &SourceFile, diagnostic: &Diagnostic) -> Self {
+        let len = source.text.len();
+        let labels = diagnostic
+            .labels
+            .iter()
+            .map(|label| {
+                let start = label.span.start.min(len);
+                let end = label.span.end.clamp(start, len);
+                let text = (!label.message.is_empty()).then(|| label.message.clone());
+                let span = (start, end - start);
+                if label.primary {
+                    LabeledSpan::new_primary_with_span(text, span)
+                } else {
+                    LabeledSpan::new_with_span(text, span)
+                }
+            })
+            .collect();
+        View {
+            code: format!("{}({})", diagnostic.rule.name, diagnostic.rule.code),
+            message: diagnostic.message.clone(),
+            severity: diagnostic.severity,
+            help: diagnostic.help.clone(),
+            labels,
+            source: NamedSource::new(source.name.clone(), source.text.clone()),
+        }
+    }
+}
+
+impl fmt::Debug for View {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl fmt::Display for View {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for View {}
+
+impl miette::Diagnostic for View {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(&self.code))
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(match self.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+        })
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help.as_ref().map(|help| Box::new(help) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.source)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        Some(Box::new(self.labels.iter().cloned()))
+    }
+}

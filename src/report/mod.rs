@@ -1,0 +1,43 @@
+//! Diagnostics out: one [`Emitter`] per output format.
+//!
+//! The CLI hands each checked file to the emitter in a deterministic order
+//! as soon as it is ready, then calls [`Emitter::finish`] with the totals.
+//! Formats that stream (human, GitHub annotations) write per file; formats
+//! that are one document (JSON, SARIF) collect and write at the end.
+
+pub mod human;
+pub mod json;
+
+use std::io::{self, Write};
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::source::SourceFile;
+
+/// Counts over a whole run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Totals {
+    pub files: usize,
+    pub errors: usize,
+    pub warnings: usize,
+}
+
+impl Totals {
+    pub fn add(&mut self, diagnostics: &[Diagnostic]) {
+        self.files += 1;
+        for diagnostic in diagnostics {
+            match diagnostic.severity {
+                Severity::Error => self.errors += 1,
+                Severity::Warning => self.warnings += 1,
+            }
+        }
+    }
+}
+
+/// Writes diagnostics in one format.
+pub trait Emitter {
+    /// One file's diagnostics, sorted by position.
+    fn file(&mut self, out: &mut dyn Write, source: &SourceFile, diagnostics: &[Diagnostic]) -> io::Result<()>;
+
+    /// The end of the run.
+    fn finish(&mut self, out: &mut dyn Write, totals: Totals) -> io::Result<()>;
+}

@@ -1,0 +1,217 @@
+//! Source text, byte spans and the line index that turns spans into the
+//! line and column numbers people read.
+//!
+//! Spans are byte offsets into the whole file. Columns are counted in
+//! Unicode scalar values (characters), 1-based; a tab counts as one column,
+//! as in rustc's and ruff's JSON output. `\n`, `\r\n` and a lone `\r` each end
+//! a line, so files with CRLF or mixed line endings get correct positions.
+
+use std::ops::Range;
+use std::sync::Arc;
+
+/// A half-open byte range `start..end` in one source file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub const fn new(start: usize, end: usize) -> Self {
+        Span { start, end }
+    }
+
+    /// An empty span at `offset`, for things that are missing.
+    pub const fn point(offset: usize) -> Self {
+        Span::new(offset, offset)
+    }
+
+    pub fn len(self) -> usize {
+        self.end - self.start
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.start == self.end
+    }
+
+    /// The smallest span covering both.
+    pub fn to(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+
+    pub fn contains(self, offset: usize) -> bool {
+        self.start <= offset && offset < self.end
+    }
+
+    pub fn range(self) -> Range<usize> {
+        self.start..self.end
+    }
+}
+
+impl From<pest::Span<'_>> for Span {
+    fn from(span: pest::Span<'_>) -> Self {
+        Span::new(span.start(), span.end())
+    }
+}
+
+impl From<Span> for miette::SourceSpan {
+    fn from(span: Span) -> Self {
+        (span.start, span.len()).into()
+    }
+}
+
+/// A value together with where it was written.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Spanned<T> {
+    pub value: T,
+    pub span: Span,
+}
+
+impl<T> Spanned<T> {
+    pub const fn new(value: T, span: Span) -> Self {
+        Spanned { value, span }
+    }
+
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Spanned<U> {
+        Spanned::new(f(self.value), self.span)
+    }
+}
+
+/// A 1-based line and column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Position {
+    pub line: usize,
+    pub column: usize,
+}
+
+/// A named source file. The text is shared so that reports can hold it
+/// without copying.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    pub name: String,
+    pub text: Arc<str>,
+    lines: LineIndex,
+}
+
+impl SourceFile {
+    pub fn new(name: impl Into<String>, text: impl Into<Arc<str>>) -> Self {
+        let text = text.into();
+        let lines = LineIndex::new(&text);
+        SourceFile {
+            name: name.into(),
+            text,
+            lines,
+        }
+    }
+
+    pub fn position(&self, offset: usize) -> Position {
+        self.lines.position(&self.text, offset)
+    }
+
+    pub fn line_index(&self) -> &LineIndex {
+        &self.lines
+    }
+
+    /// The text a span covers, or `""` when the span is not in this file.
+    pub fn slice(&self, span: Span) -> &str {
+        self.text.get(span.range()).unwrap_or("")
+    }
+}
+
+/// Byte offsets of the start of every line.
+#[derive(Debug, Clone, Default)]
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> Self {
+        let bytes = text.as_bytes();
+        let mut starts = vec![0];
+        let mut i = 0;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\n' => starts.push(i + 1),
+                b'\r' if bytes.get(i + 1) == Some(&b'\n') => {
+                    starts.push(i + 2);
+                    i += 1;
+                }
+                b'\r' => starts.push(i + 1),
+                _ => {}
+            }
+            i += 1;
+        }
+        LineIndex { starts }
+    }
+
+    /// The 0-based line holding `offset`.
+    pub fn line_of(&self, offset: usize) -> usize {
+        self.starts.partition_point(|&start| start <= offset) - 1
+    }
+
+    /// The byte offset where 0-based `line` starts, if the file has it.
+    pub fn line_start(&self, line: usize) -> Option<usize> {
+        self.starts.get(line).copied()
+    }
+
+    pub fn line_count(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// The 1-based position of `offset`; offsets past the end or inside a
+    /// character clamp to the nearest character boundary before them.
+    pub fn position(&self, text: &str, offset: usize) -> Position {
+        let offset = floor_char_boundary(text, offset);
+        let line = self.line_of(offset);
+        let start = self.starts[line];
+        let column = text[start..offset].chars().count() + 1;
+        Position {
+            line: line + 1,
+            column,
+        }
+    }
+}
+
+/// The largest character boundary at or before `offset`.
+pub fn floor_char_boundary(text: &str, offset: usize) -> usize {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(text: &str, offset: usize) -> (usize, usize) {
+        let p = LineIndex::new(text).position(text, offset);
+        (p.line, p.column)
+    }
+
+    #[test]
+    fn positions_are_one_based() {
+        assert_eq!(pos("ab\ncd", 0), (1, 1));
+        assert_eq!(pos("ab\ncd", 4), (2, 2));
+    }
+
+    #[test]
+    fn crlf_and_lone_cr_end_lines() {
+        let text = "a\r\nb\rc\nd";
+        assert_eq!(pos(text, 3), (2, 1));
+        assert_eq!(pos(text, 5), (3, 1));
+        assert_eq!(pos(text, 7), (4, 1));
+    }
+
+    #[test]
+    fn columns_count_characters_not_bytes() {
+        assert_eq!(pos("é\tx", 3), (1, 3));
+    }
+
+    #[test]
+    fn offsets_inside_a_character_or_past_the_end_clamp() {
+        assert_eq!(pos("é", 1), (1, 1));
+        assert_eq!(pos("ab", 99), (1, 3));
+    }
+}
