@@ -1,11 +1,12 @@
 //! The front end as one call: bytes → source → syntax → IR → diagnostics.
 
+use crate::config::Config;
 use crate::diagnostic::{self, Diagnostic};
 use crate::ir::Plugin;
 use crate::limits::MAX_FILE_BYTES;
 use crate::rules::language::{INVALID_ENCODING, LIMIT_EXCEEDED};
 use crate::source::{SourceFile, Span};
-use crate::{lower, syntax};
+use crate::{check, lower, syntax};
 
 /// A file's plugin, if it could be read, and everything found wrong with it.
 #[derive(Debug)]
@@ -15,23 +16,31 @@ pub struct Analysis {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Parses and lowers one manifest.
-pub fn analyze(source: &SourceFile) -> Analysis {
-    let mut analysis = match syntax::parse(&source.text) {
-        Ok(tree) => {
-            let lowered = lower::lower(&tree);
-            Analysis {
-                plugin: lowered.plugin,
-                diagnostics: lowered.diagnostics,
+/// Parses, lowers and checks one manifest against a workspace's
+/// configuration: the language's diagnostics, then the checker's with
+/// `[lints]` levels and the manifest's suppressions applied.
+pub fn analyze(source: &SourceFile, config: &Config) -> Analysis {
+    let tree = match syntax::parse(&source.text) {
+        Ok(tree) => tree,
+        Err(error) => {
+            return Analysis {
+                plugin: None,
+                diagnostics: vec![error],
             }
         }
-        Err(error) => Analysis {
-            plugin: None,
-            diagnostics: vec![error],
-        },
     };
-    diagnostic::sort(&mut analysis.diagnostics);
-    analysis
+    let lowered = lower::lower(&tree);
+    let mut diagnostics = lowered.diagnostics;
+    if let Some(plugin) = &lowered.plugin {
+        diagnostics.extend(check::check(plugin, config));
+    }
+    check::suppress::apply(&tree, source, &mut diagnostics);
+    check::apply_levels(&mut diagnostics, config);
+    diagnostic::sort(&mut diagnostics);
+    Analysis {
+        plugin: lowered.plugin,
+        diagnostics,
+    }
 }
 
 /// Turns a file's bytes into a source, or into the diagnostic that says why
@@ -39,6 +48,8 @@ pub fn analyze(source: &SourceFile) -> Analysis {
 ///
 /// On error the returned source holds the text decoded lossily, so the
 /// diagnostic can still be shown against it.
+// Called once per file, never in a loop: the large error costs nothing.
+#[allow(clippy::result_large_err)]
 pub fn decode_bytes(name: &str, bytes: &[u8]) -> Result<SourceFile, (SourceFile, Diagnostic)> {
     if bytes.len() > MAX_FILE_BYTES {
         let diagnostic = Diagnostic::new(
@@ -80,4 +91,3 @@ pub fn decode_bytes(name: &str, bytes: &[u8]) -> Result<SourceFile, (SourceFile,
     }
     Ok(SourceFile::new(name, text))
 }
-

@@ -16,17 +16,19 @@
 //!     "notes.contrib",
 //!     "plugin acme/notes 1.0.0 {\n    owner agent-author\n}\n",
 //! );
-//! let analysis = contrib::analyze(&source);
+//! let analysis = contrib::analyze(&source, &contrib::config::Config::platform());
 //! assert!(analysis.diagnostics.is_empty());
 //! assert_eq!(analysis.plugin.unwrap().name.value.to_string(), "acme/notes");
 //! ```
 
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 pub mod check;
 pub mod cli;
 pub mod config;
 pub mod diagnostic;
+pub mod fix;
 pub mod ir;
 pub mod limits;
 pub mod lower;
@@ -35,6 +37,7 @@ pub mod rules;
 pub mod source;
 pub mod suggest;
 pub mod syntax;
+pub mod tokenizer;
 
 mod analyze;
 

@@ -77,6 +77,50 @@ impl<T> Spanned<T> {
     }
 }
 
+/// Maps offsets in a decoded string back to source offsets.
+///
+/// Holds one entry per run of text copied verbatim; an offset inside a run
+/// maps exactly, an offset inside an escape maps to the escape's start.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OffsetMap {
+    /// `(decoded offset, source offset)` at the start of each run, ascending.
+    runs: Vec<(usize, usize)>,
+}
+
+impl OffsetMap {
+    pub(crate) fn push(&mut self, decoded: usize, source: usize) {
+        if let Some(&(last_decoded, last_source)) = self.runs.last() {
+            if decoded - last_decoded == source.wrapping_sub(last_source) {
+                return;
+            }
+            if last_decoded == decoded {
+                self.runs.pop();
+            }
+        }
+        self.runs.push((decoded, source));
+    }
+
+    /// The source offset of decoded offset `at`.
+    pub fn source_offset(&self, at: usize) -> usize {
+        let index = self.runs.partition_point(|&(decoded, _)| decoded <= at);
+        match index.checked_sub(1).and_then(|i| self.runs.get(i)) {
+            Some(&(decoded, source)) => source + (at - decoded),
+            None => at,
+        }
+    }
+
+    /// The source span of a decoded range.
+    pub fn source_span(&self, start: usize, end: usize) -> Span {
+        let source_start = self.source_offset(start);
+        let source_end = if end > start {
+            self.source_offset(end - 1) + 1
+        } else {
+            source_start
+        };
+        Span::new(source_start, source_end.max(source_start))
+    }
+}
+
 /// A 1-based line and column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Position {

@@ -1,13 +1,120 @@
-//! The checker's semantic rules: one file per rule, listed in [`registry`].
+//! The checker: semantic rules over a lowered plugin.
+//!
+//! Each rule lives in a file of its own under `rules/`, declaring its code,
+//! name, default level, explanation and the function that checks; the
+//! registry in `rules/mod.rs` lists them, one line each. Rules read a
+//! shared [`Context`] so that what several need (a contributor's measured
+//! tokens, its variance) is computed once.
 
-use crate::diagnostic::Rule;
+mod measure;
+pub mod rules;
+pub mod suppress;
+mod url;
+pub mod variance;
+
+pub use measure::Measure;
+
+use std::cell::OnceCell;
+
+use crate::config::Config;
+use crate::diagnostic::{Diagnostic, Level, Rule};
+use crate::ir::{Contributor, Plugin};
 
 /// A semantic rule and the function that applies it.
 pub struct CheckRule {
     pub rule: &'static Rule,
+    pub check: fn(&Context<'_>, &mut Vec<Diagnostic>),
 }
 
 /// Every checker rule.
 pub fn registry() -> &'static [CheckRule] {
-    &[]
+    rules::REGISTRY
+}
+
+/// What the rules read: the plugin, the workspace, and measurements made
+/// at most once per contributor.
+pub struct Context<'a> {
+    pub plugin: &'a Plugin,
+    pub config: &'a Config,
+    measures: Vec<OnceCell<Measure>>,
+}
+
+impl<'a> Context<'a> {
+    pub fn new(plugin: &'a Plugin, config: &'a Config) -> Self {
+        Context {
+            plugin,
+            config,
+            measures: plugin
+                .contributors
+                .iter()
+                .map(|_| OnceCell::new())
+                .collect(),
+        }
+    }
+
+    /// The contributors with their index, for [`Context::measure`].
+    pub fn contributors(&self) -> impl Iterator<Item = (usize, &'a Contributor)> {
+        self.plugin.contributors.iter().enumerate()
+    }
+
+    /// Every tool call a contributor makes, with its contributor.
+    pub fn calls(&self) -> impl Iterator<Item = (&'a Contributor, &'a crate::ir::Call)> {
+        self.plugin
+            .contributors
+            .iter()
+            .filter_map(|contributor| contributor.call().map(|call| (contributor, call)))
+    }
+
+    /// Every skill a contributor names: eager-loaded skills and the skills
+    /// of `skill-updated` conditions.
+    pub fn skill_uses(&self) -> impl Iterator<Item = &'a crate::source::Spanned<String>> {
+        self.plugin
+            .contributors
+            .iter()
+            .filter_map(|contributor| match &contributor.body {
+                crate::ir::ContributorBody::EagerLoad {
+                    skill: Some(load), ..
+                } => Some(&load.skill),
+                crate::ir::ContributorBody::SystemMessage { condition, .. } => {
+                    condition.skill.as_ref()
+                }
+                _ => None,
+            })
+    }
+
+    /// What contributor `index` adds, measured once however many rules ask.
+    pub fn measure(&self, index: usize) -> &Measure {
+        let contributor = &self.plugin.contributors[index];
+        self.measures[index].get_or_init(|| Measure::new(self.plugin, contributor, self.config))
+    }
+}
+
+/// Runs every rule not allowed by `[lints]` and gives each diagnostic the
+/// level the workspace sets for its rule.
+pub fn check(plugin: &Plugin, config: &Config) -> Vec<Diagnostic> {
+    let context = Context::new(plugin, config);
+    let mut diagnostics = Vec::new();
+    for entry in registry() {
+        if config.level(entry.rule) == Level::Allow {
+            continue;
+        }
+        (entry.check)(&context, &mut diagnostics);
+    }
+    diagnostics
+}
+
+/// Applies `[lints]` levels: drops allowed diagnostics and, where the
+/// workspace sets a level explicitly, uses it. Otherwise a diagnostic keeps
+/// the severity its rule gave it (some rules decide per case, such as
+/// `override-attempt`, an error below agent priority and a warning above).
+pub fn apply_levels(diagnostics: &mut Vec<Diagnostic>, config: &Config) {
+    diagnostics.retain_mut(|diagnostic| {
+        let level = config.level(diagnostic.rule);
+        if config.sets_level(diagnostic.rule) {
+            if let Some(severity) = level.severity() {
+                diagnostic.severity = severity;
+            }
+        }
+        level != Level::Allow
+    });
 }

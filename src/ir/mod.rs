@@ -6,13 +6,16 @@
 //! written, so diagnostics can point at the author's words or, for a
 //! default, at the contributor that took it.
 
+mod framing;
 mod template;
 pub mod variables;
 mod vocabulary;
 
+pub use framing::{framing, framing_for};
 pub use template::{Template, TemplatePart, VariableUse};
 pub use vocabulary::{
-    ConditionKind, FactSection, Kind, Owner, Placement, Priority, Reach, Source, Variance, Vocabulary,
+    ConditionKind, FactSection, Kind, Owner, Placement, Priority, Reach, Source, Variance,
+    Vocabulary,
 };
 
 use indexmap::IndexMap;
@@ -34,7 +37,9 @@ pub struct Plugin {
 
 impl Plugin {
     pub fn requirement(&self, skill: &str) -> Option<&Requirement> {
-        self.requires.iter().find(|requirement| requirement.skill.value == skill)
+        self.requires
+            .iter()
+            .find(|requirement| requirement.skill.value == skill)
     }
 }
 
@@ -115,7 +120,9 @@ impl Contributor {
     /// The template this contributor adds as text, if it has one.
     pub fn template(&self) -> Option<&Template> {
         match &self.body {
-            ContributorBody::Text { body } | ContributorBody::SystemMessage { body, .. } => Some(body),
+            ContributorBody::Text { body } | ContributorBody::SystemMessage { body, .. } => {
+                Some(body)
+            }
             _ => None,
         }
     }
@@ -123,7 +130,9 @@ impl Contributor {
     /// The tool call this contributor makes, if any.
     pub fn call(&self) -> Option<&Call> {
         match &self.body {
-            ContributorBody::EagerRun { call } | ContributorBody::Preface { call, .. } => Some(call),
+            ContributorBody::EagerRun { call } | ContributorBody::Preface { call, .. } => {
+                Some(call)
+            }
             _ => None,
         }
     }

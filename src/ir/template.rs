@@ -1,5 +1,5 @@
 use super::variables::Variable;
-use crate::source::Span;
+use crate::source::{OffsetMap, Span};
 
 /// A body: literal runs and `{variables}`, each variable with its span.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -7,6 +7,11 @@ pub struct Template {
     pub parts: Vec<TemplatePart>,
     /// The string literal the template was written as.
     pub span: Span,
+    /// The decoded body as written, variables in braces, for rules that
+    /// read the words (such as `override-attempt`).
+    pub text: String,
+    /// Maps offsets in `text` to the source.
+    pub map: OffsetMap,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,6 +35,11 @@ impl Template {
             TemplatePart::Variable(variable) => Some(variable),
             TemplatePart::Literal(_) => None,
         })
+    }
+
+    /// The source span of `text[start..end]`.
+    pub fn source_span(&self, start: usize, end: usize) -> Span {
+        self.map.source_span(start, end)
     }
 
     /// The text with every variable at its worst-case length: what budgets

@@ -21,8 +21,8 @@ pub struct Variable {
     pub worst_case_chars: usize,
     pub available: Availability,
     pub description: &'static str,
-    /// A value of the worst-case length, made of characters that tokenize
-    /// like the real thing, used to measure budgets.
+    /// A realistic value of exactly the worst-case length, used to measure
+    /// budgets: as long as the value may be, spelled as such values are.
     pub sample: &'static str,
 }
 
@@ -30,7 +30,10 @@ impl Variable {
     /// Whether the variable holds a time, which is what most often lands in
     /// the system prompt by mistake.
     pub fn is_time(&self) -> bool {
-        matches!(self.name, "now" | "date" | "weekday" | "conversation.started-at")
+        matches!(
+            self.name,
+            "now" | "date" | "weekday" | "conversation.started-at"
+        )
     }
 }
 
@@ -41,7 +44,7 @@ pub static VARIABLES: &[Variable] = &[
         worst_case_chars: 64,
         available: Availability::Always,
         description: "the agent's display name",
-        sample: "Xq7 Vbk Lwp Zrt Hmc Jdn Fgs Kpl Wqx Ybr Ncv Tzm Plk Dfh Rjq Gwzy",
+        sample: "Research Assistant for the Platform Engineering Reliability Team",
     },
     Variable {
         name: "person.name",
@@ -49,7 +52,7 @@ pub static VARIABLES: &[Variable] = &[
         worst_case_chars: 64,
         available: Availability::Always,
         description: "the person's name, as they gave it",
-        sample: "Xq7 Vbk Lwp Zrt Hmc Jdn Fgs Kpl Wqx Ybr Ncv Tzm Plk Dfh Rjq Gwzy",
+        sample: "Alexandra Catherine Montgomery-Whitfield de la Fontaine-Beaumont",
     },
     Variable {
         name: "person.locale",

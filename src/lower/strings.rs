@@ -12,52 +12,8 @@
 use crate::diagnostic::Diagnostic;
 use crate::limits::MAX_STRING_BYTES;
 use crate::rules::language::{INVALID_ESCAPE, LIMIT_EXCEEDED, UNTERMINATED_STRING};
-use crate::source::Span;
+use crate::source::{OffsetMap, Span};
 use crate::syntax::tree::{Quotes, StrLit};
-
-/// Maps offsets in a decoded string back to source offsets.
-///
-/// Holds one entry per run of text copied verbatim; an offset inside a run
-/// maps exactly, an offset inside an escape maps to the escape's start.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct OffsetMap {
-    /// `(decoded offset, source offset)` at the start of each run, ascending.
-    runs: Vec<(usize, usize)>,
-}
-
-impl OffsetMap {
-    fn push(&mut self, decoded: usize, source: usize) {
-        if let Some(&(last_decoded, last_source)) = self.runs.last() {
-            if decoded - last_decoded == source.wrapping_sub(last_source) {
-                return;
-            }
-            if last_decoded == decoded {
-                self.runs.pop();
-            }
-        }
-        self.runs.push((decoded, source));
-    }
-
-    /// The source offset of decoded offset `at`.
-    pub fn source_offset(&self, at: usize) -> usize {
-        let index = self.runs.partition_point(|&(decoded, _)| decoded <= at);
-        match index.checked_sub(1).and_then(|i| self.runs.get(i)) {
-            Some(&(decoded, source)) => source + (at - decoded),
-            None => at,
-        }
-    }
-
-    /// The source span of a decoded range.
-    pub fn source_span(&self, start: usize, end: usize) -> Span {
-        let source_start = self.source_offset(start);
-        let source_end = if end > start {
-            self.source_offset(end - 1) + 1
-        } else {
-            source_start
-        };
-        Span::new(source_start, source_end.max(source_start))
-    }
-}
 
 /// A decoded string and where each part of it came from.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -96,12 +52,18 @@ pub fn decode(literal: &StrLit<'_>, diagnostics: &mut Vec<Diagnostic>) -> Decode
         ..Decoded::default()
     };
     match literal.quotes {
-        Quotes::Single => {
-            unescape_into(literal.body, literal.body_span.start, &mut decoded, diagnostics)
-        }
-        Quotes::Triple => {
-            decode_block(literal.body, literal.body_span.start, &mut decoded, diagnostics)
-        }
+        Quotes::Single => unescape_into(
+            literal.body,
+            literal.body_span.start,
+            &mut decoded,
+            diagnostics,
+        ),
+        Quotes::Triple => decode_block(
+            literal.body,
+            literal.body_span.start,
+            &mut decoded,
+            diagnostics,
+        ),
     }
     decoded
 }
@@ -277,9 +239,17 @@ mod tests {
         let triple = source.starts_with("\"\"\"");
         let quote = if triple { 3 } else { 1 };
         let terminated = source.len() >= 2 * quote && source.ends_with(&source[..quote]);
-        let end = if terminated { source.len() - quote } else { source.len() };
+        let end = if terminated {
+            source.len() - quote
+        } else {
+            source.len()
+        };
         StrLit {
-            quotes: if triple { Quotes::Triple } else { Quotes::Single },
+            quotes: if triple {
+                Quotes::Triple
+            } else {
+                Quotes::Single
+            },
             body: &source[quote..end],
             body_span: Span::new(quote, end),
             span: Span::new(0, source.len()),
@@ -290,7 +260,10 @@ mod tests {
     fn value(source: &str) -> (String, Vec<&'static str>) {
         let mut diagnostics = Vec::new();
         let decoded = decode(&literal(source), &mut diagnostics);
-        (decoded.value, diagnostics.iter().map(|d| d.rule.name).collect())
+        (
+            decoded.value,
+            diagnostics.iter().map(|d| d.rule.name).collect(),
+        )
     }
 
     #[test]
@@ -302,7 +275,10 @@ mod tests {
     #[test]
     fn reports_bad_escapes_and_keeps_going() {
         let (text, errors) = value(r#""C:\path \u{D800} \u{} ok""#);
-        assert_eq!(errors, ["invalid-escape", "invalid-escape", "invalid-escape"]);
+        assert_eq!(
+            errors,
+            ["invalid-escape", "invalid-escape", "invalid-escape"]
+        );
         assert!(text.ends_with(" ok"));
     }
 
@@ -327,12 +303,18 @@ mod tests {
 
     #[test]
     fn blocks_normalise_line_endings() {
-        assert_eq!(value("\"\"\"\r\n    a\r\n    b\r    c\r\n    \"\"\"").0, "a\nb\nc");
+        assert_eq!(
+            value("\"\"\"\r\n    a\r\n    b\r    c\r\n    \"\"\"").0,
+            "a\nb\nc"
+        );
     }
 
     #[test]
     fn blocks_keep_escapes_after_dedent() {
-        assert_eq!(value("\"\"\"\n    a \\\"\"\" b\n    \"\"\"").0, "a \"\"\" b");
+        assert_eq!(
+            value("\"\"\"\n    a \\\"\"\" b\n    \"\"\"").0,
+            "a \"\"\" b"
+        );
     }
 
     #[test]

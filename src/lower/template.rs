@@ -41,7 +41,8 @@ impl Lowerer {
                 }
                 b'{' => {
                     literal.push_str(&text[rest_start..i]);
-                    let Some(close) = text[i + 1..].find(['}', '{', '\n']).map(|n| i + 1 + n) else {
+                    let Some(close) = text[i + 1..].find(['}', '{', '\n']).map(|n| i + 1 + n)
+                    else {
                         self.report(unclosed_brace(decoded, i));
                         return Template::default();
                     };
@@ -58,7 +59,9 @@ impl Lowerer {
                         self.report(
                             Diagnostic::new(
                                 &LIMIT_EXCEEDED,
-                                format!("this body uses more than {MAX_TEMPLATE_VARIABLES} variables"),
+                                format!(
+                                    "this body uses more than {MAX_TEMPLATE_VARIABLES} variables"
+                                ),
                             )
                             .primary(span, "one too many")
                             .help("split the text across several contributors"),
@@ -94,28 +97,38 @@ impl Lowerer {
         Template {
             parts,
             span: decoded.span,
+            text: decoded.value.clone(),
+            map: decoded.map.clone(),
         }
     }
 
-    fn variable(&mut self, name: &str, span: crate::source::Span) -> Option<&'static variables::Variable> {
+    fn variable(
+        &mut self,
+        name: &str,
+        span: crate::source::Span,
+    ) -> Option<&'static variables::Variable> {
         if let Some(variable) = variables::find(name) {
             return Some(variable);
         }
         let well_formed = !name.is_empty()
-            && name
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '.' || c == '-' || c == '_');
+            && name.chars().all(|c| {
+                c.is_ascii_lowercase() || c.is_ascii_digit() || c == '.' || c == '-' || c == '_'
+            });
         if !well_formed {
             self.report(
                 Diagnostic::new(&INVALID_TEMPLATE, format!("`{{{name}}}` is not a variable"))
-                    .primary(span, "a variable is a name in braces, such as `{person.name}`")
+                    .primary(
+                        span,
+                        "a variable is a name in braces, such as `{person.name}`",
+                    )
                     .help("write `{{` and `}}` for literal braces"),
             );
             return None;
         }
         let names = VARIABLES.iter().map(|variable| variable.name);
-        let diagnostic = Diagnostic::new(&UNKNOWN_VARIABLE, format!("unknown variable `{{{name}}}`"))
-            .primary(span, "the platform has no such variable");
+        let diagnostic =
+            Diagnostic::new(&UNKNOWN_VARIABLE, format!("unknown variable `{{{name}}}`"))
+                .primary(span, "the platform has no such variable");
         let diagnostic = match suggest::closest(name, names.clone()) {
             Some(suggestion) => with_suggestion(diagnostic, span, &format!("{{{suggestion}}}")),
             None => diagnostic.help(format!(

@@ -11,6 +11,7 @@ use crate::diagnostic::Rule;
 pub fn all() -> Vec<&'static Rule> {
     let mut rules: Vec<&'static Rule> = language::ALL.to_vec();
     rules.extend(crate::check::registry().iter().map(|rule| rule.rule));
+    rules.push(&crate::check::suppress::UNUSED_SUPPRESSION);
     rules.extend(crate::config::RULES.iter().copied());
     rules.sort_by_key(|rule| rule.code);
     rules
@@ -18,7 +19,7 @@ pub fn all() -> Vec<&'static Rule> {
 
 /// Finds a rule by its code (`C0004`, any case) or its name (`unknown-field`).
 pub fn find(code_or_name: &str) -> Option<&'static Rule> {
-    all().into_iter().find(|rule| {
-        rule.name == code_or_name || rule.code.eq_ignore_ascii_case(code_or_name)
-    })
+    all()
+        .into_iter()
+        .find(|rule| rule.name == code_or_name || rule.code.eq_ignore_ascii_case(code_or_name))
 }

@@ -1,0 +1,120 @@
+//! What a contributor adds to the context, measured in tokens.
+//!
+//! - `text` and `system-message`: the body, each variable at its worst-case
+//!   length, plus the framing of lower-priority text.
+//! - `eager-load`: each tool's `schema_tokens`, the skill's
+//!   `manifest_tokens` and each loaded operation's `tokens` (from the
+//!   workspace configuration), plus framing.
+//! - `eager-run`, `preface`, `fact`: only the call (or the fact sections'
+//!   headings) is known before run time; the budget bounds the result, which
+//!   the runtime refuses when it is larger.
+//!
+//! Counting is lazy: [`Measure::fits`] answers from byte lengths when it can
+//! (a token covers at least one byte) and stops counting at the budget, so
+//! most contributors never load the tokenizer; [`Measure::tokens`] counts
+//! exactly, once.
+
+use std::cell::OnceCell;
+
+use crate::config::Config;
+use crate::ir::{framing, Contributor, ContributorBody, Plugin};
+use crate::tokenizer::TokenizerKind;
+
+pub struct Measure {
+    /// The text the contributor adds, as far as it is known.
+    pub text: String,
+    /// Tokens known from the configuration without counting.
+    pub configured_tokens: u64,
+    /// Whether the whole of what it adds is known before run time.
+    pub complete: bool,
+    tokenizer: TokenizerKind,
+    counted: OnceCell<u64>,
+}
+
+impl Measure {
+    pub fn new(plugin: &Plugin, contributor: &Contributor, config: &Config) -> Self {
+        let mut text = framing(&plugin.name.value, contributor)
+            .map(|framing| framing + "\n")
+            .unwrap_or_default();
+        let mut configured_tokens = 0;
+        let complete = match &contributor.body {
+            ContributorBody::Text { body } | ContributorBody::SystemMessage { body, .. } => {
+                text.push_str(&body.worst_case_text());
+                true
+            }
+            ContributorBody::EagerLoad { tools, skill } => {
+                for tool in tools {
+                    configured_tokens += config
+                        .tools
+                        .get(&tool.value)
+                        .map_or(0, |tool| tool.schema_tokens);
+                }
+                if let Some(load) = skill {
+                    if let Some(skill) = config.skills.get(&load.skill.value) {
+                        configured_tokens += skill.manifest_tokens;
+                        for operation in &load.operations {
+                            configured_tokens +=
+                                skill.operations.get(&operation.value).copied().unwrap_or(0);
+                        }
+                    }
+                }
+                true
+            }
+            ContributorBody::EagerRun { call } | ContributorBody::Preface { call, .. } => {
+                text.push_str(&call_text(call));
+                false
+            }
+            ContributorBody::Fact { says } => {
+                for section in says {
+                    text.push_str(&format!("## {}\n", section.value));
+                }
+                false
+            }
+        };
+        Measure {
+            text,
+            configured_tokens,
+            complete,
+            tokenizer: config.tokenizer,
+            counted: OnceCell::new(),
+        }
+    }
+
+    /// The exact number of tokens, counted once.
+    pub fn tokens(&self) -> u64 {
+        *self
+            .counted
+            .get_or_init(|| self.configured_tokens + self.tokenizer.count(&self.text) as u64)
+    }
+
+    /// Whether what is known fits in `budget` tokens.
+    pub fn fits(&self, budget: u64) -> bool {
+        if let Some(&counted) = self.counted.get() {
+            return counted <= budget;
+        }
+        match budget.checked_sub(self.configured_tokens) {
+            Some(rest) => self
+                .tokenizer
+                .fits(&self.text, usize::try_from(rest).unwrap_or(usize::MAX)),
+            None => false,
+        }
+    }
+}
+
+/// A call as the model sees it: the tool and its arguments as JSON.
+fn call_text(call: &crate::ir::Call) -> String {
+    let arguments: serde_json::Map<String, serde_json::Value> = call
+        .arguments
+        .iter()
+        .map(|(key, argument)| {
+            let value =
+                serde_json::to_value(&argument.value.value).unwrap_or(serde_json::Value::Null);
+            (key.clone(), value)
+        })
+        .collect();
+    format!(
+        "{} {}",
+        call.tool.value,
+        serde_json::Value::Object(arguments)
+    )
+}

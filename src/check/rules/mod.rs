@@ -1,0 +1,51 @@
+//! The registry: one line per rule. A rule is a file in this folder with a
+//! `RULE` (its code, name, default level and explanation) and a `check`
+//! function; adding one is that file and one line below.
+
+use super::CheckRule;
+
+macro_rules! registry {
+    ($($rule:ident),* $(,)?) => {
+        $(pub mod $rule;)*
+
+        /// Every checker rule, in the order they run.
+        pub static REGISTRY: &[CheckRule] = &[
+            $(CheckRule { rule: &$rule::RULE, check: $rule::check },)*
+        ];
+    };
+}
+
+registry![
+    placement_too_wide,
+    placement_not_for_kind,
+    placement_could_be_wider,
+    owner_cannot_place,
+    priority_above_owner,
+    override_attempt,
+    unknown_tool,
+    eager_run_writes,
+    egress_not_allowed,
+    eager_run_gated,
+    invalid_tool_arguments,
+    missing_requirement,
+    unknown_operation,
+    unsatisfied_requirement,
+    unused_requirement,
+    external_preface,
+    invalid_origin,
+    over_budget,
+    system_prompt_over_budget,
+    budget_unused,
+    reach_without_audience,
+    variable_not_available,
+    list_too_long,
+    name_too_long,
+];
+
+/// What every rule file needs.
+mod prelude {
+    pub use crate::check::Context;
+    pub use crate::diagnostic::{Applicability, Diagnostic, Fix, Level, Rule, RuleGroup, Severity};
+    pub use crate::ir::{Contributor, ContributorBody, Kind, Owner, Placement, Reach};
+    pub use crate::source::Span;
+}

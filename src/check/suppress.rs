@@ -1,0 +1,238 @@
+//! Suppressions written in the manifest:
+//!
+//! ```text
+//! # contrib: allow(budget-unused) -- approved at 4x for growth
+//! ```
+//!
+//! On its own line before a contributor or field, a suppression covers that
+//! contributor or field; after a field on the same line, that field; above
+//! the `plugin` line, the whole file. Each names one or more rules and gives
+//! a reason after `--`. A suppression without a reason, or that suppresses
+//! nothing, is itself reported (`unused-suppression`, like ruff's RUF100),
+//! so suppressions cannot outlive what they were written for.
+
+use std::cell::Cell;
+
+use crate::diagnostic::{Applicability, Diagnostic, Fix, Level, Rule, RuleGroup};
+use crate::source::{SourceFile, Span};
+use crate::suggest;
+use crate::syntax::tree::{File, Item};
+
+pub static UNUSED_SUPPRESSION: Rule = Rule {
+    code: "C0125",
+    name: "unused-suppression",
+    group: RuleGroup::Check,
+    default_level: Level::Warn,
+    summary: "a suppression comment gives no reason or suppresses nothing",
+    explanation: r#"
+## What it does
+Reports a `# contrib: allow(rule) -- reason` comment that suppresses no
+diagnostic, names a rule that does not exist or cannot be suppressed, gives
+no reason after `--`, or is not written as a suppression at all.
+
+## Why is this bad?
+A suppression records a decision: this rule does not apply here, for this
+reason. One that suppresses nothing outlived what it was written for and
+would silently hide the next, different problem; one without a reason
+cannot be reviewed.
+
+## Example
+```
+# contrib: allow(budget-unused)
+text stance { … }
+```
+```
+# contrib: allow(budget-unused) -- approved at 4x for planned growth
+text stance { … }
+```
+"#,
+};
+
+const DIRECTIVE: &str = "contrib:";
+
+/// One rule named in a suppression.
+struct Named {
+    name: String,
+    span: Span,
+    rule: Option<&'static Rule>,
+    used: Cell<bool>,
+}
+
+struct Suppression {
+    comment: Span,
+    rules: Vec<Named>,
+    has_reason: bool,
+    /// What it covers; `None` for the whole file.
+    scope: Option<Span>,
+}
+
+/// Applies the manifest's suppressions to `diagnostics` and reports the
+/// suppressions themselves when they are malformed, give no reason or
+/// suppress nothing.
+pub fn apply(tree: &File<'_>, source: &SourceFile, diagnostics: &mut Vec<Diagnostic>) {
+    let mut problems = Vec::new();
+    let suppressions = parse(tree, source, &mut problems);
+    if suppressions.is_empty() && problems.is_empty() {
+        return;
+    }
+    diagnostics.retain(|diagnostic| !suppressed(&suppressions, diagnostic));
+    for suppression in &suppressions {
+        report(suppression, &mut problems);
+    }
+    diagnostics.extend(problems);
+}
+
+fn suppressed(suppressions: &[Suppression], diagnostic: &Diagnostic) -> bool {
+    if !diagnostic.rule.is_configurable() || diagnostic.rule == &UNUSED_SUPPRESSION {
+        return false;
+    }
+    let at = diagnostic.span().start;
+    let mut hit = false;
+    for suppression in suppressions {
+        if suppression
+            .scope
+            .is_some_and(|scope| !scope.contains(at) && scope.start != at)
+        {
+            continue;
+        }
+        for named in &suppression.rules {
+            if named.rule == Some(diagnostic.rule) {
+                named.used.set(true);
+                hit = true;
+            }
+        }
+    }
+    hit
+}
+
+fn report(suppression: &Suppression, problems: &mut Vec<Diagnostic>) {
+    for named in &suppression.rules {
+        match named.rule {
+            None => {
+                let names = crate::rules::all().into_iter().filter(|rule| rule.is_configurable()).map(|rule| rule.name);
+                let diagnostic = Diagnostic::new(&UNUSED_SUPPRESSION, format!("no rule is named `{}`", named.name))
+                    .primary(named.span, "not a rule");
+                problems.push(match suggest::closest(&named.name, names) {
+                    Some(suggestion) => diagnostic
+                        .help(format!("did you mean `{suggestion}`?"))
+                        .fix(Fix::replace(format!("Replace with `{suggestion}`"), Applicability::Safe, named.span, suggestion)),
+                    None => diagnostic.help("`contrib rules` lists every rule"),
+                });
+            }
+            Some(rule) if !rule.is_configurable() => problems.push(
+                Diagnostic::new(&UNUSED_SUPPRESSION, format!("`{}` cannot be suppressed", rule.name))
+                    .primary(named.span, "a language rule")
+                    .help("the language's own errors mean the manifest cannot be read; fix the manifest instead"),
+            ),
+            Some(rule) if !named.used.get() => problems.push(
+                Diagnostic::new(&UNUSED_SUPPRESSION, format!("this suppression of `{}` suppresses nothing", rule.name))
+                    .primary(named.span, "nothing to suppress here")
+                    .help("remove it: the problem it was written for is gone, or it is not where the suppression covers")
+                    .fix(Fix::replace("Remove the suppression", Applicability::Safe, suppression.comment, "")),
+            ),
+            Some(_) => {}
+        }
+    }
+    if !suppression.has_reason && !suppression.rules.is_empty() {
+        problems.push(
+            Diagnostic::new(&UNUSED_SUPPRESSION, "this suppression gives no reason")
+                .primary(suppression.comment, "no `-- reason`")
+                .help("say why the rule does not apply here, after `--`: `# contrib: allow(rule) -- reason`"),
+        );
+    }
+}
+
+fn parse(tree: &File<'_>, source: &SourceFile, problems: &mut Vec<Diagnostic>) -> Vec<Suppression> {
+    let mut items = Vec::new();
+    collect_items(&tree.items, &mut items);
+    items.sort_by_key(|span| span.start);
+    let first_item = items.first().map_or(usize::MAX, |span| span.start);
+    let lines = source.line_index();
+    let mut suppressions = Vec::new();
+    for comment in &tree.comments {
+        let body = comment.text.trim_start_matches('#').trim_start();
+        let Some(directive) = body.strip_prefix(DIRECTIVE) else {
+            continue;
+        };
+        let directive_start =
+            comment.span.start + (comment.text.len() - body.len()) + DIRECTIVE.len();
+        let Some((rules, has_reason)) = parse_directive(directive, directive_start) else {
+            problems.push(
+                Diagnostic::new(
+                    &UNUSED_SUPPRESSION,
+                    "this `contrib:` comment is not a suppression",
+                )
+                .primary(comment.span, "not `allow(rule) -- reason`")
+                .help("write `# contrib: allow(rule-name) -- reason`"),
+            );
+            continue;
+        };
+        let line = lines.line_of(comment.span.start);
+        let own_line = lines
+            .line_start(line)
+            .is_some_and(|start| source.text[start..comment.span.start].trim().is_empty());
+        let scope = if own_line && comment.span.start < first_item {
+            None
+        } else if own_line {
+            items
+                .iter()
+                .find(|span| span.start >= comment.span.end)
+                .copied()
+                .or(Some(Span::point(usize::MAX)))
+        } else {
+            items
+                .iter()
+                .rev()
+                .find(|span| span.start < comment.span.start && lines.line_of(span.start) == line)
+                .copied()
+                .or(Some(Span::point(usize::MAX)))
+        };
+        suppressions.push(Suppression {
+            comment: comment.span,
+            rules,
+            has_reason,
+            scope,
+        });
+    }
+    suppressions
+}
+
+/// `allow(a, b) -- reason` → the named rules and whether a reason follows.
+fn parse_directive(text: &str, start: usize) -> Option<(Vec<Named>, bool)> {
+    let trimmed = text.trim_start();
+    let offset = start + (text.len() - trimmed.len());
+    let inner = trimmed.strip_prefix("allow(")?;
+    let close = inner.find(')')?;
+    let mut rules = Vec::new();
+    let mut at = offset + "allow(".len();
+    for part in inner[..close].split(',') {
+        let name = part.trim();
+        let lead = part.len() - part.trim_start().len();
+        if !name.is_empty() {
+            rules.push(Named {
+                name: name.to_string(),
+                span: Span::new(at + lead, at + lead + name.len()),
+                rule: crate::rules::find(name),
+                used: Cell::new(false),
+            });
+        }
+        at += part.len() + 1;
+    }
+    if rules.is_empty() {
+        return None;
+    }
+    let rest = inner[close + 1..].trim();
+    let has_reason = rest
+        .strip_prefix("--")
+        .is_some_and(|reason| !reason.trim().is_empty());
+    Some((rules, has_reason))
+}
+
+fn collect_items(items: &[Item<'_>], out: &mut Vec<Span>) {
+    for item in items {
+        out.push(item.span());
+        if let Item::Block(block) = item {
+            collect_items(&block.items, out);
+        }
+    }
+}

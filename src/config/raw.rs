@@ -1,0 +1,494 @@
+//! Reading `contrib.toml` into a [`Config`], reporting every problem with a
+//! span into the file.
+//!
+//! The document is parsed with `toml`'s spanned tree (recovering from
+//! syntax errors, so several are reported at once) and then walked by hand:
+//! unknown keys get a suggestion, wrong types and ranges name what was
+//! expected, and whatever could be read still applies.
+
+use indexmap::IndexMap;
+use toml::de::{DeTable, DeValue};
+use toml::Spanned;
+
+use super::rules::{INVALID_CONFIG, UNKNOWN_LINT};
+use super::{Config, Effect, HostPattern, Param, ParamKind, Skill, Tool};
+use crate::diagnostic::{Applicability, Diagnostic, Fix, Level};
+use crate::source::{SourceFile, Span};
+use crate::suggest;
+use crate::tokenizer::TokenizerKind;
+
+type Value<'i> = Spanned<DeValue<'i>>;
+
+/// Applies `source` to `config`; `declared` marks tools and skills as the
+/// workspace's own (with spans for go-to-definition).
+pub(super) fn apply(config: &mut Config, source: &SourceFile, declared: bool) -> Vec<Diagnostic> {
+    let (document, errors) = DeTable::parse_recoverable(&source.text);
+    let mut reader = Reader {
+        diagnostics: Vec::new(),
+        declared,
+    };
+    for error in errors {
+        let span = error
+            .span()
+            .map_or(Span::point(0), |range| Span::new(range.start, range.end));
+        reader.diagnostics.push(
+            Diagnostic::new(
+                &INVALID_CONFIG,
+                format!(
+                    "`contrib.toml` is not valid TOML: {}",
+                    error.message().trim()
+                ),
+            )
+            .primary(span, "here")
+            .help("fix the TOML syntax; see https://toml.io"),
+        );
+    }
+    reader.document(config, document.get_ref());
+    reader.diagnostics
+}
+
+struct Reader {
+    diagnostics: Vec<Diagnostic>,
+    declared: bool,
+}
+
+fn span_of<T>(value: &Spanned<T>) -> Span {
+    let range = value.span();
+    Span::new(range.start, range.end)
+}
+
+impl Reader {
+    fn error(&mut self, span: Span, message: impl Into<String>, help: impl Into<String>) {
+        let message = message.into();
+        self.diagnostics.push(
+            Diagnostic::new(&INVALID_CONFIG, message)
+                .primary(span, "here")
+                .help(help),
+        );
+    }
+
+    /// Reports every key of `table` not in `allowed`.
+    fn known_keys(&mut self, table: &DeTable<'_>, allowed: &[&str], context: &str) {
+        for key in table.keys() {
+            let name = key.get_ref().as_ref();
+            if allowed.contains(&name) {
+                continue;
+            }
+            let span = span_of(key);
+            let diagnostic = Diagnostic::new(
+                &INVALID_CONFIG,
+                format!("unknown key `{name}` in {context}"),
+            )
+            .primary(span, "not a key here");
+            let diagnostic = match suggest::closest(name, allowed.iter().copied()) {
+                Some(suggestion) => diagnostic
+                    .help(format!("did you mean `{suggestion}`?"))
+                    .fix(Fix::replace(
+                        format!("Replace with `{suggestion}`"),
+                        Applicability::Safe,
+                        span,
+                        suggestion,
+                    )),
+                None => diagnostic.help(format!(
+                    "the keys of {context} are {}",
+                    suggest::list(allowed.iter().copied())
+                )),
+            };
+            self.diagnostics.push(diagnostic);
+        }
+    }
+
+    fn table<'v, 'i>(&mut self, value: &'v Value<'i>, what: &str) -> Option<&'v DeTable<'i>> {
+        match value.get_ref() {
+            DeValue::Table(table) => Some(table),
+            other => {
+                self.error(
+                    span_of(value),
+                    format!("{what} must be a table, not {}", other.type_str()),
+                    format!("write `[{what}]` or an inline table `{{ … }}`"),
+                );
+                None
+            }
+        }
+    }
+
+    fn integer(&mut self, value: &Value<'_>, what: &str) -> Option<u64> {
+        let parsed = value
+            .get_ref()
+            .as_integer()
+            .and_then(|integer| u64::from_str_radix(integer.as_str(), integer.radix()).ok());
+        if parsed.is_none() {
+            self.error(
+                span_of(value),
+                format!("`{what}` must be a whole number of tokens, at least 0"),
+                format!("write `{what} = 1000`"),
+            );
+        }
+        parsed
+    }
+
+    fn boolean(&mut self, value: &Value<'_>, what: &str) -> Option<bool> {
+        let parsed = value.get_ref().as_bool();
+        if parsed.is_none() {
+            self.error(
+                span_of(value),
+                format!("`{what}` must be `true` or `false`"),
+                format!("write `{what} = true`"),
+            );
+        }
+        parsed
+    }
+
+    fn string<'v>(&mut self, value: &'v Value<'_>, what: &str) -> Option<&'v str> {
+        let parsed = value.get_ref().as_str();
+        if parsed.is_none() {
+            self.error(
+                span_of(value),
+                format!(
+                    "`{what}` must be a string, not {}",
+                    value.get_ref().type_str()
+                ),
+                format!("quote the value: `{what} = \"…\"`"),
+            );
+        }
+        parsed
+    }
+
+    fn document(&mut self, config: &mut Config, document: &DeTable<'_>) {
+        self.known_keys(
+            document,
+            &["workspace", "egress", "tools", "skills", "lints"],
+            "`contrib.toml`",
+        );
+        if let Some(value) = document.get("workspace") {
+            if let Some(table) = self.table(value, "workspace") {
+                self.workspace(config, table);
+            }
+        }
+        if let Some(value) = document.get("egress") {
+            if let Some(table) = self.table(value, "egress") {
+                self.egress(config, table);
+            }
+        }
+        if let Some(value) = document.get("tools") {
+            if let Some(table) = self.table(value, "tools") {
+                for (name, value) in table {
+                    let name = name.get_ref().as_ref();
+                    if let Some(tool) = self.tool(name, value) {
+                        config.tools.insert(name.to_string(), tool);
+                    }
+                }
+            }
+        }
+        if let Some(value) = document.get("skills") {
+            if let Some(table) = self.table(value, "skills") {
+                for (name, value) in table {
+                    let name = name.get_ref().as_ref();
+                    if let Some(skill) = self.skill(name, value) {
+                        config.skills.insert(name.to_string(), skill);
+                    }
+                }
+            }
+        }
+        if let Some(value) = document.get("lints") {
+            if let Some(table) = self.table(value, "lints") {
+                self.lints(config, table);
+            }
+        }
+    }
+
+    fn workspace(&mut self, config: &mut Config, table: &DeTable<'_>) {
+        self.known_keys(
+            table,
+            &["context_budget", "system_prompt_share", "tokenizer"],
+            "`[workspace]`",
+        );
+        if let Some(value) = table.get("context_budget") {
+            if let Some(budget) = self.integer(value, "context_budget") {
+                config.context_budget = budget;
+            }
+        }
+        if let Some(value) = table.get("system_prompt_share") {
+            let share = match value.get_ref() {
+                DeValue::Float(float) => float.as_str().parse::<f64>().ok(),
+                DeValue::Integer(integer) => integer.as_str().parse::<f64>().ok(),
+                _ => None,
+            };
+            match share {
+                Some(share) if (0.0..=1.0).contains(&share) => config.system_prompt_share = share,
+                _ => self.error(
+                    span_of(value),
+                    "`system_prompt_share` must be a number from 0 to 1",
+                    "write the share of the context the system prompt may take, such as `0.25`",
+                ),
+            }
+        }
+        if let Some(value) = table.get("tokenizer") {
+            if let Some(name) = self.string(value, "tokenizer") {
+                match TokenizerKind::parse(name) {
+                    Some(kind) => config.tokenizer = kind,
+                    None => {
+                        let names = TokenizerKind::ALL.map(TokenizerKind::as_str);
+                        self.error(
+                            span_of(value),
+                            format!("unknown tokenizer `{name}`"),
+                            format!("the tokenizers are {}", suggest::list(names)),
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    fn egress(&mut self, config: &mut Config, table: &DeTable<'_>) {
+        self.known_keys(table, &["allow"], "`[egress]`");
+        let Some(value) = table.get("allow") else {
+            return;
+        };
+        let Some(hosts) = value.get_ref().as_array() else {
+            self.error(
+                span_of(value),
+                "`allow` must be a list of host names",
+                "write `allow = [\"docs.acme.dev\", \"*.acme.dev\"]`",
+            );
+            return;
+        };
+        for host in hosts {
+            let Some(text) = self.string(host, "allow") else {
+                continue;
+            };
+            match HostPattern::parse(text) {
+                Some(pattern) => config.egress.push(pattern),
+                None => self.error(span_of(host), format!("`{text}` is not a host name"), "write a host such as `docs.acme.dev`, or `*.acme.dev` for its subdomains; no scheme, port or path"),
+            }
+        }
+    }
+
+    fn tool(&mut self, name: &str, value: &Value<'_>) -> Option<Tool> {
+        let table = self.table(value, &format!("tools.{name}"))?;
+        self.known_keys(
+            table,
+            &[
+                "effect",
+                "gated",
+                "egress",
+                "eager",
+                "params",
+                "schema_tokens",
+            ],
+            &format!("`[tools.{name}]`"),
+        );
+        let mut tool = Tool {
+            effect: Effect::Read,
+            gated: false,
+            egress: false,
+            eager: false,
+            params: IndexMap::new(),
+            schema_tokens: 0,
+            declared: self.declared.then(|| span_of(value)),
+        };
+        match table.get("effect") {
+            Some(value) => match self.string(value, "effect")? {
+                "read" => tool.effect = Effect::Read,
+                "write" => tool.effect = Effect::Write,
+                other => {
+                    self.error(
+                        span_of(value),
+                        format!("unknown effect `{other}`"),
+                        "a tool's effect is `read` or `write`",
+                    );
+                    return None;
+                }
+            },
+            None => {
+                self.error(span_of(value), format!("tool `{name}` does not say its effect"), "add `effect = \"read\"` or `effect = \"write\"`: the checker must know whether a tool changes anything");
+                return None;
+            }
+        }
+        for (key, slot) in [
+            ("gated", &mut tool.gated),
+            ("egress", &mut tool.egress),
+            ("eager", &mut tool.eager),
+        ] {
+            if let Some(value) = table.get(key) {
+                *slot = self.boolean(value, key)?;
+            }
+        }
+        if let Some(value) = table.get("schema_tokens") {
+            tool.schema_tokens = self.integer(value, "schema_tokens")?;
+        }
+        if let Some(value) = table.get("params") {
+            tool.params = self.params(value)?;
+        }
+        Some(tool)
+    }
+
+    fn params(&mut self, value: &Value<'_>) -> Option<IndexMap<String, Param>> {
+        let table = self.table(value, "params")?;
+        let mut params = IndexMap::new();
+        for (key, value) in table {
+            let text = self.string(value, "params")?;
+            let (kind, required) = match text.strip_suffix('?') {
+                Some(kind) => (kind, false),
+                None => (text, true),
+            };
+            let kind = match kind {
+                "string" => ParamKind::String,
+                "integer" => ParamKind::Integer,
+                "boolean" => ParamKind::Boolean,
+                "list" => ParamKind::List,
+                _ => {
+                    self.error(span_of(value), format!("unknown parameter type `{text}`"), "a parameter is \"string\", \"integer\", \"boolean\" or \"list\"; add `?` for an optional one, as in \"integer?\"");
+                    return None;
+                }
+            };
+            params.insert(key.get_ref().to_string(), Param { kind, required });
+        }
+        Some(params)
+    }
+
+    fn skill(&mut self, name: &str, value: &Value<'_>) -> Option<Skill> {
+        let table = self.table(value, &format!("skills.{name}"))?;
+        self.known_keys(
+            table,
+            &["version", "operations", "manifest_tokens"],
+            &format!("`[skills.{name}]`"),
+        );
+        let Some(version_value) = table.get("version") else {
+            self.error(
+                span_of(value),
+                format!("skill `{name}` has no version"),
+                "add `version = \"1.0.0\"`: requirements are checked against it",
+            );
+            return None;
+        };
+        let text = self.string(version_value, "version")?;
+        let version = match semver::Version::parse(text) {
+            Ok(version) => version,
+            Err(error) => {
+                self.error(
+                    span_of(version_value),
+                    format!("skill version `{text}` is not a semantic version: {error}"),
+                    "write `MAJOR.MINOR.PATCH`, such as \"2.3.0\"",
+                );
+                return None;
+            }
+        };
+        let manifest_tokens = match table.get("manifest_tokens") {
+            Some(value) => self.integer(value, "manifest_tokens")?,
+            None => 0,
+        };
+        let operations = match table.get("operations") {
+            Some(value) => self.operations(value)?,
+            None => IndexMap::new(),
+        };
+        Some(Skill {
+            version,
+            manifest_tokens,
+            operations,
+            declared: self.declared.then(|| span_of(value)),
+        })
+    }
+
+    /// `[{ name = "diff", tokens = 400 }]` or `{ diff = { tokens = 400 } }`.
+    fn operations(&mut self, value: &Value<'_>) -> Option<IndexMap<String, u64>> {
+        let mut operations = IndexMap::new();
+        match value.get_ref() {
+            DeValue::Array(items) => {
+                for item in items {
+                    let table = self.table(item, "operations")?;
+                    self.known_keys(table, &["name", "tokens"], "an operation");
+                    let Some(name) = table.get("name") else {
+                        self.error(
+                            span_of(item),
+                            "an operation has no name",
+                            "write `{ name = \"diff\", tokens = 400 }`",
+                        );
+                        return None;
+                    };
+                    let name = self.string(name, "name")?.to_string();
+                    let tokens = self.operation_tokens(table, item)?;
+                    operations.insert(name, tokens);
+                }
+            }
+            DeValue::Table(table) => {
+                for (name, item) in table {
+                    let inner = self.table(item, "operations")?;
+                    self.known_keys(inner, &["tokens"], "an operation");
+                    let tokens = self.operation_tokens(inner, item)?;
+                    operations.insert(name.get_ref().to_string(), tokens);
+                }
+            }
+            other => {
+                self.error(
+                    span_of(value),
+                    format!(
+                        "`operations` must be a list or a table, not {}",
+                        other.type_str()
+                    ),
+                    "write `operations = [{ name = \"diff\", tokens = 400 }]`",
+                );
+                return None;
+            }
+        }
+        Some(operations)
+    }
+
+    fn operation_tokens(&mut self, table: &DeTable<'_>, item: &Value<'_>) -> Option<u64> {
+        match table.get("tokens") {
+            Some(value) => self.integer(value, "tokens"),
+            None => {
+                self.error(
+                    span_of(item),
+                    "an operation does not say what it costs",
+                    "add `tokens = N`: what loading the operation adds to the context",
+                );
+                None
+            }
+        }
+    }
+
+    fn lints(&mut self, config: &mut Config, table: &DeTable<'_>) {
+        for (key, value) in table {
+            let name = key.get_ref().as_ref();
+            let Some(text) = self.string(value, name) else {
+                continue;
+            };
+            let level = match text {
+                "allow" => Level::Allow,
+                "warn" => Level::Warn,
+                "deny" => Level::Deny,
+                _ => {
+                    self.error(
+                        span_of(value),
+                        format!("unknown lint level `{text}`"),
+                        "a level is \"allow\", \"warn\" or \"deny\"",
+                    );
+                    continue;
+                }
+            };
+            let span = span_of(key);
+            match crate::rules::find(name) {
+                Some(rule) if rule.is_configurable() => {
+                    config.lints.insert(rule.code, level);
+                }
+                Some(rule) => self.diagnostics.push(
+                    Diagnostic::new(&UNKNOWN_LINT, format!("`{}` cannot be allowed or denied", rule.name))
+                        .primary(span, "a language rule")
+                        .help("the language's own errors mean the manifest cannot be read; they are always errors"),
+                ),
+                None => {
+                    let names = crate::rules::all().into_iter().filter(|rule| rule.is_configurable()).map(|rule| rule.name);
+                    let diagnostic = Diagnostic::new(&UNKNOWN_LINT, format!("no rule is named `{name}`"))
+                        .primary(span, "not a rule");
+                    self.diagnostics.push(match suggest::closest(name, names) {
+                        Some(suggestion) => diagnostic
+                            .help(format!("did you mean `{suggestion}`?"))
+                            .fix(Fix::replace(format!("Replace with `{suggestion}`"), Applicability::Safe, span, suggestion)),
+                        None => diagnostic.help("`contrib rules` lists every rule's name and code"),
+                    });
+                }
+            }
+        }
+    }
+}

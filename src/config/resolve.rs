@@ -1,0 +1,77 @@
+//! Which configuration applies to which manifest, loading each
+//! `contrib.toml` once however many manifests share it.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::{discover, Config};
+use crate::diagnostic::Diagnostic;
+
+/// A configuration and what was wrong with its file.
+pub struct Loaded {
+    pub config: Arc<Config>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// The file, or `None` for the platform's configuration.
+    pub path: Option<PathBuf>,
+}
+
+/// Finds and loads configurations for manifests.
+pub struct Resolver {
+    explicit: Option<PathBuf>,
+    by_folder: HashMap<PathBuf, Option<PathBuf>>,
+    loaded: HashMap<Option<PathBuf>, Arc<Loaded>>,
+}
+
+impl Resolver {
+    /// `explicit` is `--config`: when given, it applies to every manifest.
+    pub fn new(explicit: Option<PathBuf>) -> Self {
+        Resolver {
+            explicit,
+            by_folder: HashMap::new(),
+            loaded: HashMap::new(),
+        }
+    }
+
+    /// The configuration for the manifest at `path`, and whether this is the
+    /// first time it was loaded (so its own diagnostics are shown once).
+    pub fn for_manifest(&mut self, path: &Path) -> Result<(Arc<Loaded>, bool), String> {
+        let config_path = match &self.explicit {
+            Some(explicit) => Some(explicit.clone()),
+            None => {
+                let folder = absolute(path)
+                    .parent()
+                    .map(Path::to_path_buf)
+                    .unwrap_or_default();
+                self.by_folder
+                    .entry(folder)
+                    .or_insert_with_key(|folder| discover(folder))
+                    .clone()
+            }
+        };
+        if let Some(loaded) = self.loaded.get(&config_path) {
+            return Ok((loaded.clone(), false));
+        }
+        let loaded = Arc::new(match &config_path {
+            Some(file) => {
+                let (config, diagnostics) = Config::load(file)?;
+                Loaded {
+                    config: Arc::new(config),
+                    diagnostics,
+                    path: Some(file.clone()),
+                }
+            }
+            None => Loaded {
+                config: Arc::new(Config::platform()),
+                diagnostics: Vec::new(),
+                path: None,
+            },
+        });
+        self.loaded.insert(config_path, loaded.clone());
+        Ok((loaded, true))
+    }
+}
+
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}

@@ -1,0 +1,99 @@
+//! Applying fixes: the edits that diagnostics carry, safe ones by default
+//! and unsafe ones when asked (they change what a person approves).
+//!
+//! Each diagnostic contributes its first applicable fix; edits that overlap
+//! an earlier one are left for the next round, so the result is always a
+//! consistent rewrite. Callers re-check and repeat until nothing changes, as
+//! ruff does.
+
+use crate::diagnostic::{Applicability, Diagnostic, Edit};
+
+/// `text` with the applicable fixes of `diagnostics` applied, and how many
+/// fixes were applied.
+pub fn apply(text: &str, diagnostics: &[Diagnostic], include_unsafe: bool) -> (String, usize) {
+    let mut chosen: Vec<&[Edit]> = diagnostics
+        .iter()
+        .filter_map(|diagnostic| {
+            diagnostic
+                .fixes
+                .iter()
+                .find(|fix| include_unsafe || fix.applicability == Applicability::Safe)
+        })
+        .map(|fix| fix.edits.as_slice())
+        .filter(|edits| !edits.is_empty())
+        .collect();
+    chosen.sort_by_key(|edits| edits.iter().map(|edit| edit.span.start).min());
+    let mut edits: Vec<&Edit> = Vec::new();
+    let mut applied = 0;
+    for fix in chosen {
+        let overlaps = fix.iter().any(|edit| {
+            edits.iter().any(|taken| {
+                edit.span.start < taken.span.end && taken.span.start < edit.span.end
+                    || edit.span == taken.span
+            })
+        });
+        let in_bounds = fix.iter().all(|edit| {
+            edit.span.end <= text.len()
+                && text.is_char_boundary(edit.span.start)
+                && text.is_char_boundary(edit.span.end)
+        });
+        if overlaps || !in_bounds {
+            continue;
+        }
+        edits.extend(fix);
+        applied += 1;
+    }
+    edits.sort_by_key(|edit| (edit.span.start, edit.span.end));
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for edit in edits {
+        out.push_str(&text[at..edit.span.start]);
+        out.push_str(&edit.replacement);
+        at = edit.span.end;
+    }
+    out.push_str(&text[at..]);
+    (out, applied)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::{Diagnostic, Fix};
+    use crate::rules::language::UNKNOWN_FIELD;
+    use crate::source::Span;
+
+    fn diagnostic(span: Span, replacement: &str, applicability: Applicability) -> Diagnostic {
+        Diagnostic::new(&UNKNOWN_FIELD, "x").fix(Fix::replace(
+            "fix",
+            applicability,
+            span,
+            replacement,
+        ))
+    }
+
+    #[test]
+    fn applies_safe_fixes_only_unless_asked() {
+        let text = "placment agnet";
+        let diagnostics = [
+            diagnostic(Span::new(0, 8), "placement", Applicability::Safe),
+            diagnostic(Span::new(9, 14), "agent", Applicability::Unsafe),
+        ];
+        assert_eq!(
+            apply(text, &diagnostics, false),
+            ("placement agnet".into(), 1)
+        );
+        assert_eq!(
+            apply(text, &diagnostics, true),
+            ("placement agent".into(), 2)
+        );
+    }
+
+    #[test]
+    fn skips_overlapping_edits() {
+        let diagnostics = [
+            diagnostic(Span::new(0, 4), "a", Applicability::Safe),
+            diagnostic(Span::new(2, 6), "b", Applicability::Safe),
+        ];
+        assert_eq!(apply("abcdefg", &diagnostics, false), ("aefg".into(), 1));
+    }
+}
