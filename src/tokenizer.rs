@@ -12,7 +12,9 @@
 use std::fmt;
 
 /// The tokenizers a workspace can choose in `[workspace] tokenizer`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub enum TokenizerKind {
     /// OpenAI's o200k_base (GPT-4o and later).
     #[default]

@@ -9,7 +9,7 @@
 mod measure;
 pub mod rules;
 pub mod suppress;
-mod url;
+pub mod url;
 pub mod variance;
 
 pub use measure::Measure;

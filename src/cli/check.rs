@@ -1,14 +1,14 @@
 //! `contrib check PATH…`
 
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::{fail, files, Format, Outcome};
+use super::{fail, files, use_color, Outcome};
 use crate::config::{Config, Resolver};
 use crate::diagnostic::{self, Diagnostic};
-use crate::report::{human::Human, json::Json, Emitter, Totals};
+use crate::report::{self, Format, Totals};
 use crate::source::SourceFile;
 
 /// How many rounds of fixes `--fix` applies before it stops, as ruff does.
@@ -43,10 +43,7 @@ pub fn run(args: &CheckArgs) -> Outcome {
         Ok(manifests) => manifests,
         Err(message) => return fail(message),
     };
-    let mut emitter: Box<dyn Emitter> = match args.format {
-        Format::Human => Box::new(Human::new(use_color())),
-        Format::Json => Box::new(Json::default()),
-    };
+    let mut emitter = report::emitter(args.format, use_color());
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let mut totals = Totals::default();
@@ -127,8 +124,4 @@ pub fn check_bytes(name: &str, bytes: &[u8], config: &Config) -> (SourceFile, Ve
             (source, diagnostics)
         }
     }
-}
-
-fn use_color() -> bool {
-    io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|value| value.is_empty())
 }

@@ -2,15 +2,20 @@
 //!
 //! Exit status: 0 when no errors were found (warnings allowed), 1 when a
 //! manifest has errors (or warnings under `--deny-warnings`), 2 when the
-//! command could not run: bad usage, a missing file, an I/O failure.
+//! command could not run: bad usage, a missing file, an I/O failure; 3 from
+//! `diff` when the new version needs a person's approval.
 
-mod check;
+mod build;
+mod catalog;
+pub mod check;
+mod compile;
 mod explain;
-mod files;
+pub mod files;
+mod sign;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
 #[command(
@@ -27,6 +32,25 @@ struct Cli {
 enum Command {
     /// Check manifests (files, or folders searched for `*.contrib`).
     Check(check::CheckArgs),
+    /// Build bundles from manifests that check without errors.
+    Build(build::BuildArgs),
+    /// Build a manifest into a catalog and record it in `catalog.lock`.
+    Publish(build::PublishArgs),
+    /// Mark a published version withdrawn (new installs skip it).
+    Yank(catalog::YankArgs),
+    /// Catalog commands.
+    #[command(subcommand)]
+    Catalog(catalog::CatalogCommand),
+    /// What a new version asks for beyond an old one (exit 3: needs approval).
+    Diff(catalog::DiffArgs),
+    /// What a person approves by installing a bundle or manifest.
+    Preview(catalog::PreviewArgs),
+    /// Make an ed25519 key pair for signing bundles.
+    Keygen(sign::KeygenArgs),
+    /// Sign a bundle's digest (writes `BUNDLE.sig`).
+    Sign(sign::SignArgs),
+    /// Verify a bundle's signature (fails closed).
+    Verify(sign::VerifyArgs),
     /// Explain a rule, by name or code.
     Explain {
         /// A rule's name (`placement-too-wide`) or code (`C0101`).
@@ -36,21 +60,14 @@ enum Command {
     Rules,
 }
 
-/// How diagnostics are written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    /// The graphical report, for people.
-    Human,
-    /// One JSON document.
-    Json,
-}
-
 /// The outcome of a command, as an exit status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
     Clean,
     Problems,
     Failed,
+    /// `diff`: the new version asks for more than the old one.
+    NeedsApproval,
 }
 
 impl From<Outcome> for ExitCode {
@@ -59,6 +76,7 @@ impl From<Outcome> for ExitCode {
             Outcome::Clean => 0,
             Outcome::Problems => 1,
             Outcome::Failed => 2,
+            Outcome::NeedsApproval => 3,
         })
     }
 }
@@ -77,10 +95,26 @@ pub fn main() -> ExitCode {
     };
     match cli.command {
         Command::Check(args) => check::run(&args),
+        Command::Build(args) => build::build(&args),
+        Command::Publish(args) => build::publish(&args),
+        Command::Yank(args) => catalog::yank(&args),
+        Command::Catalog(command) => catalog::run(&command),
+        Command::Diff(args) => catalog::diff(&args),
+        Command::Preview(args) => catalog::preview(&args),
+        Command::Keygen(args) => sign::keygen(&args),
+        Command::Sign(args) => sign::sign(&args),
+        Command::Verify(args) => sign::verify(&args),
         Command::Explain { rule } => explain::explain(&rule),
         Command::Rules => explain::list(),
     }
     .into()
+}
+
+/// Whether to colour human output: on a terminal, unless `NO_COLOR` is set.
+pub(crate) fn use_color() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdout().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none_or(|value| value.is_empty())
 }
 
 /// Prints a one-line error for a command that could not run.

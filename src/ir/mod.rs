@@ -201,7 +201,7 @@ pub struct Argument {
 }
 
 /// A call argument's value.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(untagged)]
 pub enum Value {
     String(String),

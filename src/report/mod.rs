@@ -5,8 +5,10 @@
 //! Formats that stream (human, GitHub annotations) write per file; formats
 //! that are one document (JSON, SARIF) collect and write at the end.
 
+pub mod github;
 pub mod human;
 pub mod json;
+pub mod sarif;
 
 use std::io::{self, Write};
 
@@ -45,4 +47,27 @@ pub trait Emitter {
 
     /// The end of the run.
     fn finish(&mut self, out: &mut dyn Write, totals: Totals) -> io::Result<()>;
+}
+
+/// The output formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// The graphical report, for people.
+    Human,
+    /// One JSON document.
+    Json,
+    /// SARIF 2.1.0, for code scanning.
+    Sarif,
+    /// GitHub Actions annotations.
+    Github,
+}
+
+/// The emitter for `format`; `color` applies to the human format only.
+pub fn emitter(format: Format, color: bool) -> Box<dyn Emitter> {
+    match format {
+        Format::Human => Box::new(human::Human::new(color)),
+        Format::Json => Box::new(json::Json::default()),
+        Format::Sarif => Box::new(sarif::Sarif::default()),
+        Format::Github => Box::new(github::Github),
+    }
 }

@@ -13,6 +13,7 @@ pub fn all() -> Vec<&'static Rule> {
     rules.extend(crate::check::registry().iter().map(|rule| rule.rule));
     rules.push(&crate::check::suppress::UNUSED_SUPPRESSION);
     rules.extend(crate::config::RULES.iter().copied());
+    rules.extend(crate::bundle::rules::ALL.iter().copied());
     rules.sort_by_key(|rule| rule.code);
     rules
 }

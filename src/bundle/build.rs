@@ -1,0 +1,129 @@
+//! IR → bundle.
+
+use std::collections::BTreeMap;
+
+use super::{
+    permissions, Bundle, BundledCall, BundledCondition, BundledContributor, Segment,
+    SkillOperations, FORMAT,
+};
+use crate::check::Measure;
+use crate::config::Config;
+use crate::ir::{framing, Contributor, ContributorBody, Plugin, Template, TemplatePart};
+
+/// The bundle of a plugin that checked without errors, with its digest.
+pub fn build(plugin: &Plugin, config: &Config) -> Bundle {
+    let mut contributors: Vec<&Contributor> = plugin.contributors.iter().collect();
+    contributors.sort_by(|a, b| {
+        (a.placement.value, a.priority.value, &a.id.value).cmp(&(
+            b.placement.value,
+            b.priority.value,
+            &b.id.value,
+        ))
+    });
+    let contributors: Vec<BundledContributor> = contributors
+        .into_iter()
+        .map(|contributor| bundle_contributor(plugin, contributor, config))
+        .collect();
+    let mut bundle = Bundle {
+        format: FORMAT,
+        plugin: plugin.name.value.to_string(),
+        version: plugin.version.value.clone(),
+        owner: plugin.owner.value,
+        summary: plugin.summary.as_ref().map(|summary| summary.value.clone()),
+        requires: plugin
+            .requires
+            .iter()
+            .map(|requirement| {
+                (
+                    requirement.skill.value.clone(),
+                    requirement.version.value.to_string(),
+                )
+            })
+            .collect(),
+        tokenizer: config.tokenizer,
+        permissions: permissions::summarise(&contributors, config),
+        contributors,
+        digest: None,
+    };
+    bundle.digest = Some(super::digest_of(&bundle));
+    bundle
+}
+
+fn bundle_contributor(
+    plugin: &Plugin,
+    contributor: &Contributor,
+    config: &Config,
+) -> BundledContributor {
+    let measured_tokens = Measure::new(plugin, contributor, config).tokens();
+    let mut bundled = BundledContributor {
+        id: contributor.id.value.clone(),
+        kind: contributor.kind(),
+        owner: contributor.owner.value,
+        placement: contributor.placement.value,
+        priority: contributor.priority.value,
+        reach: contributor.reach.value,
+        budget: contributor.budget.value,
+        measured_tokens,
+        template: contributor.template().map(segments),
+        framing: framing(&plugin.name.value, contributor),
+        tools: Vec::new(),
+        operations: None,
+        call: contributor.call().map(|call| BundledCall {
+            tool: call.tool.value.clone(),
+            arguments: call
+                .arguments
+                .iter()
+                .map(|(key, argument)| (key.clone(), argument.value.value.clone()))
+                .collect::<BTreeMap<_, _>>(),
+        }),
+        condition: None,
+        source: None,
+        origin: None,
+        says: Vec::new(),
+    };
+    match &contributor.body {
+        ContributorBody::EagerLoad { tools, skill } => {
+            bundled.tools = tools.iter().map(|tool| tool.value.clone()).collect();
+            bundled.operations = skill.as_ref().map(|load| SkillOperations {
+                skill: load.skill.value.clone(),
+                operations: load
+                    .operations
+                    .iter()
+                    .map(|operation| operation.value.clone())
+                    .collect(),
+            });
+        }
+        ContributorBody::SystemMessage { condition, .. } => {
+            bundled.condition = Some(BundledCondition {
+                kind: condition.kind,
+                idle_seconds: condition
+                    .idle_over
+                    .as_ref()
+                    .map(|duration| duration.value.seconds),
+                skill: condition.skill.as_ref().map(|skill| skill.value.clone()),
+            });
+        }
+        ContributorBody::Preface { source, origin, .. } => {
+            bundled.source = Some(source.value);
+            bundled.origin = Some(origin.value.clone());
+        }
+        ContributorBody::Fact { says } => {
+            bundled.says = says.iter().map(|section| section.value).collect();
+        }
+        ContributorBody::Text { .. } | ContributorBody::EagerRun { .. } => {}
+    }
+    bundled
+}
+
+fn segments(template: &Template) -> Vec<Segment> {
+    template
+        .parts
+        .iter()
+        .map(|part| match part {
+            TemplatePart::Literal(text) => Segment::Text { text: text.clone() },
+            TemplatePart::Variable(used) => Segment::Variable {
+                variable: used.variable.name.to_string(),
+            },
+        })
+        .collect()
+}

@@ -1,0 +1,224 @@
+//! The approval delta between two versions of a plugin: what the new one
+//! asks for beyond the old (needs a person's approval) and what merely
+//! changed (an update, approved already).
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use super::{Bundle, BundledContributor};
+use crate::config::Effect;
+
+/// Whether a change needs a new approval.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Class {
+    /// Asks for more: a person must approve it before it applies.
+    NeedsApproval,
+    /// Within what was approved.
+    Update,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Change {
+    pub class: Class,
+    /// The contributor it concerns, or `None` for the plugin as a whole.
+    pub contributor: Option<String>,
+    pub message: String,
+}
+
+impl Change {
+    fn new(class: Class, contributor: Option<&str>, message: String) -> Self {
+        Change {
+            class,
+            contributor: contributor.map(str::to_string),
+            message,
+        }
+    }
+}
+
+/// Every change from `old` to `new`, escalations first.
+pub fn diff(old: &Bundle, new: &Bundle) -> Vec<Change> {
+    let mut changes = Vec::new();
+    if old.owner != new.owner {
+        changes.push(Change::new(
+            Class::NeedsApproval,
+            None,
+            format!(
+                "the plugin's owner changes from {} to {}",
+                old.owner, new.owner
+            ),
+        ));
+    }
+    for contributor in &new.contributors {
+        match old
+            .contributors
+            .iter()
+            .find(|previous| previous.id == contributor.id)
+        {
+            None => changes.push(Change::new(
+                Class::NeedsApproval,
+                Some(&contributor.id),
+                format!(
+                    "adds a `{}` at {} placement, {} priority, budget {} tokens",
+                    contributor.kind,
+                    contributor.placement,
+                    contributor.priority,
+                    contributor.budget
+                ),
+            )),
+            Some(previous) => compare(previous, contributor, &mut changes),
+        }
+    }
+    for previous in &old.contributors {
+        if !new
+            .contributors
+            .iter()
+            .any(|contributor| contributor.id == previous.id)
+        {
+            changes.push(Change::new(
+                Class::Update,
+                Some(&previous.id),
+                format!("removes the `{}`", previous.kind),
+            ));
+        }
+    }
+    compare_permissions(old, new, &mut changes);
+    changes.sort_by_key(|change| change.class);
+    changes
+}
+
+/// Whether any change needs approval.
+pub fn needs_approval(changes: &[Change]) -> bool {
+    changes
+        .iter()
+        .any(|change| change.class == Class::NeedsApproval)
+}
+
+fn compare(old: &BundledContributor, new: &BundledContributor, changes: &mut Vec<Change>) {
+    let id = Some(new.id.as_str());
+    let mut push = |class, message: String| changes.push(Change::new(class, id, message));
+    if new.owner != old.owner {
+        push(
+            Class::NeedsApproval,
+            format!("owner changes from {} to {}", old.owner, new.owner),
+        );
+    }
+    if new.placement < old.placement {
+        push(
+            Class::NeedsApproval,
+            format!(
+                "placement widens from {} to {}",
+                old.placement, new.placement
+            ),
+        );
+    } else if new.placement > old.placement {
+        push(
+            Class::Update,
+            format!(
+                "placement narrows from {} to {}",
+                old.placement, new.placement
+            ),
+        );
+    }
+    if new.budget > old.budget {
+        push(
+            Class::NeedsApproval,
+            format!("budget rises from {} to {} tokens", old.budget, new.budget),
+        );
+    } else if new.budget < old.budget {
+        push(
+            Class::Update,
+            format!("budget falls from {} to {} tokens", old.budget, new.budget),
+        );
+    }
+    if new.priority < old.priority {
+        push(
+            Class::NeedsApproval,
+            format!("priority rises from {} to {}", old.priority, new.priority),
+        );
+    } else if new.priority > old.priority {
+        push(
+            Class::Update,
+            format!("priority falls from {} to {}", old.priority, new.priority),
+        );
+    }
+    if new.reach < old.reach {
+        push(
+            Class::NeedsApproval,
+            format!("reach widens from {} to {}", old.reach, new.reach),
+        );
+    } else if new.reach > old.reach {
+        push(
+            Class::Update,
+            format!("reach narrows from {} to {}", old.reach, new.reach),
+        );
+    }
+    if new.template != old.template
+        || new.call != old.call
+        || new.condition != old.condition
+        || new.says != old.says
+    {
+        push(
+            Class::Update,
+            "content changes within its budget".to_string(),
+        );
+    }
+}
+
+fn compare_permissions(old: &Bundle, new: &Bundle, changes: &mut Vec<Change>) {
+    let (old_permissions, new_permissions) = (&old.permissions, &new.permissions);
+    let old_loaded: BTreeSet<&String> = old_permissions.tools_loaded.iter().collect();
+    for tool in &new_permissions.tools_loaded {
+        if !old_loaded.contains(tool) {
+            changes.push(Change::new(
+                Class::NeedsApproval,
+                None,
+                format!("newly loads `{tool}` when a conversation starts"),
+            ));
+        }
+    }
+    for run in &new_permissions.tools_run {
+        match old_permissions
+            .tools_run
+            .iter()
+            .find(|previous| previous.tool == run.tool)
+        {
+            None => changes.push(Change::new(
+                Class::NeedsApproval,
+                None,
+                format!(
+                    "newly runs `{}` ({}{}) with nobody asking",
+                    run.tool,
+                    run.effect.as_str(),
+                    if run.gated { ", gated" } else { "" }
+                ),
+            )),
+            Some(previous) => {
+                if run.effect == Effect::Write && previous.effect != Effect::Write {
+                    changes.push(Change::new(
+                        Class::NeedsApproval,
+                        None,
+                        format!("`{}` now writes", run.tool),
+                    ));
+                }
+                if previous.gated && !run.gated {
+                    changes.push(Change::new(
+                        Class::NeedsApproval,
+                        None,
+                        format!("`{}` is no longer gated", run.tool),
+                    ));
+                }
+            }
+        }
+    }
+    for host in &new_permissions.egress_hosts {
+        if !old_permissions.egress_hosts.contains(host) {
+            changes.push(Change::new(
+                Class::NeedsApproval,
+                None,
+                format!("newly reaches the host `{host}`"),
+            ));
+        }
+    }
+}

@@ -1,0 +1,347 @@
+//! `contrib catalog check`, `contrib yank`, `contrib diff`, `contrib preview`.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+
+use super::build::print_changes;
+use super::compile::bundle_or_manifest;
+use super::{check::check_bytes, fail, files, use_color, Outcome};
+use crate::bundle::catalog::{self, Lock};
+use crate::bundle::diff;
+use crate::bundle::rules::SOURCE_CHANGED;
+use crate::bundle::Bundle;
+use crate::config::{Config, Resolver};
+use crate::diagnostic::Diagnostic;
+use crate::report::{self, Format, Totals};
+
+#[derive(Subcommand)]
+pub enum CatalogCommand {
+    /// Check a catalog: digests, lock, signatures, catalog-wide rules and
+    /// the approval delta between consecutive versions.
+    Check(CatalogCheckArgs),
+}
+
+#[derive(Args)]
+pub struct CatalogCheckArgs {
+    /// The catalog folder.
+    catalog: PathBuf,
+    /// Manifests (or folders of them) that must still match what was
+    /// published for their version.
+    sources: Vec<PathBuf>,
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+}
+
+#[derive(Args)]
+pub struct YankArgs {
+    /// `scope/name@version`.
+    plugin: String,
+    #[arg(long)]
+    catalog: PathBuf,
+    /// Make the version installable again.
+    #[arg(long)]
+    undo: bool,
+}
+
+#[derive(Args)]
+pub struct DiffArgs {
+    /// The approved version: a bundle or a manifest.
+    old: PathBuf,
+    /// The new version: a bundle or a manifest.
+    new: PathBuf,
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// `human` or `json`.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+}
+
+#[derive(Args)]
+pub struct PreviewArgs {
+    /// A bundle or a manifest.
+    path: PathBuf,
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+}
+
+pub fn run(command: &CatalogCommand) -> Outcome {
+    match command {
+        CatalogCommand::Check(args) => check(args),
+    }
+}
+
+fn check(args: &CatalogCheckArgs) -> Outcome {
+    let config = match &args.config {
+        Some(path) => match Config::load(path) {
+            Ok((config, _)) => config,
+            Err(message) => return fail(message),
+        },
+        None => Config::platform(),
+    };
+    let report = match catalog::check(&args.catalog, &config) {
+        Ok(report) => report,
+        Err(message) => return fail(message),
+    };
+    let mut emitter = report::emitter(args.format, use_color());
+    let mut totals = Totals::default();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for (source, diagnostics) in &report.files {
+        totals.add(diagnostics);
+        let _ = emitter.file(&mut out, source, diagnostics);
+    }
+    if !args.sources.is_empty() {
+        match sources_against_catalog(args) {
+            Ok(files) => {
+                for (source, diagnostics) in files {
+                    totals.add(&diagnostics);
+                    let _ = emitter.file(&mut out, &source, &diagnostics);
+                }
+            }
+            Err(message) => return fail(message),
+        }
+    }
+    let _ = emitter.finish(&mut out, totals);
+    if args.format == Format::Human {
+        for delta in &report.deltas {
+            let _ = writeln!(out);
+            print_changes(
+                &mut out,
+                &format!("{}@{}", delta.plugin, delta.from),
+                &format!("{}@{}", delta.plugin, delta.to),
+                &delta.changes,
+            );
+        }
+    }
+    if totals.errors > 0 {
+        Outcome::Problems
+    } else {
+        Outcome::Clean
+    }
+}
+
+/// Builds each source and compares it with what the catalog published for
+/// its version.
+fn sources_against_catalog(
+    args: &CatalogCheckArgs,
+) -> Result<Vec<(crate::source::SourceFile, Vec<Diagnostic>)>, String> {
+    let lock = Lock::read(&args.catalog)?;
+    let mut resolver = Resolver::new(args.config.clone());
+    let mut out = Vec::new();
+    for path in files::manifests(&args.sources)? {
+        let (loaded, _) = resolver.for_manifest(&path)?;
+        let bytes = files::read_limited(&path)?;
+        let (source, mut diagnostics) =
+            check_bytes(&files::display_name(&path), &bytes, &loaded.config);
+        if !diagnostics.iter().any(Diagnostic::is_error) {
+            if let Some(plugin) = crate::analyze(&source, &loaded.config).plugin {
+                let bundle = crate::bundle::build(&plugin, &loaded.config);
+                if let Some(entry) = lock.entry(&bundle.plugin, &bundle.version) {
+                    let built = bundle.digest.clone().unwrap_or_default();
+                    if entry.digest != built {
+                        diagnostics.push(
+                            Diagnostic::new(
+                                &SOURCE_CHANGED,
+                                format!(
+                                    "this manifest no longer matches the published {}",
+                                    bundle.id()
+                                ),
+                            )
+                            .primary(
+                                plugin.version.span,
+                                format!("published as {}", entry.digest),
+                            )
+                            .help(format!(
+                                "it now builds to {built}; bump the version and publish it"
+                            )),
+                        );
+                    }
+                }
+            }
+        }
+        out.push((source, diagnostics));
+    }
+    Ok(out)
+}
+
+pub fn yank(args: &YankArgs) -> Outcome {
+    let Some((plugin, version)) = args.plugin.rsplit_once('@') else {
+        return fail(format!("`{}` is not `scope/name@version`", args.plugin));
+    };
+    let Ok(version) = semver::Version::parse(version) else {
+        return fail(format!("`{version}` is not a semantic version"));
+    };
+    match catalog::yank(&args.catalog, plugin, &version, args.undo) {
+        Ok(()) => {
+            println!(
+                "{} {plugin}@{version}",
+                if args.undo { "restored" } else { "yanked" }
+            );
+            Outcome::Clean
+        }
+        Err(message) => fail(message),
+    }
+}
+
+/// Exit status 3 when the new version needs approval, so CI can gate on it.
+pub fn diff(args: &DiffArgs) -> Outcome {
+    let mut resolver = Resolver::new(args.config.clone());
+    let (old, new) = match (
+        bundle_or_manifest(&args.old, &mut resolver),
+        bundle_or_manifest(&args.new, &mut resolver),
+    ) {
+        (Ok(old), Ok(new)) => (old, new),
+        (Err(message), _) | (_, Err(message)) => return fail(message),
+    };
+    let changes = diff::diff(&old, &new);
+    let needs = diff::needs_approval(&changes);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if args.format == Format::Json {
+        let document = serde_json::json!({
+            "old": old.id(),
+            "new": new.id(),
+            "needs_approval": needs,
+            "changes": changes,
+        });
+        let _ = serde_json::to_writer_pretty(&mut out, &document);
+        let _ = writeln!(out);
+    } else {
+        print_changes(&mut out, &old.id(), &new.id(), &changes);
+    }
+    if needs {
+        Outcome::NeedsApproval
+    } else {
+        Outcome::Clean
+    }
+}
+
+pub fn preview(args: &PreviewArgs) -> Outcome {
+    let mut resolver = Resolver::new(args.config.clone());
+    match bundle_or_manifest(&args.path, &mut resolver) {
+        Ok(bundle) => {
+            print!("{}", preview_text(&bundle));
+            Outcome::Clean
+        }
+        Err(message) => fail(message),
+    }
+}
+
+/// The approval screen: everything a person agrees to by installing.
+pub fn preview_text(bundle: &Bundle) -> String {
+    let mut text = String::new();
+    let permissions = &bundle.permissions;
+    text.push_str(&format!("{} (owner: {})\n", bundle.id(), bundle.owner));
+    if let Some(summary) = &bundle.summary {
+        text.push_str(&format!("{summary}\n"));
+    }
+    text.push_str(&format!(
+        "digest: {}\n\n",
+        bundle.digest.as_deref().unwrap_or("none")
+    ));
+    text.push_str("It asks for:\n");
+    for (placement, budget) in &permissions.budgets {
+        text.push_str(&format!(
+            "  {budget:>6} tokens at {placement} placement ({})\n",
+            placement.shared_by()
+        ));
+    }
+    text.push_str(&format!(
+        "  highest priority: {}\n",
+        permissions.highest_priority
+    ));
+    let reaches: Vec<String> = permissions
+        .reaches
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    text.push_str(&format!("  reaches: {}\n", reaches.join(", ")));
+    if !permissions.tools_loaded.is_empty() {
+        text.push_str(&format!(
+            "  loads when a conversation starts: {}\n",
+            permissions.tools_loaded.join(", ")
+        ));
+    }
+    for run in &permissions.tools_run {
+        text.push_str(&format!(
+            "  runs with nobody asking: {} ({}{})\n",
+            run.tool,
+            run.effect.as_str(),
+            if run.gated {
+                ", gated: waits for approval"
+            } else {
+                ""
+            }
+        ));
+    }
+    if !permissions.egress_hosts.is_empty() {
+        text.push_str(&format!(
+            "  may reach: {}\n",
+            permissions.egress_hosts.join(", ")
+        ));
+    }
+    for requirement in &bundle.requires {
+        text.push_str(&format!(
+            "  requires skill {} {}\n",
+            requirement.0, requirement.1
+        ));
+    }
+    for contributor in &bundle.contributors {
+        text.push_str(&format!(
+            "\n── {} {} · {} placement · {} priority · reach {} · budget {} (measured {})\n",
+            contributor.kind,
+            contributor.id,
+            contributor.placement,
+            contributor.priority,
+            contributor.reach,
+            contributor.budget,
+            contributor.measured_tokens
+        ));
+        if let Some(framing) = &contributor.framing {
+            text.push_str(&format!("{framing}\n"));
+        }
+        if contributor.template.is_some() {
+            text.push_str(&contributor.render(|variable| format!("{{{variable}}}")));
+            text.push('\n');
+        }
+        if let Some(condition) = &contributor.condition {
+            text.push_str(&format!("when: {}", condition.kind));
+            if let Some(seconds) = condition.idle_seconds {
+                text.push_str(&format!(" > {}", crate::ir::Duration { seconds }));
+            }
+            if let Some(skill) = &condition.skill {
+                text.push_str(&format!(" {skill}"));
+            }
+            text.push('\n');
+        }
+        if !contributor.tools.is_empty() {
+            text.push_str(&format!("loads tools: {}\n", contributor.tools.join(", ")));
+        }
+        if let Some(operations) = &contributor.operations {
+            text.push_str(&format!(
+                "loads skill {}: {}\n",
+                operations.skill,
+                operations.operations.join(", ")
+            ));
+        }
+        if let Some(call) = &contributor.call {
+            let arguments = serde_json::to_string(&call.arguments).unwrap_or_default();
+            let effect = bundle
+                .run_effect(&call.tool)
+                .map_or("unknown", |effect| effect.as_str());
+            text.push_str(&format!("calls: {} {arguments} ({effect})\n", call.tool));
+        }
+        if let (Some(source), Some(origin)) = (&contributor.source, &contributor.origin) {
+            text.push_str(&format!("retrieved from: {origin} ({source})\n"));
+        }
+        if !contributor.says.is_empty() {
+            let says: Vec<String> = contributor.says.iter().map(ToString::to_string).collect();
+            text.push_str(&format!("states: {}\n", says.join(", ")));
+        }
+    }
+    text
+}

@@ -1,0 +1,66 @@
+//! Manifest → bundle, shared by `build`, `publish`, `diff` and `preview`.
+
+use std::path::Path;
+
+use super::check::check_bytes;
+use super::files;
+use crate::bundle::{self, Bundle};
+use crate::config::Resolver;
+use crate::diagnostic::Diagnostic;
+use crate::source::{SourceFile, Span};
+
+/// A manifest that checked without errors, built.
+pub struct Compiled {
+    pub source: SourceFile,
+    /// Its warnings.
+    pub diagnostics: Vec<Diagnostic>,
+    pub bundle: Bundle,
+    /// Where the version is written, for refusals about it.
+    pub version_span: Span,
+}
+
+/// Why a manifest did not build.
+pub enum NotBuilt {
+    /// It has errors (shown with its other diagnostics).
+    Errors(SourceFile, Vec<Diagnostic>),
+    /// It could not be read.
+    Failed(String),
+}
+
+pub fn compile(path: &Path, resolver: &mut Resolver) -> Result<Compiled, NotBuilt> {
+    let (loaded, _) = resolver.for_manifest(path).map_err(NotBuilt::Failed)?;
+    let bytes = files::read_limited(path).map_err(NotBuilt::Failed)?;
+    let (source, diagnostics) = check_bytes(&files::display_name(path), &bytes, &loaded.config);
+    if diagnostics.iter().any(Diagnostic::is_error) {
+        return Err(NotBuilt::Errors(source, diagnostics));
+    }
+    let analysis = crate::analyze(&source, &loaded.config);
+    let Some(plugin) = analysis.plugin else {
+        return Err(NotBuilt::Errors(source, diagnostics));
+    };
+    Ok(Compiled {
+        bundle: bundle::build(&plugin, &loaded.config),
+        version_span: plugin.version.span,
+        source,
+        diagnostics,
+    })
+}
+
+/// A bundle from a `.bundle.json` file, or built from a manifest.
+pub fn bundle_or_manifest(path: &Path, resolver: &mut Resolver) -> Result<Bundle, String> {
+    if path.to_string_lossy().ends_with(".json") {
+        return Bundle::load(path).map_err(|error| format!("`{}`: {error}", path.display()));
+    }
+    match compile(path, resolver) {
+        Ok(compiled) => Ok(compiled.bundle),
+        Err(NotBuilt::Failed(message)) => Err(message),
+        Err(NotBuilt::Errors(source, diagnostics)) => {
+            let errors = diagnostics.iter().filter(|d| d.is_error()).count();
+            Err(format!(
+                "`{}` has {errors} error(s); run `contrib check {}`",
+                source.name,
+                path.display()
+            ))
+        }
+    }
+}
