@@ -8,7 +8,10 @@ pub fn closest<'k>(written: &str, known: impl IntoIterator<Item = &'k str>) -> O
         .into_iter()
         .map(|candidate| {
             let candidate_norm = candidate.replace('_', "-");
-            (strsim::damerau_levenshtein(&written_lower, &candidate_norm), candidate)
+            (
+                strsim::damerau_levenshtein(&written_lower, &candidate_norm),
+                candidate,
+            )
         })
         .filter(|&(distance, candidate)| distance <= threshold(candidate))
         .min_by_key(|&(distance, candidate)| (distance, candidate))
@@ -23,7 +26,10 @@ fn threshold(candidate: &str) -> usize {
 
 /// `a`, `b` and `c` — for help texts that list what is allowed.
 pub fn list(items: impl IntoIterator<Item = impl AsRef<str>>) -> String {
-    let items: Vec<String> = items.into_iter().map(|item| format!("`{}`", item.as_ref())).collect();
+    let items: Vec<String> = items
+        .into_iter()
+        .map(|item| format!("`{}`", item.as_ref()))
+        .collect();
     match items.as_slice() {
         [] => String::new(),
         [one] => one.clone(),
@@ -52,7 +58,10 @@ mod tests {
 
     #[test]
     fn treats_underscores_as_dashes() {
-        assert_eq!(closest("every_turn", ["every-turn", "replies"]), Some("every-turn"));
+        assert_eq!(
+            closest("every_turn", ["every-turn", "replies"]),
+            Some("every-turn")
+        );
     }
 
     #[test]

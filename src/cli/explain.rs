@@ -8,8 +8,12 @@ pub fn explain(name: &str) -> Outcome {
     let Some(rule) = rules::find(name) else {
         let names = rules::all().into_iter().map(|rule| rule.name);
         return match suggest::closest(name, names) {
-            Some(suggestion) => fail(format!("no rule is named `{name}`; did you mean `{suggestion}`?")),
-            None => fail(format!("no rule is named `{name}`; `contrib rules` lists them")),
+            Some(suggestion) => fail(format!(
+                "no rule is named `{name}`; did you mean `{suggestion}`?"
+            )),
+            None => fail(format!(
+                "no rule is named `{name}`; `contrib rules` lists them"
+            )),
         };
     };
     println!("# {} ({})", rule.name, rule.code);
@@ -23,7 +27,13 @@ pub fn explain(name: &str) -> Outcome {
 
 pub fn list() -> Outcome {
     for rule in rules::all() {
-        println!("{:<6} {:<28} {:<5} {}", rule.code, rule.name, rule.default_level.as_str(), rule.summary);
+        println!(
+            "{:<6} {:<28} {:<5} {}",
+            rule.code,
+            rule.name,
+            rule.default_level.as_str(),
+            rule.summary
+        );
     }
     Outcome::Clean
 }

@@ -11,7 +11,8 @@ use crate::limits::MAX_FILE_BYTES;
 pub fn manifests(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut found = Vec::new();
     for path in paths {
-        let metadata = std::fs::metadata(path).map_err(|error| format!("cannot read `{}`: {}", path.display(), describe(&error)))?;
+        let metadata = std::fs::metadata(path)
+            .map_err(|error| format!("cannot read `{}`: {}", path.display(), describe(&error)))?;
         if metadata.is_dir() {
             walk(path, &mut found)?;
         } else {
@@ -22,8 +23,16 @@ pub fn manifests(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
 }
 
 fn walk(folder: &Path, found: &mut Vec<PathBuf>) -> Result<(), String> {
-    let entries = std::fs::read_dir(folder).map_err(|error| format!("cannot read folder `{}`: {}", folder.display(), describe(&error)))?;
-    let mut paths: Vec<PathBuf> = entries.filter_map(|entry| entry.ok().map(|entry| entry.path())).collect();
+    let entries = std::fs::read_dir(folder).map_err(|error| {
+        format!(
+            "cannot read folder `{}`: {}",
+            folder.display(),
+            describe(&error)
+        )
+    })?;
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .collect();
     paths.sort();
     for path in paths {
         let Ok(file_type) = std::fs::symlink_metadata(&path).map(|m| m.file_type()) else {
@@ -31,7 +40,10 @@ fn walk(folder: &Path, found: &mut Vec<PathBuf>) -> Result<(), String> {
         };
         if file_type.is_dir() {
             walk(&path, found)?;
-        } else if path.extension().is_some_and(|extension| extension == "contrib") {
+        } else if path
+            .extension()
+            .is_some_and(|extension| extension == "contrib")
+        {
             found.push(path);
         }
     }
@@ -41,7 +53,8 @@ fn walk(folder: &Path, found: &mut Vec<PathBuf>) -> Result<(), String> {
 /// Reads at most one byte more than the size limit, so a huge file is
 /// refused without being read whole.
 pub fn read_limited(path: &Path) -> Result<Vec<u8>, String> {
-    let file = File::open(path).map_err(|error| format!("cannot read `{}`: {}", path.display(), describe(&error)))?;
+    let file = File::open(path)
+        .map_err(|error| format!("cannot read `{}`: {}", path.display(), describe(&error)))?;
     let mut bytes = Vec::new();
     file.take(MAX_FILE_BYTES as u64 + 1)
         .read_to_end(&mut bytes)

@@ -13,7 +13,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 #[derive(Parser)]
-#[command(name = "contrib", version, about = "Compile and check prompt-contributor manifests")]
+#[command(
+    name = "contrib",
+    version,
+    about = "Compile and check prompt-contributor manifests"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

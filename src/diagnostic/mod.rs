@@ -158,6 +158,10 @@ impl Diagnostic {
 /// whatever order the stages found them in.
 pub fn sort(diagnostics: &mut [Diagnostic]) {
     diagnostics.sort_by(|a, b| {
-        (a.span().start, a.span().end, a.rule.code).cmp(&(b.span().start, b.span().end, b.rule.code))
+        (a.span().start, a.span().end, a.rule.code).cmp(&(
+            b.span().start,
+            b.span().end,
+            b.rule.code,
+        ))
     });
 }

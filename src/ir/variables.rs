@@ -30,7 +30,10 @@ impl Variable {
     /// Whether the variable holds a time, which is what most often lands in
     /// the system prompt by mistake.
     pub fn is_time(&self) -> bool {
-        matches!(self.name, "now" | "date" | "weekday" | "conversation.started-at")
+        matches!(
+            self.name,
+            "now" | "date" | "weekday" | "conversation.started-at"
+        )
     }
 }
 

@@ -81,7 +81,10 @@ pub type Variance = Placement;
 impl Placement {
     /// Whether this placement is part of the kept system prompt.
     pub fn is_system_prompt(self) -> bool {
-        matches!(self, Placement::Platform | Placement::Agent | Placement::Person)
+        matches!(
+            self,
+            Placement::Platform | Placement::Agent | Placement::Person
+        )
     }
 
     /// Who shares one composition of this placement.

@@ -44,10 +44,13 @@ impl Lowerer {
             };
             if let Some(first) = arguments.get(pair.key.text) {
                 self.report(
-                    Diagnostic::new(&DUPLICATE_FIELD, format!("argument `{}` is given twice", pair.key.text))
-                        .primary(pair.key.span, "given again here")
-                        .secondary(first.key, "first given here")
-                        .help("keep one of them"),
+                    Diagnostic::new(
+                        &DUPLICATE_FIELD,
+                        format!("argument `{}` is given twice", pair.key.text),
+                    )
+                    .primary(pair.key.span, "given again here")
+                    .secondary(first.key, "first given here")
+                    .help("keep one of them"),
                 );
                 continue;
             }
@@ -74,7 +77,9 @@ impl Lowerer {
     /// A call argument: a string, an integer, a boolean, or a list of them.
     fn value(&mut self, token: &Token<'_>) -> Option<Spanned<Value>> {
         let value = match token {
-            Token::Str(literal) => Value::String(strings::decode(literal, &mut self.diagnostics).value),
+            Token::Str(literal) => {
+                Value::String(strings::decode(literal, &mut self.diagnostics).value)
+            }
             Token::Word(word) => match word.text {
                 "true" => Value::Boolean(true),
                 "false" => Value::Boolean(false),
@@ -88,7 +93,11 @@ impl Lowerer {
             },
             Token::List(list) => {
                 let mut items = Vec::new();
-                for item in list.items.iter().filter(|item| !matches!(item, Token::Comma(_))) {
+                for item in list
+                    .items
+                    .iter()
+                    .filter(|item| !matches!(item, Token::Comma(_)))
+                {
                     items.push(self.value(item)?.value);
                 }
                 Value::List(items)
@@ -102,8 +111,11 @@ impl Lowerer {
             }
             Token::Op(op) => {
                 self.report(
-                    Diagnostic::new(&SYNTAX_ERROR, format!("expected a value, found `{}`", op.text))
-                        .primary(op.span, "a value goes here"),
+                    Diagnostic::new(
+                        &SYNTAX_ERROR,
+                        format!("expected a value, found `{}`", op.text),
+                    )
+                    .primary(op.span, "a value goes here"),
                 );
                 return None;
             }

@@ -12,10 +12,10 @@ use crate::syntax::tree::{Field, Token};
 impl Lowerer {
     pub(super) fn condition(&mut self, field: &Field<'_>) -> Option<Condition> {
         let Some(Token::Word(word)) = field.tokens.first() else {
-            self.report(
-                super::values::no_value(field, "a condition")
-                    .help(format!("a condition is one of {}", suggest::list(ConditionKind::spellings()))),
-            );
+            self.report(super::values::no_value(field, "a condition").help(format!(
+                "a condition is one of {}",
+                suggest::list(ConditionKind::spellings())
+            )));
             return None;
         };
         let kind = self.vocabulary_word::<ConditionKind>(*word)?.value;
@@ -32,12 +32,16 @@ impl Lowerer {
                 condition.idle_over = Some(self.duration(duration.text, duration.span)?);
             }
             (ConditionKind::Idle, _) => {
-                let diagnostic = Diagnostic::new(&INVALID_VALUE, "`idle` needs a threshold: `idle > DURATION`")
-                    .primary(rest_span(word.span, rest), "expected `> DURATION`")
-                    .help("write `when idle > 4h`");
+                let diagnostic = Diagnostic::new(
+                    &INVALID_VALUE,
+                    "`idle` needs a threshold: `idle > DURATION`",
+                )
+                .primary(rest_span(word.span, rest), "expected `> DURATION`")
+                .help("write `when idle > 4h`");
                 let diagnostic = match rest {
                     [Token::Op(op), ..] if op.text == ">=" => {
-                        with_suggestion(diagnostic, op.span, ">").help("`idle` fires once the gap is over the threshold: write `>`")
+                        with_suggestion(diagnostic, op.span, ">")
+                            .help("`idle` fires once the gap is over the threshold: write `>`")
                     }
                     _ => diagnostic,
                 };
@@ -96,7 +100,12 @@ pub(super) fn parse_duration(text: &str) -> Option<u64> {
     let mut number: Option<u64> = None;
     for c in text.chars() {
         if let Some(digit) = c.to_digit(10) {
-            number = Some(number.unwrap_or(0).checked_mul(10)?.checked_add(u64::from(digit))?);
+            number = Some(
+                number
+                    .unwrap_or(0)
+                    .checked_mul(10)?
+                    .checked_add(u64::from(digit))?,
+            );
             continue;
         }
         let unit = match c {
@@ -124,7 +133,16 @@ mod tests {
         assert_eq!(parse_duration("4h"), Some(14_400));
         assert_eq!(parse_duration("2d"), Some(172_800));
         assert_eq!(parse_duration("1h30m"), Some(5_400));
-        for bad in ["", "4", "4x", "h", "4hh", "99999999999999999999d", "-4h", "4 h"] {
+        for bad in [
+            "",
+            "4",
+            "4x",
+            "h",
+            "4hh",
+            "99999999999999999999d",
+            "-4h",
+            "4 h",
+        ] {
             assert_eq!(parse_duration(bad), None, "{bad}");
         }
     }

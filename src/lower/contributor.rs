@@ -5,8 +5,8 @@ use super::values::{no_value, with_suggestion};
 use super::Lowerer;
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::ir::{
-    Contributor, ContributorBody, FactSection, Kind, Owner, Placement, Priority, Reach, Setting, SkillLoad,
-    Source,
+    Contributor, ContributorBody, FactSection, Kind, Owner, Placement, Priority, Reach, Setting,
+    SkillLoad, Source,
 };
 use crate::rules::language::{INVALID_VALUE, MISSING_BUDGET, MISSING_FIELD, SYNTAX_ERROR};
 use crate::source::{Span, Spanned};
@@ -17,10 +17,35 @@ use crate::syntax::tree::{Block, Field, Token};
 pub(super) fn fields_of(kind: Kind) -> &'static [&'static str] {
     match kind {
         Kind::Text => &["owner", "placement", "priority", "reach", "budget", "body"],
-        Kind::EagerLoad => &["owner", "placement", "priority", "reach", "budget", "tools", "skill"],
+        Kind::EagerLoad => &[
+            "owner",
+            "placement",
+            "priority",
+            "reach",
+            "budget",
+            "tools",
+            "skill",
+        ],
         Kind::EagerRun => &["owner", "placement", "priority", "reach", "budget", "call"],
-        Kind::SystemMessage => &["owner", "placement", "priority", "reach", "budget", "when", "body"],
-        Kind::Preface => &["owner", "placement", "priority", "reach", "budget", "source", "origin", "call"],
+        Kind::SystemMessage => &[
+            "owner",
+            "placement",
+            "priority",
+            "reach",
+            "budget",
+            "when",
+            "body",
+        ],
+        Kind::Preface => &[
+            "owner",
+            "placement",
+            "priority",
+            "reach",
+            "budget",
+            "source",
+            "origin",
+            "call",
+        ],
         Kind::Fact => &["owner", "placement", "priority", "reach", "budget", "says"],
     }
 }
@@ -53,11 +78,23 @@ impl Lowerer {
             Some(id) => format!("the `{kind}` contributor `{}`", id.value),
             None => format!("this `{kind}` contributor"),
         };
-        let mut fields = self.fields(&block.items, fields_of(kind), header, name, &kinds_with_field);
+        let mut fields = self.fields(
+            &block.items,
+            fields_of(kind),
+            header,
+            name,
+            &kinds_with_field,
+        );
 
-        let owner = self.setting::<Owner>(&mut fields, "owner", plugin_owner.unwrap_or(Owner::AgentAuthor));
+        let owner = self.setting::<Owner>(
+            &mut fields,
+            "owner",
+            plugin_owner.unwrap_or(Owner::AgentAuthor),
+        );
         let placement = match fields.optional(self, "placement") {
-            Some(field) => self.vocabulary::<Placement>(field).map(|p| Setting::written(p.value, p.span)),
+            Some(field) => self
+                .vocabulary::<Placement>(field)
+                .map(|p| Setting::written(p.value, p.span)),
             None => match kind.default_placement() {
                 Some(placement) => Some(Setting::default(placement)),
                 None => {
@@ -66,7 +103,8 @@ impl Lowerer {
                 }
             },
         };
-        let priority = self.setting::<Priority>(&mut fields, "priority", owner.value.highest_priority());
+        let priority =
+            self.setting::<Priority>(&mut fields, "priority", owner.value.highest_priority());
         let reach = self.setting::<Reach>(&mut fields, "reach", Reach::EveryTurn);
         let budget = self.budget(&mut fields);
         let body = self.contributor_body(kind, &mut fields);
@@ -92,18 +130,33 @@ impl Lowerer {
             [id] => self.identifier(*id, "contributor id"),
             [] => {
                 self.report(
-                    Diagnostic::new(&MISSING_FIELD, format!("this `{kind}` contributor has no id"))
-                        .primary(block.keyword.span.to(block.open), "expected an id before `{`")
-                        .help(format!("name it: `{kind} my-id {{`")),
+                    Diagnostic::new(
+                        &MISSING_FIELD,
+                        format!("this `{kind}` contributor has no id"),
+                    )
+                    .primary(
+                        block.keyword.span.to(block.open),
+                        "expected an id before `{`",
+                    )
+                    .help(format!("name it: `{kind} my-id {{`")),
                 );
                 None
             }
             [id, extra @ ..] => {
-                let span = extra.iter().map(|word| word.span).fold(extra[0].span, Span::to);
+                let span = extra
+                    .iter()
+                    .map(|word| word.span)
+                    .fold(extra[0].span, Span::to);
                 self.report(
-                    Diagnostic::new(&SYNTAX_ERROR, format!("a contributor has one id, but `{}` is followed by more", id.text))
-                        .primary(span, "unexpected")
-                        .help(format!("write `{kind} id {{` with a kebab-case id")),
+                    Diagnostic::new(
+                        &SYNTAX_ERROR,
+                        format!(
+                            "a contributor has one id, but `{}` is followed by more",
+                            id.text
+                        ),
+                    )
+                    .primary(span, "unexpected")
+                    .help(format!("write `{kind} id {{` with a kebab-case id")),
                 );
                 None
             }
@@ -113,8 +166,16 @@ impl Lowerer {
     /// A vocabulary field that falls back to `default` when left out. A
     /// misspelt value is reported and the default stands in, so that the
     /// contributor's other fields are still checked.
-    fn setting<T: crate::ir::Vocabulary>(&mut self, fields: &mut Fields<'_, '_>, name: &str, default: T) -> Setting<T> {
-        match fields.optional(self, name).and_then(|field| self.vocabulary::<T>(field)) {
+    fn setting<T: crate::ir::Vocabulary>(
+        &mut self,
+        fields: &mut Fields<'_, '_>,
+        name: &str,
+        default: T,
+    ) -> Setting<T> {
+        match fields
+            .optional(self, name)
+            .and_then(|field| self.vocabulary::<T>(field))
+        {
             Some(value) => Setting::written(value.value, value.span),
             None => Setting::default(default),
         }
@@ -141,13 +202,18 @@ impl Lowerer {
             [Token::Word(number), Token::Word(unit)] => (number, Some(unit)),
             [Token::Word(number)] => (number, None),
             [] => {
-                self.report(no_value(field, "a number of tokens").help("write `budget 120 tokens`"));
+                self.report(
+                    no_value(field, "a number of tokens").help("write `budget 120 tokens`"),
+                );
                 return None;
             }
             [first, ..] => {
                 self.report(
                     Diagnostic::new(&INVALID_VALUE, "`budget` takes `N tokens`")
-                        .primary(Span::new(first.span().start, field.span.end), "expected `N tokens`")
+                        .primary(
+                            Span::new(first.span().start, field.span.end),
+                            "expected `N tokens`",
+                        )
                         .help("write `budget 120 tokens`"),
                 );
                 return None;
@@ -157,9 +223,14 @@ impl Lowerer {
         match unit {
             Some(unit) if unit.text == "tokens" => {}
             Some(unit) => {
-                let diagnostic = Diagnostic::new(&INVALID_VALUE, format!("budgets are counted in tokens, not `{}`", unit.text))
-                    .primary(unit.span, "expected `tokens`");
-                let diagnostic = if suggest::closest(unit.text, ["tokens"]).is_some() || unit.text == "token" {
+                let diagnostic = Diagnostic::new(
+                    &INVALID_VALUE,
+                    format!("budgets are counted in tokens, not `{}`", unit.text),
+                )
+                .primary(unit.span, "expected `tokens`");
+                let diagnostic = if suggest::closest(unit.text, ["tokens"]).is_some()
+                    || unit.text == "token"
+                {
                     with_suggestion(diagnostic, unit.span, "tokens")
                 } else {
                     diagnostic.help("write `budget N tokens`; tokens are counted with the workspace's tokenizer")
@@ -186,29 +257,44 @@ impl Lowerer {
     }
 
     fn token_count(&mut self, text: &str, span: Span) -> Option<u64> {
-        let parsed = text.parse::<u64>().ok().filter(|_| text.bytes().all(|b| b.is_ascii_digit()));
+        let parsed = text
+            .parse::<u64>()
+            .ok()
+            .filter(|_| text.bytes().all(|b| b.is_ascii_digit()));
         match parsed {
             Some(0) => {
                 self.report(
-                    Diagnostic::new(&INVALID_VALUE, "a budget of 0 tokens lets the contributor add nothing")
-                        .primary(span, "zero")
-                        .help("give the most tokens this contributor may add, or remove the contributor"),
+                    Diagnostic::new(
+                        &INVALID_VALUE,
+                        "a budget of 0 tokens lets the contributor add nothing",
+                    )
+                    .primary(span, "zero")
+                    .help(
+                        "give the most tokens this contributor may add, or remove the contributor",
+                    ),
                 );
                 None
             }
             Some(amount) if amount <= u64::from(u32::MAX) => Some(amount),
             _ => {
                 self.report(
-                    Diagnostic::new(&INVALID_VALUE, format!("`{text}` is not a whole number of tokens"))
-                        .primary(span, "expected a whole number")
-                        .help("write the budget in digits, such as `budget 1500 tokens`"),
+                    Diagnostic::new(
+                        &INVALID_VALUE,
+                        format!("`{text}` is not a whole number of tokens"),
+                    )
+                    .primary(span, "expected a whole number")
+                    .help("write the budget in digits, such as `budget 1500 tokens`"),
                 );
                 None
             }
         }
     }
 
-    fn contributor_body(&mut self, kind: Kind, fields: &mut Fields<'_, '_>) -> Option<ContributorBody> {
+    fn contributor_body(
+        &mut self,
+        kind: Kind,
+        fields: &mut Fields<'_, '_>,
+    ) -> Option<ContributorBody> {
         match kind {
             Kind::Text => {
                 let body = fields.required(self, "body", "body \"…\"");
@@ -302,8 +388,11 @@ impl Lowerer {
                 .filter_map(|word| self.identifier(word, "operation name"))
                 .collect(),
             [other, ..] => {
-                let diagnostic = Diagnostic::new(&INVALID_VALUE, "expected `operations` after the skill's name")
-                    .primary(other.span(), "expected `operations`");
+                let diagnostic = Diagnostic::new(
+                    &INVALID_VALUE,
+                    "expected `operations` after the skill's name",
+                )
+                .primary(other.span(), "expected `operations`");
                 let diagnostic = match other {
                     Token::Word(word) if suggest::closest(word.text, ["operations"]).is_some() => {
                         with_suggestion(diagnostic, word.span, "operations")

@@ -47,9 +47,12 @@ impl<'t, 'a> Fields<'t, 'a> {
             Entry::Field(field) => Some(field),
             Entry::Block(block) => {
                 lowerer.report(
-                    Diagnostic::new(&SYNTAX_ERROR, format!("`{name}` takes a value, not a block"))
-                        .primary(block.open, "a block is not allowed here")
-                        .help(format!("write `{name} value` on one line")),
+                    Diagnostic::new(
+                        &SYNTAX_ERROR,
+                        format!("`{name}` takes a value, not a block"),
+                    )
+                    .primary(block.open, "a block is not allowed here")
+                    .help(format!("write `{name} value` on one line")),
                 );
                 None
             }
@@ -58,7 +61,12 @@ impl<'t, 'a> Fields<'t, 'a> {
 
     /// Takes a one-line field the block cannot do without, reporting its
     /// absence with an example of what to write.
-    pub fn required(&mut self, lowerer: &mut Lowerer, name: &str, example: &str) -> Option<&'t Field<'a>> {
+    pub fn required(
+        &mut self,
+        lowerer: &mut Lowerer,
+        name: &str,
+        example: &str,
+    ) -> Option<&'t Field<'a>> {
         if !self.entries.contains_key(name) {
             lowerer.report(self.missing(name, example));
             return None;
@@ -105,15 +113,20 @@ impl Lowerer {
             };
             let key = item.keyword();
             if !allowed.contains(&key.text) {
-                self.report(unknown_field(key.text, key.span, allowed, &owner, elsewhere));
+                self.report(unknown_field(
+                    key.text, key.span, allowed, &owner, elsewhere,
+                ));
                 continue;
             }
             if let Some(first) = entries.get(key.text) {
                 self.report(
-                    Diagnostic::new(&DUPLICATE_FIELD, format!("`{}` is given twice in {owner}", key.text))
-                        .primary(key.span, "given again here")
-                        .secondary(first.key_span(), "first given here")
-                        .help("keep one of them"),
+                    Diagnostic::new(
+                        &DUPLICATE_FIELD,
+                        format!("`{}` is given twice in {owner}", key.text),
+                    )
+                    .primary(key.span, "given again here")
+                    .secondary(first.key_span(), "first given here")
+                    .help("keep one of them"),
                 );
                 continue;
             }
@@ -129,7 +142,10 @@ impl Lowerer {
     fn nested_block(&mut self, block: &Block<'_>, owner: &str) {
         let diagnostic = Diagnostic::new(
             &SYNTAX_ERROR,
-            format!("`{}` blocks cannot be nested in {owner}", block.keyword.text),
+            format!(
+                "`{}` blocks cannot be nested in {owner}",
+                block.keyword.text
+            ),
         )
         .primary(block.keyword.span, "a nested block")
         .help("contributors go directly inside the plugin block, and only `call` takes `{ … }`");
@@ -140,7 +156,10 @@ impl Lowerer {
 fn colon_after_field(pair: &Pair<'_>) -> Diagnostic {
     Diagnostic::new(
         &SYNTAX_ERROR,
-        format!("`{}:` is written with a colon, but fields take none", pair.key.text),
+        format!(
+            "`{}:` is written with a colon, but fields take none",
+            pair.key.text
+        ),
     )
     .primary(pair.colon, "remove this colon")
     .help("fields are written `name value`; only call arguments are written `name: value`")
@@ -166,7 +185,9 @@ fn unknown_field(
     }
     let fields = suggest::list(allowed.iter().copied());
     match elsewhere(name) {
-        Some(place) => diagnostic.help(format!("`{name}` belongs to {place}; the fields here are {fields}")),
+        Some(place) => diagnostic.help(format!(
+            "`{name}` belongs to {place}; the fields here are {fields}"
+        )),
         None => diagnostic.help(format!("the fields here are {fields}")),
     }
 }

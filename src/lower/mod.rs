@@ -127,9 +127,12 @@ impl Lowerer {
             if let Item::Block(block) = item {
                 if block.close.is_none() {
                     self.report(
-                        Diagnostic::new(&SYNTAX_ERROR, format!("unclosed `{}` block", block.keyword.text))
-                            .primary(block.open, "this `{` is never closed")
-                            .help("add the matching `}` on a line of its own"),
+                        Diagnostic::new(
+                            &SYNTAX_ERROR,
+                            format!("unclosed `{}` block", block.keyword.text),
+                        )
+                        .primary(block.open, "this `{` is never closed")
+                        .help("add the matching `}` on a line of its own"),
                     );
                 }
                 self.report_unclosed_blocks(&block.items);

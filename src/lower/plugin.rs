@@ -8,8 +8,8 @@ use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::ir::{Kind, Owner, Plugin, PluginName, Requirement};
 use crate::limits::MAX_CONTRIBUTORS;
 use crate::rules::language::{
-    DUPLICATE_FIELD, DUPLICATE_ID, INVALID_PLUGIN_NAME, INVALID_VALUE, INVALID_VERSION, INVALID_VERSION_REQ,
-    LIMIT_EXCEEDED, MISSING_FIELD, SYNTAX_ERROR, UNKNOWN_FIELD,
+    DUPLICATE_FIELD, DUPLICATE_ID, INVALID_PLUGIN_NAME, INVALID_VALUE, INVALID_VERSION,
+    INVALID_VERSION_REQ, LIMIT_EXCEEDED, MISSING_FIELD, SYNTAX_ERROR, UNKNOWN_FIELD,
 };
 use crate::source::{Span, Spanned};
 use crate::suggest;
@@ -36,12 +36,18 @@ impl Lowerer {
                 _ => None,
             })
             .collect();
-        let mut fields = self.fields(single_items, PLUGIN_FIELDS, header, "the plugin".into(), &|name| {
-            Kind::ALL
-                .iter()
-                .any(|kind| super::contributor::fields_of(*kind).contains(&name))
-                .then(|| "contributors".to_string())
-        });
+        let mut fields = self.fields(
+            single_items,
+            PLUGIN_FIELDS,
+            header,
+            "the plugin".into(),
+            &|name| {
+                Kind::ALL
+                    .iter()
+                    .any(|kind| super::contributor::fields_of(*kind).contains(&name))
+                    .then(|| "contributors".to_string())
+            },
+        );
         let owner = fields
             .required(self, "owner", "owner agent-author")
             .and_then(|field| self.vocabulary::<Owner>(field));
@@ -69,7 +75,13 @@ impl Lowerer {
         })
     }
 
-    fn plugin_header(&mut self, block: &Block<'_>) -> (Option<Spanned<PluginName>>, Option<Spanned<semver::Version>>) {
+    fn plugin_header(
+        &mut self,
+        block: &Block<'_>,
+    ) -> (
+        Option<Spanned<PluginName>>,
+        Option<Spanned<semver::Version>>,
+    ) {
         match block.args.as_slice() {
             [name, version] => (self.plugin_name(*name), self.version(*version)),
             [name] => {
@@ -83,17 +95,26 @@ impl Lowerer {
             [] => {
                 self.report(
                     Diagnostic::new(&MISSING_FIELD, "the plugin has no name or version")
-                        .primary(block.keyword.span, "expected a name and a version after this")
+                        .primary(
+                            block.keyword.span,
+                            "expected a name and a version after this",
+                        )
                         .help("write `plugin scope/name 1.0.0 {`"),
                 );
                 (None, None)
             }
             [name, version, extra @ ..] => {
-                let span = extra.iter().map(|word| word.span).fold(extra[0].span, Span::to);
+                let span = extra
+                    .iter()
+                    .map(|word| word.span)
+                    .fold(extra[0].span, Span::to);
                 self.report(
-                    Diagnostic::new(&SYNTAX_ERROR, "the plugin header has more than a name and a version")
-                        .primary(span, "unexpected")
-                        .help("write `plugin scope/name 1.0.0 {`"),
+                    Diagnostic::new(
+                        &SYNTAX_ERROR,
+                        "the plugin header has more than a name and a version",
+                    )
+                    .primary(span, "unexpected")
+                    .help("write `plugin scope/name 1.0.0 {`"),
                 );
                 (self.plugin_name(*name), self.version(*version))
             }
@@ -116,7 +137,10 @@ impl Lowerer {
             &INVALID_PLUGIN_NAME,
             format!("plugin name `{}` is not `scope/name`", word.text),
         )
-        .primary(word.span, "expected `scope/name`, both lowercase kebab-case");
+        .primary(
+            word.span,
+            "expected `scope/name`, both lowercase kebab-case",
+        );
         diagnostic = match word.text.split_once('/') {
             Some((scope, name)) if !to_kebab(scope).is_empty() && !to_kebab(name).is_empty() => {
                 let suggestion = format!("{}/{}", to_kebab(scope), to_kebab(name));
@@ -146,14 +170,17 @@ impl Lowerer {
                 .primary(word.span, error.to_string());
                 diagnostic = match complete_version(word.text) {
                     Some(full) => diagnostic
-                        .help(format!("versions have three numbers, `MAJOR.MINOR.PATCH`: `{full}`"))
+                        .help(format!(
+                            "versions have three numbers, `MAJOR.MINOR.PATCH`: `{full}`"
+                        ))
                         .fix(Fix::replace(
                             format!("Write `{full}`"),
                             Applicability::Safe,
                             word.span,
                             full,
                         )),
-                    None => diagnostic.help("write `MAJOR.MINOR.PATCH`, such as `1.4.0` or `2.0.0-beta.1`"),
+                    None => diagnostic
+                        .help("write `MAJOR.MINOR.PATCH`, such as `1.4.0` or `2.0.0-beta.1`"),
                 };
                 self.report(diagnostic);
                 None
@@ -229,15 +256,18 @@ impl Lowerer {
             [Token::Word(kind), Token::Word(name), Token::Word(bare)] if kind.text == "skill" => {
                 let _ = name;
                 self.report(
-                    Diagnostic::new(&INVALID_VERSION_REQ, format!("the requirement `{}` is not quoted", bare.text))
-                        .primary(bare.span, "expected a quoted requirement")
-                        .help("quote the requirement: \"^1.0\"")
-                        .fix(Fix::replace(
-                            "Quote the requirement",
-                            Applicability::Safe,
-                            bare.span,
-                            format!("\"{}\"", bare.text),
-                        )),
+                    Diagnostic::new(
+                        &INVALID_VERSION_REQ,
+                        format!("the requirement `{}` is not quoted", bare.text),
+                    )
+                    .primary(bare.span, "expected a quoted requirement")
+                    .help("quote the requirement: \"^1.0\"")
+                    .fix(Fix::replace(
+                        "Quote the requirement",
+                        Applicability::Safe,
+                        bare.span,
+                        format!("\"{}\"", bare.text),
+                    )),
                 );
                 None
             }
@@ -256,7 +286,11 @@ impl Lowerer {
         }
     }
 
-    fn contributors(&mut self, block: &Block<'_>, plugin_owner: Option<Owner>) -> Vec<crate::ir::Contributor> {
+    fn contributors(
+        &mut self,
+        block: &Block<'_>,
+        plugin_owner: Option<Owner>,
+    ) -> Vec<crate::ir::Contributor> {
         let mut contributors = Vec::new();
         let mut seen: HashMap<&str, Span> = HashMap::new();
         let mut count = 0;
@@ -277,14 +311,19 @@ impl Lowerer {
                 );
                 break;
             }
-            let Some(kind) = self.contributor_kind(child) else { continue };
+            let Some(kind) = self.contributor_kind(child) else {
+                continue;
+            };
             if let Some(id) = child.args.first() {
                 if let Some(first) = seen.get(id.text) {
                     self.report(
-                        Diagnostic::new(&DUPLICATE_ID, format!("two contributors are named `{}`", id.text))
-                            .primary(id.span, "named again here")
-                            .secondary(*first, "first named here")
-                            .help("give each contributor of a plugin its own id"),
+                        Diagnostic::new(
+                            &DUPLICATE_ID,
+                            format!("two contributors are named `{}`", id.text),
+                        )
+                        .primary(id.span, "named again here")
+                        .secondary(*first, "first named here")
+                        .help("give each contributor of a plugin its own id"),
                     );
                     // Still lowered, so that its own errors are reported.
                     let _ = self.contributor(child, kind, plugin_owner);
@@ -330,7 +369,12 @@ impl Lowerer {
 /// `1.4` → `1.4.0`, `2` → `2.0.0`: the version a short one most likely meant.
 fn complete_version(text: &str) -> Option<String> {
     let parts: Vec<&str> = text.split('.').collect();
-    if parts.is_empty() || parts.len() > 2 || !parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())) {
+    if parts.is_empty()
+        || parts.len() > 2
+        || !parts
+            .iter()
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+    {
         return None;
     }
     let mut full = parts.join(".");

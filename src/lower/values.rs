@@ -24,7 +24,11 @@ pub(super) fn with_suggestion(diagnostic: Diagnostic, span: Span, suggestion: &s
 
 /// "a placement", "an owner".
 pub(super) fn with_article(noun: &str) -> String {
-    let article = if noun.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+    let article = if noun.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    };
     format!("{article} {noun}")
 }
 
@@ -95,11 +99,18 @@ impl Lowerer {
         if let Some(value) = T::parse(word.text) {
             return Some(Spanned::new(value, word.span));
         }
-        let diagnostic = Diagnostic::new(&INVALID_VALUE, format!("unknown {} `{}`", T::NOUN, word.text))
-            .primary(word.span, format!("not {}", with_article(T::NOUN)));
+        let diagnostic = Diagnostic::new(
+            &INVALID_VALUE,
+            format!("unknown {} `{}`", T::NOUN, word.text),
+        )
+        .primary(word.span, format!("not {}", with_article(T::NOUN)));
         let diagnostic = match suggest::closest(word.text, T::spellings()) {
             Some(suggestion) => with_suggestion(diagnostic, word.span, suggestion),
-            None => diagnostic.help(format!("{} is one of {}", with_article(T::NOUN), suggest::list(T::spellings()))),
+            None => diagnostic.help(format!(
+                "{} is one of {}",
+                with_article(T::NOUN),
+                suggest::list(T::spellings())
+            )),
         };
         self.report(diagnostic);
         None
@@ -120,9 +131,16 @@ impl Lowerer {
             [other, ..] => {
                 let mut diagnostic = wrong_token(field, other, "a string");
                 if let Token::Word(_) = other {
-                    let span = field.tokens.iter().map(Token::span).reduce(Span::to).unwrap_or(other.span());
+                    let span = field
+                        .tokens
+                        .iter()
+                        .map(Token::span)
+                        .reduce(Span::to)
+                        .unwrap_or(other.span());
                     diagnostic = diagnostic
-                        .help("quote the text: `\"…\"` on one line, or `\"\"\"` blocks over several")
+                        .help(
+                            "quote the text: `\"…\"` on one line, or `\"\"\"` blocks over several",
+                        )
                         .fix(Fix::replace(
                             "Quote the text",
                             Applicability::Safe,
@@ -137,7 +155,12 @@ impl Lowerer {
     }
 
     /// `a, b, c`: words separated by commas; a trailing comma is allowed.
-    pub(super) fn word_list<'a>(&mut self, field: &Field<'a>, tokens: &[Token<'a>], expected: &str) -> Vec<Word<'a>> {
+    pub(super) fn word_list<'a>(
+        &mut self,
+        field: &Field<'a>,
+        tokens: &[Token<'a>],
+        expected: &str,
+    ) -> Vec<Word<'a>> {
         let mut words = Vec::new();
         let mut expect_word = true;
         for token in tokens {
@@ -148,12 +171,22 @@ impl Lowerer {
                 }
                 (Token::Comma(_), false) => expect_word = true,
                 (Token::Word(word), false) => {
-                    let at = words.last().map_or(word.span.start, |previous: &Word<'a>| previous.span.end);
+                    let at = words
+                        .last()
+                        .map_or(word.span.start, |previous: &Word<'a>| previous.span.end);
                     self.report(
-                        Diagnostic::new(&INVALID_VALUE, format!("`{}` items must be separated by commas", field.key.text))
-                            .primary(word.span, "expected `,` before this")
-                            .help("separate the items with `, `")
-                            .fix(Fix::replace("Add a comma", Applicability::Safe, Span::point(at), ",")),
+                        Diagnostic::new(
+                            &INVALID_VALUE,
+                            format!("`{}` items must be separated by commas", field.key.text),
+                        )
+                        .primary(word.span, "expected `,` before this")
+                        .help("separate the items with `, `")
+                        .fix(Fix::replace(
+                            "Add a comma",
+                            Applicability::Safe,
+                            Span::point(at),
+                            ",",
+                        )),
                     );
                     words.push(*word);
                 }
@@ -200,7 +233,9 @@ pub(super) fn not_kebab(word: Word<'_>, what: &str) -> Diagnostic {
     .primary(word.span, "not kebab-case");
     if is_kebab(&suggestion) {
         diagnostic
-            .help(format!("write it as `{suggestion}`: lowercase letters and digits joined by single `-`"))
+            .help(format!(
+                "write it as `{suggestion}`: lowercase letters and digits joined by single `-`"
+            ))
             .fix(Fix::replace(
                 format!("Rename to `{suggestion}`"),
                 Applicability::Unsafe,
@@ -208,7 +243,8 @@ pub(super) fn not_kebab(word: Word<'_>, what: &str) -> Diagnostic {
                 suggestion,
             ))
     } else {
-        diagnostic.help("use lowercase letters and digits joined by single `-`, starting with a letter")
+        diagnostic
+            .help("use lowercase letters and digits joined by single `-`, starting with a letter")
     }
 }
 
@@ -231,22 +267,38 @@ fn quote(text: &str) -> String {
 }
 
 pub(super) fn no_value(field: &Field<'_>, expected: &str) -> Diagnostic {
-    Diagnostic::new(&INVALID_VALUE, format!("`{}` needs {expected}", field.key.text))
-        .primary(field.key.span, format!("expected {expected} after this"))
-        .help(format!("write `{} <value>` with {expected}", field.key.text))
+    Diagnostic::new(
+        &INVALID_VALUE,
+        format!("`{}` needs {expected}", field.key.text),
+    )
+    .primary(field.key.span, format!("expected {expected} after this"))
+    .help(format!(
+        "write `{} <value>` with {expected}",
+        field.key.text
+    ))
 }
 
 pub(super) fn extra_tokens(field: &Field<'_>, extra: Span, expected: &str) -> Diagnostic {
     let rest = Span::new(extra.start, field.span.end);
-    Diagnostic::new(&INVALID_VALUE, format!("`{}` takes {expected}, but more follows", field.key.text))
-        .primary(rest, "unexpected")
-        .help(format!("`{}` takes {expected}; remove the rest", field.key.text))
+    Diagnostic::new(
+        &INVALID_VALUE,
+        format!("`{}` takes {expected}, but more follows", field.key.text),
+    )
+    .primary(rest, "unexpected")
+    .help(format!(
+        "`{}` takes {expected}; remove the rest",
+        field.key.text
+    ))
 }
 
 pub(super) fn wrong_token(field: &Field<'_>, token: &Token<'_>, expected: &str) -> Diagnostic {
     Diagnostic::new(
         &INVALID_VALUE,
-        format!("`{}` takes {expected}, not {}", field.key.text, token.describe()),
+        format!(
+            "`{}` takes {expected}, not {}",
+            field.key.text,
+            token.describe()
+        ),
     )
     .primary(token.span(), format!("expected {expected}"))
 }

@@ -26,7 +26,9 @@ impl Human {
             GraphicalTheme::unicode_nocolor()
         };
         Human {
-            handler: GraphicalReportHandler::new_themed(theme).with_width(100).with_links(false),
+            handler: GraphicalReportHandler::new_themed(theme)
+                .with_width(100)
+                .with_links(false),
         }
     }
 
@@ -42,7 +44,12 @@ impl Human {
 }
 
 impl Emitter for Human {
-    fn file(&mut self, out: &mut dyn Write, source: &SourceFile, diagnostics: &[Diagnostic]) -> io::Result<()> {
+    fn file(
+        &mut self,
+        out: &mut dyn Write,
+        source: &SourceFile,
+        diagnostics: &[Diagnostic],
+    ) -> io::Result<()> {
         for diagnostic in diagnostics {
             writeln!(out, "{}", self.render(source, diagnostic))?;
         }
@@ -137,7 +144,9 @@ impl miette::Diagnostic for View {
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.help.as_ref().map(|help| Box::new(help) as Box<dyn fmt::Display>)
+        self.help
+            .as_ref()
+            .map(|help| Box::new(help) as Box<dyn fmt::Display>)
     }
 
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {

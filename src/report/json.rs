@@ -117,9 +117,17 @@ impl JsonDiagnostic {
 }
 
 impl Emitter for Json {
-    fn file(&mut self, _out: &mut dyn Write, source: &SourceFile, diagnostics: &[Diagnostic]) -> io::Result<()> {
-        self.diagnostics
-            .extend(diagnostics.iter().map(|diagnostic| JsonDiagnostic::new(source, diagnostic)));
+    fn file(
+        &mut self,
+        _out: &mut dyn Write,
+        source: &SourceFile,
+        diagnostics: &[Diagnostic],
+    ) -> io::Result<()> {
+        self.diagnostics.extend(
+            diagnostics
+                .iter()
+                .map(|diagnostic| JsonDiagnostic::new(source, diagnostic)),
+        );
         Ok(())
     }
 

@@ -36,7 +36,12 @@ impl Totals {
 /// Writes diagnostics in one format.
 pub trait Emitter {
     /// One file's diagnostics, sorted by position.
-    fn file(&mut self, out: &mut dyn Write, source: &SourceFile, diagnostics: &[Diagnostic]) -> io::Result<()>;
+    fn file(
+        &mut self,
+        out: &mut dyn Write,
+        source: &SourceFile,
+        diagnostics: &[Diagnostic],
+    ) -> io::Result<()>;
 
     /// The end of the run.
     fn finish(&mut self, out: &mut dyn Write, totals: Totals) -> io::Result<()>;

@@ -17,7 +17,12 @@ macro_rules! language_rule {
     };
 }
 
-language_rule!(SYNTAX_ERROR, "C0001", "syntax-error", "the text does not follow the manifest's structure", r#"
+language_rule!(
+    SYNTAX_ERROR,
+    "C0001",
+    "syntax-error",
+    "the text does not follow the manifest's structure",
+    r#"
 ## What it does
 Reports text the parser cannot read as blocks, fields and values.
 
@@ -37,9 +42,15 @@ Fields are written `name value`, without a colon:
 ```
         placement agent
 ```
-"#);
+"#
+);
 
-language_rule!(UNTERMINATED_STRING, "C0002", "unterminated-string", "a string is missing its closing quotes", r#"
+language_rule!(
+    UNTERMINATED_STRING,
+    "C0002",
+    "unterminated-string",
+    "a string is missing its closing quotes",
+    r#"
 ## What it does
 Reports a `"…"` string that reaches the end of its line, or a `"""…"""` block
 that reaches the end of the file, without its closing quotes.
@@ -57,9 +68,15 @@ several lines:
 ```
 body "Answer tersely."
 ```
-"#);
+"#
+);
 
-language_rule!(INVALID_ESCAPE, "C0003", "invalid-escape", "a string holds an escape the language does not know", r#"
+language_rule!(
+    INVALID_ESCAPE,
+    "C0003",
+    "invalid-escape",
+    "a string holds an escape the language does not know",
+    r#"
 ## What it does
 Reports a backslash escape other than `\"`, `\\`, `\n`, `\t`, `\r`, `\0` and
 `\u{…}` (one to six hex digits naming a Unicode scalar value).
@@ -76,9 +93,15 @@ Write a literal backslash as `\\`:
 ```
 body "Use C:\\path"
 ```
-"#);
+"#
+);
 
-language_rule!(UNKNOWN_FIELD, "C0004", "unknown-field", "a field or contributor kind the language does not have", r#"
+language_rule!(
+    UNKNOWN_FIELD,
+    "C0004",
+    "unknown-field",
+    "a field or contributor kind the language does not have",
+    r#"
 ## What it does
 Reports a field name that the enclosing block does not accept, and a block
 keyword that is not a contributor kind. When a known name is close, it is
@@ -99,9 +122,15 @@ text stance {
     placement agent
 }
 ```
-"#);
+"#
+);
 
-language_rule!(MISSING_FIELD, "C0005", "missing-field", "a required field is absent", r#"
+language_rule!(
+    MISSING_FIELD,
+    "C0005",
+    "missing-field",
+    "a required field is absent",
+    r#"
 ## What it does
 Reports a block without a field it needs: a plugin without `owner`, a
 `text` without `placement` or `body`, an `eager-run` without `call`, a
@@ -125,9 +154,15 @@ text stance {
     body "Challenge premises."
 }
 ```
-"#);
+"#
+);
 
-language_rule!(DUPLICATE_FIELD, "C0006", "duplicate-field", "a field is given twice in one block", r#"
+language_rule!(
+    DUPLICATE_FIELD,
+    "C0006",
+    "duplicate-field",
+    "a field is given twice in one block",
+    r#"
 ## What it does
 Reports a field written twice in the same block, such as two `budget`
 lines, or two `requires` of the same skill.
@@ -141,9 +176,15 @@ budget 100 tokens
 budget 200 tokens
 ```
 Keep the one you mean.
-"#);
+"#
+);
 
-language_rule!(DUPLICATE_ID, "C0007", "duplicate-id", "two contributors share an id", r#"
+language_rule!(
+    DUPLICATE_ID,
+    "C0007",
+    "duplicate-id",
+    "two contributors share an id",
+    r#"
 ## What it does
 Reports two contributors in one plugin with the same id.
 
@@ -161,9 +202,15 @@ Rename one of them:
 text stance { … }
 text stance-for-tests { … }
 ```
-"#);
+"#
+);
 
-language_rule!(INVALID_VALUE, "C0008", "invalid-value", "a field's value is not one the field accepts", r#"
+language_rule!(
+    INVALID_VALUE,
+    "C0008",
+    "invalid-value",
+    "a field's value is not one the field accepts",
+    r#"
 ## What it does
 Reports a value outside a field's vocabulary (an unknown placement, owner,
 priority, reach, source, fact section or condition) or of the wrong shape
@@ -181,9 +228,15 @@ placement agnet
 ```
 placement agent
 ```
-"#);
+"#
+);
 
-language_rule!(INVALID_IDENTIFIER, "C0009", "invalid-identifier", "an id or name is not lowercase kebab-case", r#"
+language_rule!(
+    INVALID_IDENTIFIER,
+    "C0009",
+    "invalid-identifier",
+    "an id or name is not lowercase kebab-case",
+    r#"
 ## What it does
 Reports contributor ids, skill names and operation names that are not
 lowercase kebab-case (`a-z`, `0-9` and single `-` between them, starting with a
@@ -200,9 +253,15 @@ text Review_Stance { … }
 ```
 text review-stance { … }
 ```
-"#);
+"#
+);
 
-language_rule!(INVALID_VERSION, "C0010", "invalid-version", "a plugin version is not a semantic version", r#"
+language_rule!(
+    INVALID_VERSION,
+    "C0010",
+    "invalid-version",
+    "a plugin version is not a semantic version",
+    r#"
 ## What it does
 Reports a plugin version that is not `MAJOR.MINOR.PATCH` with optional
 pre-release and build metadata, as semver.org defines it.
@@ -219,9 +278,15 @@ plugin acme/notes 1.4 {
 ```
 plugin acme/notes 1.4.0 {
 ```
-"#);
+"#
+);
 
-language_rule!(INVALID_VERSION_REQ, "C0011", "invalid-version-req", "a skill requirement is not a semantic version requirement", r#"
+language_rule!(
+    INVALID_VERSION_REQ,
+    "C0011",
+    "invalid-version-req",
+    "a skill requirement is not a semantic version requirement",
+    r#"
 ## What it does
 Reports a `requires skill NAME "REQ"` whose requirement does not parse as a
 semver requirement (`^2.1`, `>=1.2, <2`, `~1.4.0`, `=3.0.0`, `*`).
@@ -237,9 +302,15 @@ requires skill code-review "^^2"
 ```
 requires skill code-review "^2"
 ```
-"#);
+"#
+);
 
-language_rule!(INVALID_PLUGIN_NAME, "C0012", "invalid-plugin-name", "a plugin name is not `scope/name`", r#"
+language_rule!(
+    INVALID_PLUGIN_NAME,
+    "C0012",
+    "invalid-plugin-name",
+    "a plugin name is not `scope/name`",
+    r#"
 ## What it does
 Reports a plugin name that is not a scope and a name, each lowercase
 kebab-case, joined by one `/`.
@@ -255,9 +326,15 @@ plugin Acme_Corp/notes 1.0.0 {
 ```
 plugin acme-corp/notes 1.0.0 {
 ```
-"#);
+"#
+);
 
-language_rule!(INVALID_DURATION, "C0013", "invalid-duration", "a duration has no unit or an unknown one", r#"
+language_rule!(
+    INVALID_DURATION,
+    "C0013",
+    "invalid-duration",
+    "a duration has no unit or an unknown one",
+    r#"
 ## What it does
 Reports a duration that is not one or more whole numbers each followed by
 a unit: `s` seconds, `m` minutes, `h` hours, `d` days (`30m`, `4h`, `1h30m`).
@@ -272,9 +349,15 @@ when idle > 4x
 ```
 when idle > 4h
 ```
-"#);
+"#
+);
 
-language_rule!(UNKNOWN_VARIABLE, "C0014", "unknown-variable", "a template names a variable the platform does not provide", r#"
+language_rule!(
+    UNKNOWN_VARIABLE,
+    "C0014",
+    "unknown-variable",
+    "a template names a variable the platform does not provide",
+    r#"
 ## What it does
 Reports a `{name.part}` in a body that is not one of the platform's
 variables, suggesting a close one.
@@ -298,9 +381,15 @@ body "Call me {person.nmae}."
 body "Call me {person.name}."
 ```
 Write `{{` and `}}` for literal braces.
-"#);
+"#
+);
 
-language_rule!(INVALID_TEMPLATE, "C0015", "invalid-template", "a brace in a body is not part of a variable", r#"
+language_rule!(
+    INVALID_TEMPLATE,
+    "C0015",
+    "invalid-template",
+    "a brace in a body is not part of a variable",
+    r#"
 ## What it does
 Reports a `{` without its `}` (or a lone `}`) in a body, and a variable name
 that is empty or malformed.
@@ -317,9 +406,15 @@ Double a brace to write it literally:
 ```
 body "Use {{braces like this"
 ```
-"#);
+"#
+);
 
-language_rule!(MISSING_BUDGET, "C0016", "missing-budget", "a contributor does not declare its token budget", r#"
+language_rule!(
+    MISSING_BUDGET,
+    "C0016",
+    "missing-budget",
+    "a contributor does not declare its token budget",
+    r#"
 ## What it does
 Reports a contributor without `budget N tokens`.
 
@@ -342,9 +437,15 @@ text stance {
     body "Challenge premises."
 }
 ```
-"#);
+"#
+);
 
-language_rule!(LIMIT_EXCEEDED, "C0017", "limit-exceeded", "the manifest exceeds one of the reader's limits", r#"
+language_rule!(
+    LIMIT_EXCEEDED,
+    "C0017",
+    "limit-exceeded",
+    "the manifest exceeds one of the reader's limits",
+    r#"
 ## What it does
 Refuses input beyond the documented limits: a file over 4 MiB, blocks and
 lists nested more than 32 deep, a string over 1 MiB, more than 4,096
@@ -357,9 +458,15 @@ whole CI run or editor down with it.
 
 ## Example
 A 10 MiB generated manifest. Split it into several plugins.
-"#);
+"#
+);
 
-language_rule!(INVALID_ENCODING, "C0018", "invalid-encoding", "the file is not UTF-8 text", r#"
+language_rule!(
+    INVALID_ENCODING,
+    "C0018",
+    "invalid-encoding",
+    "the file is not UTF-8 text",
+    r#"
 ## What it does
 Reports bytes that are not valid UTF-8, and NUL bytes, at the first
 offending offset.
@@ -370,7 +477,8 @@ the model as something nobody read.
 
 ## Example
 A manifest saved as UTF-16 or Latin-1. Save it as UTF-8.
-"#);
+"#
+);
 
 /// Every language rule, by code.
 pub static ALL: &[&Rule] = &[

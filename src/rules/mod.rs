@@ -18,7 +18,7 @@ pub fn all() -> Vec<&'static Rule> {
 
 /// Finds a rule by its code (`C0004`, any case) or its name (`unknown-field`).
 pub fn find(code_or_name: &str) -> Option<&'static Rule> {
-    all().into_iter().find(|rule| {
-        rule.name == code_or_name || rule.code.eq_ignore_ascii_case(code_or_name)
-    })
+    all()
+        .into_iter()
+        .find(|rule| rule.name == code_or_name || rule.code.eq_ignore_ascii_case(code_or_name))
 }

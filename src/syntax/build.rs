@@ -134,7 +134,9 @@ impl<'a> Builder<'a> {
         let value = value?;
         // Only white space stands between the key and its colon.
         let after_key = key.span.end - span.start;
-        let colon_at = text[after_key..].find(':').map_or(after_key, |i| after_key + i);
+        let colon_at = text[after_key..]
+            .find(':')
+            .map_or(after_key, |i| after_key + i);
         let colon = Span::new(span.start + colon_at, span.start + colon_at + 1);
         Some(Pair {
             key,

@@ -39,7 +39,10 @@ fn found_at(text: &str, offset: usize) -> (String, Span) {
         '\n' | '\r' => ("a line break".into(), Span::point(offset)),
         '"' => ("a string".into(), Span::new(offset, offset + 1)),
         c if is_punctuation(c) => (format!("`{c}`"), Span::new(offset, offset + c.len_utf8())),
-        c if c.is_whitespace() => ("white space".into(), Span::new(offset, offset + c.len_utf8())),
+        c if c.is_whitespace() => (
+            "white space".into(),
+            Span::new(offset, offset + c.len_utf8()),
+        ),
         _ => {
             let len = rest
                 .char_indices()
@@ -47,7 +50,10 @@ fn found_at(text: &str, offset: usize) -> (String, Span) {
                 .map_or(rest.len(), |(i, _)| i);
             let word = &rest[..len];
             let shown: String = word.chars().take(40).collect();
-            (format!("`{}`", shown.escape_debug()), Span::new(offset, offset + len))
+            (
+                format!("`{}`", shown.escape_debug()),
+                Span::new(offset, offset + len),
+            )
         }
     }
 }
