@@ -119,7 +119,13 @@ impl Lowerer {
     /// The field's only token, as a string.
     pub(super) fn one_string(&mut self, field: &Field<'_>) -> Option<Decoded> {
         match field.tokens.as_slice() {
-            [Token::Str(literal)] => Some(strings::decode(literal, &mut self.diagnostics)),
+            // An unterminated string swallowed the rest of its line or file;
+            // its error is reported, and reading it as text would only add
+            // errors about text the author did not mean as part of it.
+            [Token::Str(literal)] => {
+                let decoded = strings::decode(literal, &mut self.diagnostics);
+                literal.terminated.then_some(decoded)
+            }
             [] => {
                 self.report(no_value(field, "a string"));
                 None
