@@ -190,7 +190,7 @@ impl Lowerer {
                 return None;
             }
             self.report(
-                Diagnostic::new(&MISSING_BUDGET, "this contributor declares no budget")
+                Diagnostic::new(&MISSING_BUDGET, format!("{} declares no budget", fields.name()))
                     .primary(fields.header(), "no `budget` in this contributor")
                     .help("add `budget N tokens`: the most this contributor may add, which a person approves"),
             );

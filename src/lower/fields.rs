@@ -103,6 +103,11 @@ impl<'t, 'a> Fields<'t, 'a> {
     pub fn header(&self) -> Span {
         self.header
     }
+
+    /// How the block is named in messages: "the `text` contributor `voice`".
+    pub fn name(&self) -> &str {
+        &self.owner
+    }
 }
 
 impl Lowerer {
