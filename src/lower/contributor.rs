@@ -196,12 +196,16 @@ impl Lowerer {
             );
             return None;
         };
-        let Entry::Field(field) = entry else {
-            self.report(
-                Diagnostic::new(&SYNTAX_ERROR, "`budget` takes a value, not a block")
-                    .primary(entry.key_span(), "write `budget N tokens`"),
-            );
-            return None;
+        let field = match entry {
+            Entry::Field(field) => field,
+            Entry::Block(block) => {
+                self.report(
+                    Diagnostic::new(&SYNTAX_ERROR, "`budget` takes a value, not a block")
+                        .primary(block.open, "a block is not allowed here")
+                        .help("write `budget N tokens` on one line"),
+                );
+                return None;
+            }
         };
         let (number, unit) = match field.tokens.as_slice() {
             [Token::Word(number), Token::Word(unit)] => (number, Some(unit)),
