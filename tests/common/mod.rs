@@ -61,7 +61,8 @@ pub fn in_plugin(contributor: &str) -> String {
     format!("plugin acme/test 1.0.0 {{\n    owner agent-author\n{contributor}\n}}\n")
 }
 
-/// `fields` inside `text voice { … }`, after `placement agent` and a budget.
+/// `fields` inside `text voice { … }`, after `placement agent` and a
+/// budget; the caller writes the body.
 pub fn in_text(fields: &str) -> String {
     in_plugin(&format!(
         "    text voice {{\n        placement agent\n        budget 100 tokens\n{fields}\n    }}"
@@ -104,7 +105,10 @@ pub fn manifests(folder: &Path) -> Vec<PathBuf> {
     for path in entries {
         if path.is_dir() {
             found.extend(manifests(&path));
-        } else if path.extension().is_some_and(|extension| extension == "contrib") {
+        } else if path
+            .extension()
+            .is_some_and(|extension| extension == "contrib")
+        {
             found.push(path);
         }
     }
