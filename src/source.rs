@@ -203,11 +203,15 @@ impl LineIndex {
     }
 
     /// The 1-based position of `offset`; offsets past the end or inside a
-    /// character clamp to the nearest character boundary before them.
+    /// character clamp to the nearest character boundary before them. A
+    /// byte-order mark takes no column, as in editors.
     pub fn position(&self, text: &str, offset: usize) -> Position {
         let offset = floor_char_boundary(text, offset);
         let line = self.line_of(offset);
-        let start = self.starts[line];
+        let mut start = self.starts[line];
+        if line == 0 && text.starts_with('\u{FEFF}') {
+            start = offset.min('\u{FEFF}'.len_utf8());
+        }
         let column = text[start..offset].chars().count() + 1;
         Position {
             line: line + 1,
@@ -251,6 +255,13 @@ mod tests {
     #[test]
     fn columns_count_characters_not_bytes() {
         assert_eq!(pos("é\tx", 3), (1, 3));
+    }
+
+    #[test]
+    fn a_byte_order_mark_takes_no_column() {
+        assert_eq!(pos("\u{FEFF}ab", 3), (1, 1));
+        assert_eq!(pos("\u{FEFF}ab", 4), (1, 2));
+        assert_eq!(pos("\u{FEFF}ab", 0), (1, 1));
     }
 
     #[test]

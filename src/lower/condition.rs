@@ -11,12 +11,22 @@ use crate::syntax::tree::{Field, Token};
 
 impl Lowerer {
     pub(super) fn condition(&mut self, field: &Field<'_>) -> Option<Condition> {
-        let Some(Token::Word(word)) = field.tokens.first() else {
-            self.report(super::values::no_value(field, "a condition").help(format!(
-                "a condition is one of {}",
-                suggest::list(ConditionKind::spellings())
-            )));
-            return None;
+        let word = match field.tokens.first() {
+            Some(Token::Word(word)) => word,
+            Some(other) => {
+                self.report(
+                    super::values::wrong_token(field, other, "a condition")
+                        .help("conditions are written bare, such as `when idle > 4h`"),
+                );
+                return None;
+            }
+            None => {
+                self.report(super::values::no_value(field, "a condition").help(format!(
+                    "a condition is one of {}",
+                    suggest::list(ConditionKind::spellings())
+                )));
+                return None;
+            }
         };
         let kind = self.vocabulary_word::<ConditionKind>(*word)?.value;
         let rest = &field.tokens[1..];
@@ -75,6 +85,14 @@ impl Lowerer {
     fn duration(&mut self, text: &str, span: Span) -> Option<Spanned<Duration>> {
         match parse_duration(text) {
             Some(seconds) if seconds > 0 => Some(Spanned::new(Duration { seconds }, span)),
+            Some(_) => {
+                self.report(
+                    Diagnostic::new(&INVALID_DURATION, format!("the duration `{text}` is zero"))
+                        .primary(span, "a threshold of zero is met on every turn")
+                        .help("give a duration over zero, such as `30m` or `4h`"),
+                );
+                None
+            }
             _ => {
                 self.report(
                     Diagnostic::new(&INVALID_DURATION, format!("`{text}` is not a duration"))

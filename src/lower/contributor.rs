@@ -1,7 +1,7 @@
 //! `kind id { … }`: one contributor, its common fields and its kind's own.
 
 use super::fields::{Entry, Fields};
-use super::values::{no_value, with_suggestion};
+use super::values::{extra_tokens, no_value, with_suggestion};
 use super::Lowerer;
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::ir::{
@@ -98,7 +98,9 @@ impl Lowerer {
             None => match kind.default_placement() {
                 Some(placement) => Some(Setting::default(placement)),
                 None => {
-                    self.report(fields.missing("placement", "placement agent"));
+                    if let Some(missing) = fields.missing("placement", "placement agent") {
+                        self.report(missing);
+                    }
                     None
                 }
             },
@@ -184,23 +186,34 @@ impl Lowerer {
     /// `budget N tokens`.
     fn budget(&mut self, fields: &mut Fields<'_, '_>) -> Option<Spanned<u64>> {
         let Some(entry) = fields.take("budget") else {
+            if fields.was_attempted("budget") {
+                return None;
+            }
             self.report(
-                Diagnostic::new(&MISSING_BUDGET, "this contributor declares no budget")
+                Diagnostic::new(&MISSING_BUDGET, format!("{} declares no budget", fields.name()))
                     .primary(fields.header(), "no `budget` in this contributor")
                     .help("add `budget N tokens`: the most this contributor may add, which a person approves"),
             );
             return None;
         };
-        let Entry::Field(field) = entry else {
-            self.report(
-                Diagnostic::new(&SYNTAX_ERROR, "`budget` takes a value, not a block")
-                    .primary(entry.key_span(), "write `budget N tokens`"),
-            );
-            return None;
+        let field = match entry {
+            Entry::Field(field) => field,
+            Entry::Block(block) => {
+                self.report(
+                    Diagnostic::new(&SYNTAX_ERROR, "`budget` takes a value, not a block")
+                        .primary(block.open, "a block is not allowed here")
+                        .help("write `budget N tokens` on one line"),
+                );
+                return None;
+            }
         };
         let (number, unit) = match field.tokens.as_slice() {
             [Token::Word(number), Token::Word(unit)] => (number, Some(unit)),
             [Token::Word(number)] => (number, None),
+            [Token::Word(_), Token::Word(unit), extra, ..] if unit.text == "tokens" => {
+                self.report(extra_tokens(field, extra.span(), "`N tokens`"));
+                return None;
+            }
             [] => {
                 self.report(
                     no_value(field, "a number of tokens").help("write `budget 120 tokens`"),
@@ -276,6 +289,20 @@ impl Lowerer {
                 None
             }
             Some(amount) if amount <= u64::from(u32::MAX) => Some(amount),
+            _ if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) => {
+                self.report(
+                    Diagnostic::new(
+                        &INVALID_VALUE,
+                        format!("a budget of {text} tokens is larger than any context window"),
+                    )
+                    .primary(span, "too large")
+                    .help(format!(
+                        "budgets are at most {} tokens; give the most this contributor may add",
+                        u32::MAX
+                    )),
+                );
+                None
+            }
             _ => {
                 self.report(
                     Diagnostic::new(
@@ -349,9 +376,12 @@ impl Lowerer {
         let tools_field = fields.optional(self, "tools");
         let skill_field = fields.optional(self, "skill");
         if tools_field.is_none() && skill_field.is_none() {
-            self.report(fields.missing("tools", "tools read_object, search_code").help(
-                "an eager-load loads tools, a skill's operations, or both: add `tools a, b` or `skill NAME operations x, y`",
-            ));
+            let missing = fields.missing("tools", "tools read_object, search_code");
+            if let Some(missing) = missing.filter(|_| !fields.was_attempted("skill")) {
+                self.report(missing.help(
+                    "an eager-load loads tools, a skill's operations, or both: add `tools a, b` or `skill NAME operations x, y`",
+                ));
+            }
             return None;
         }
         let tools = match tools_field {
@@ -418,7 +448,9 @@ impl Lowerer {
                 None
             }
             None => {
-                self.report(fields.missing("call", "call get_current_time {}"));
+                if let Some(missing) = fields.missing("call", "call get_current_time {}") {
+                    self.report(missing);
+                }
                 None
             }
         }

@@ -1,6 +1,8 @@
 //! Gathers a block's fields by name, reporting unknown and duplicate ones,
 //! so each kind's lowering asks for the fields it knows and nothing else.
 
+use std::collections::HashSet;
+
 use indexmap::IndexMap;
 
 use super::{values, Lowerer};
@@ -33,6 +35,10 @@ pub(super) struct Fields<'t, 'a> {
     header: Span,
     /// How the block is named in messages: "this `text` contributor".
     owner: String,
+    /// Fields the author wrote in a form that could not be read (misspelt,
+    /// or with a colon), already reported: their absence is not reported
+    /// again, so that one slip makes one diagnostic.
+    attempted: HashSet<&'static str>,
 }
 
 impl<'t, 'a> Fields<'t, 'a> {
@@ -68,20 +74,39 @@ impl<'t, 'a> Fields<'t, 'a> {
         example: &str,
     ) -> Option<&'t Field<'a>> {
         if !self.entries.contains_key(name) {
-            lowerer.report(self.missing(name, example));
+            if let Some(missing) = self.missing(name, example) {
+                lowerer.report(missing);
+            }
             return None;
         }
         self.optional(lowerer, name)
     }
 
-    pub fn missing(&self, name: &str, example: &str) -> Diagnostic {
-        Diagnostic::new(&MISSING_FIELD, format!("{} has no `{name}`", self.owner))
+    /// The diagnostic for a required field that is absent, or `None` when
+    /// the author wrote it in a form already reported.
+    pub fn missing(&self, name: &str, example: &str) -> Option<Diagnostic> {
+        if self.was_attempted(name) {
+            return None;
+        }
+        let diagnostic = Diagnostic::new(&MISSING_FIELD, format!("{} has no `{name}`", self.owner))
             .primary(self.header, format!("`{name}` is required here"))
-            .help(format!("add a line such as `{example}`"))
+            .help(format!("add a line such as `{example}`"));
+        Some(diagnostic)
+    }
+
+    /// Whether the author wrote `name` in a form already reported, such as
+    /// `budgte 10 tokens` or `placement: agent`.
+    pub fn was_attempted(&self, name: &str) -> bool {
+        self.attempted.contains(name)
     }
 
     pub fn header(&self) -> Span {
         self.header
+    }
+
+    /// How the block is named in messages: "the `text` contributor `voice`".
+    pub fn name(&self) -> &str {
+        &self.owner
     }
 }
 
@@ -98,23 +123,33 @@ impl Lowerer {
         elsewhere: &dyn Fn(&str) -> Option<String>,
     ) -> Fields<'t, 'a> {
         let mut entries: IndexMap<&'a str, Entry<'t, 'a>> = IndexMap::new();
+        let mut attempted = HashSet::new();
         for item in items {
             let entry = match item {
                 Item::Field(field) => Entry::Field(field),
-                Item::Block(block) if block.keyword.text == "call" => Entry::Block(block),
+                // `call { … }`, or a field written as a block, which is
+                // reported when the field is read.
+                Item::Block(block)
+                    if block.keyword.text == "call" || allowed.contains(&block.keyword.text) =>
+                {
+                    Entry::Block(block)
+                }
                 Item::Block(block) => {
                     self.nested_block(block, &owner);
                     continue;
                 }
                 Item::Pair(pair) => {
                     self.report(colon_after_field(pair));
+                    attempted.extend(allowed.iter().find(|name| **name == pair.key.text));
                     continue;
                 }
             };
             let key = item.keyword();
             if !allowed.contains(&key.text) {
+                let suggestion = suggest::closest(key.text, allowed.iter().copied());
+                attempted.extend(suggestion);
                 self.report(unknown_field(
-                    key.text, key.span, allowed, &owner, elsewhere,
+                    key.text, key.span, suggestion, allowed, &owner, elsewhere,
                 ));
                 continue;
             }
@@ -136,6 +171,7 @@ impl Lowerer {
             entries,
             header,
             owner,
+            attempted,
         }
     }
 
@@ -174,13 +210,14 @@ fn colon_after_field(pair: &Pair<'_>) -> Diagnostic {
 fn unknown_field(
     name: &str,
     span: Span,
+    suggestion: Option<&str>,
     allowed: &[&'static str],
     owner: &str,
     elsewhere: &dyn Fn(&str) -> Option<String>,
 ) -> Diagnostic {
     let diagnostic = Diagnostic::new(&UNKNOWN_FIELD, format!("unknown field `{name}` in {owner}"))
         .primary(span, "not a field here");
-    if let Some(suggestion) = suggest::closest(name, allowed.iter().copied()) {
+    if let Some(suggestion) = suggestion {
         return values::with_suggestion(diagnostic, span, suggestion);
     }
     let fields = suggest::list(allowed.iter().copied());

@@ -61,6 +61,7 @@ impl Lowerer {
     fn file(&mut self, file: &File<'_>) -> Option<Plugin> {
         let mut plugin = None;
         let mut first_plugin: Option<Span> = None;
+        let errors_before = self.error_count();
         for item in &file.items {
             match item {
                 Item::Block(block) if block.keyword.text == "plugin" => {
@@ -87,7 +88,8 @@ impl Lowerer {
                 ),
             }
         }
-        if first_plugin.is_none() {
+        // A misspelt `plugin` or a stray field already says what is wrong.
+        if first_plugin.is_none() && self.error_count() == errors_before {
             let at = file.bom.map_or(0, |bom| bom.end);
             self.report(
                 Diagnostic::new(&SYNTAX_ERROR, "the file declares no plugin")

@@ -29,6 +29,13 @@ pub struct Decoded {
 pub fn decode(literal: &StrLit<'_>, diagnostics: &mut Vec<Diagnostic>) -> Decoded {
     if !literal.terminated {
         diagnostics.push(unterminated(literal));
+        // The rest of the line or file was not meant as this string: its
+        // escapes are not worth reporting.
+        let rest = StrLit {
+            terminated: true,
+            ..*literal
+        };
+        return decode(&rest, &mut Vec::new());
     }
     if literal.body.len() > MAX_STRING_BYTES {
         diagnostics.push(

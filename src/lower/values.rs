@@ -119,7 +119,13 @@ impl Lowerer {
     /// The field's only token, as a string.
     pub(super) fn one_string(&mut self, field: &Field<'_>) -> Option<Decoded> {
         match field.tokens.as_slice() {
-            [Token::Str(literal)] => Some(strings::decode(literal, &mut self.diagnostics)),
+            // An unterminated string swallowed the rest of its line or file;
+            // its error is reported, and reading it as text would only add
+            // errors about text the author did not mean as part of it.
+            [Token::Str(literal)] => {
+                let decoded = strings::decode(literal, &mut self.diagnostics);
+                literal.terminated.then_some(decoded)
+            }
             [] => {
                 self.report(no_value(field, "a string"));
                 None
@@ -128,27 +134,12 @@ impl Lowerer {
                 self.report(extra_tokens(field, extra.span(), "a string"));
                 None
             }
+            [Token::Word(_), ..] => {
+                self.report(unquoted_text(field));
+                None
+            }
             [other, ..] => {
-                let mut diagnostic = wrong_token(field, other, "a string");
-                if let Token::Word(_) = other {
-                    let span = field
-                        .tokens
-                        .iter()
-                        .map(Token::span)
-                        .reduce(Span::to)
-                        .unwrap_or(other.span());
-                    diagnostic = diagnostic
-                        .help(
-                            "quote the text: `\"…\"` on one line, or `\"\"\"` blocks over several",
-                        )
-                        .fix(Fix::replace(
-                            "Quote the text",
-                            Applicability::Safe,
-                            span,
-                            quote(&field_text(field)),
-                        ));
-                }
-                self.report(diagnostic);
+                self.report(wrong_token(field, other, "a string"));
                 None
             }
         }
@@ -246,6 +237,40 @@ pub(super) fn not_kebab(word: Word<'_>, what: &str) -> Diagnostic {
         diagnostic
             .help("use lowercase letters and digits joined by single `-`, starting with a letter")
     }
+}
+
+/// Text written without quotes where a string belongs: `body Be brief.`
+fn unquoted_text(field: &Field<'_>) -> Diagnostic {
+    let span = field
+        .tokens
+        .iter()
+        .map(Token::span)
+        .reduce(Span::to)
+        .unwrap_or(field.span);
+    let diagnostic = Diagnostic::new(
+        &INVALID_VALUE,
+        format!(
+            "`{}` takes a string, but this text is not quoted",
+            field.key.text
+        ),
+    )
+    .primary(span, "expected a string")
+    .help("quote the text: `\"…\"` on one line, or `\"\"\"` blocks over several");
+    // Quoting words is safe; text that already holds strings or lists needs
+    // a person to say what was meant.
+    let plain = field
+        .tokens
+        .iter()
+        .all(|token| matches!(token, Token::Word(_) | Token::Op(_) | Token::Comma(_)));
+    if !plain {
+        return diagnostic;
+    }
+    diagnostic.fix(Fix::replace(
+        "Quote the text",
+        Applicability::Safe,
+        span,
+        quote(&field_text(field)),
+    ))
 }
 
 fn field_text(field: &Field<'_>) -> String {

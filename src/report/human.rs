@@ -26,9 +26,13 @@ impl Human {
             GraphicalTheme::unicode_nocolor()
         };
         Human {
+            // miette counts the header's column in bytes; the position is
+            // written into the source name instead, in characters, as the
+            // JSON output and editors count it.
             handler: GraphicalReportHandler::new_themed(theme)
                 .with_width(100)
-                .with_links(false),
+                .with_links(false)
+                .without_primary_span_start(),
         }
     }
 
@@ -112,9 +116,19 @@ impl View {
             severity: diagnostic.severity,
             help: diagnostic.help.clone(),
             labels,
-            source: NamedSource::new(source.name.clone(), source.text.clone()),
+            source: NamedSource::new(located_name(source, diagnostic), source.text.clone()),
         }
     }
+}
+
+/// `file:line:column` of the diagnostic's primary span, columns counted in
+/// characters; the bare name when the diagnostic has no label.
+fn located_name(source: &SourceFile, diagnostic: &Diagnostic) -> String {
+    if diagnostic.labels.is_empty() {
+        return source.name.clone();
+    }
+    let position = source.position(diagnostic.span().start);
+    format!("{}:{}:{}", source.name, position.line, position.column)
 }
 
 impl fmt::Debug for View {

@@ -142,3 +142,46 @@ impl Emitter for Json {
         writeln!(out)
     }
 }
+
+/// The document `contrib check --format json` writes for one file, as a
+/// string: for tests, and for tools that check one buffer at a time.
+pub fn render(source: &SourceFile, diagnostics: &[Diagnostic]) -> String {
+    let mut totals = Totals::default();
+    totals.add(diagnostics);
+    let mut json = Json::default();
+    let mut out = Vec::new();
+    // Writing to a `Vec` does not fail, and serde_json writes UTF-8.
+    let _ = json
+        .file(&mut out, source, diagnostics)
+        .and_then(|()| json.finish(&mut out, totals));
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::language::UNKNOWN_FIELD;
+    use crate::source::Span;
+
+    #[test]
+    fn one_file_renders_the_whole_document() {
+        let source = SourceFile::new("a.contrib", "ab\ncdé f");
+        let diagnostic = Diagnostic::new(&UNKNOWN_FIELD, "unknown field `f`")
+            .primary(Span::new(8, 9), "not a field here");
+        let document: serde_json::Value =
+            serde_json::from_str(&render(&source, &[diagnostic])).unwrap();
+        assert_eq!(document["files"], 1);
+        assert_eq!(document["errors"], 1);
+        assert_eq!(document["warnings"], 0);
+        let first = &document["diagnostics"][0];
+        assert_eq!(
+            (first["line"].as_u64(), first["column"].as_u64()),
+            (Some(2), Some(5))
+        );
+        assert_eq!(
+            (first["end_line"].as_u64(), first["end_column"].as_u64()),
+            (Some(2), Some(6))
+        );
+        assert_eq!(first["name"], "unknown-field");
+    }
+}

@@ -19,14 +19,34 @@ pub(super) fn from_pest(text: &str, error: &Error<Rule>) -> Diagnostic {
     };
     let offset = floor_char_boundary(text, offset);
     let (found, span) = found_at(text, offset);
-    let expected = match &error.variant {
-        ErrorVariant::ParsingError { positives, .. } => describe_expected(positives),
-        ErrorVariant::CustomError { message } => message.clone(),
+    let positives: &[Rule] = match &error.variant {
+        ErrorVariant::ParsingError { positives, .. } => positives,
+        ErrorVariant::CustomError { .. } => &[],
     };
-    let message = format!("expected {expected}, found {found}");
-    Diagnostic::new(&SYNTAX_ERROR, message)
-        .primary(span, format!("expected {expected} here"))
-        .help(help_for(text, offset))
+    let closer = text[offset..]
+        .chars()
+        .next()
+        .filter(|c| matches!(c, '}' | ']'));
+    match closer {
+        // A closing bracket nothing opened: say so, rather than list what
+        // could have come instead.
+        Some(closer) if closes_nothing(positives, closer) => {
+            let help = if closer == '}' {
+                "this `}` closes nothing; remove it, or check the braces above"
+            } else {
+                "a `]` closes a list of call arguments, `[a, b]`; remove it, or check the brackets before it"
+            };
+            Diagnostic::new(&SYNTAX_ERROR, format!("unexpected `{closer}`"))
+                .primary(span, format!("this `{closer}` closes nothing"))
+                .help(help)
+        }
+        _ => {
+            let expected = describe_expected(positives);
+            Diagnostic::new(&SYNTAX_ERROR, format!("expected {expected}, found {found}"))
+                .primary(span, format!("expected {expected} here"))
+                .help(help_for(text, offset, positives))
+        }
+    }
 }
 
 /// What stands at `offset`, and the span to underline.
@@ -62,10 +82,42 @@ fn is_punctuation(c: char) -> bool {
     matches!(c, '{' | '}' | '[' | ']' | ',' | ':' | '#' | '>' | '<' | '=')
 }
 
+/// Whether `closer` stands where nothing it could close is open: a `]`
+/// outside a list, or a `}` at the top level.
+fn closes_nothing(positives: &[Rule], closer: char) -> bool {
+    match closer {
+        ']' => !positives.contains(&Rule::list_close),
+        _ => positives.contains(&Rule::EOI) && !positives.contains(&Rule::close_brace),
+    }
+}
+
+/// The rules pest tried, as what a person would type, in the order they
+/// would think of them: "a value, `,`, a line break or `}`".
 fn describe_expected(rules: &[Rule]) -> String {
-    let mut names: Vec<&str> = rules.iter().filter_map(|rule| rule_name(*rule)).collect();
-    names.sort_unstable();
-    names.dedup();
+    let has = |rule| rules.contains(&rule);
+    let mut names: Vec<&str> = Vec::new();
+    if has(Rule::string) || has(Rule::triple_string) || has(Rule::list) {
+        names.push("a value");
+    } else if has(Rule::word) {
+        names.push("a name");
+    }
+    let rest: [(bool, &str); 7] = [
+        (has(Rule::op), "an operator"),
+        (has(Rule::open_brace), "`{`"),
+        (
+            has(Rule::comma) || has(Rule::separator) || has(Rule::list_comma),
+            "`,`",
+        ),
+        (has(Rule::separator), "a line break"),
+        (has(Rule::list_close), "`]`"),
+        (has(Rule::close_brace), "`}`"),
+        (has(Rule::EOI), "the end of the file"),
+    ];
+    names.extend(
+        rest.iter()
+            .filter(|(tried, _)| *tried)
+            .map(|(_, name)| *name),
+    );
     match names.as_slice() {
         [] => "something else".into(),
         [one] => (*one).into(),
@@ -73,29 +125,14 @@ fn describe_expected(rules: &[Rule]) -> String {
     }
 }
 
-fn rule_name(rule: Rule) -> Option<&'static str> {
-    Some(match rule {
-        Rule::word => "a name or value",
-        Rule::string | Rule::triple_string => "a string",
-        Rule::list => "a list",
-        Rule::open_brace => "`{`",
-        Rule::close_brace => "`}`",
-        Rule::comma => "`,`",
-        Rule::op => "an operator",
-        Rule::block | Rule::field | Rule::pair | Rule::items => "a field or block",
-        Rule::EOI => "the end of the file",
-        Rule::string_close => "`\"`",
-        Rule::triple_string_close => "`\"\"\"`",
-        _ => return None,
-    })
-}
-
-fn help_for(text: &str, offset: usize) -> String {
+fn help_for(text: &str, offset: usize, positives: &[Rule]) -> String {
     let rest = &text[offset..];
-    if rest.starts_with(':') {
+    if positives.contains(&Rule::list_close) {
+        "separate list items with `,` and close the list with `]`: `[\"a\", \"b\"]`".into()
+    } else if positives.contains(&Rule::list) && !positives.contains(&Rule::separator) {
+        "write a value after `name:`: a string `\"…\"`, a whole number, `true`, `false` or a list `[…]`".into()
+    } else if rest.starts_with(':') {
         "contributor fields are written `name value`; only call arguments use `name: value` inside `{ }`".into()
-    } else if rest.starts_with('}') {
-        "this `}` closes nothing; remove it, or check the braces above".into()
     } else if rest.starts_with('{') {
         "a block is written `kind id {` with the `{` last on its line".into()
     } else {

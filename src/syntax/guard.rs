@@ -54,6 +54,8 @@ fn skip_to_line_end(bytes: &[u8], from: usize) -> usize {
 fn skip_string(bytes: &[u8], mut i: usize) -> usize {
     while i < bytes.len() {
         match bytes[i] {
+            // As in the grammar, a `\` does not take a line break with it.
+            b'\\' if matches!(bytes.get(i + 1), Some(b'\n' | b'\r')) => return i + 1,
             b'\\' => i += 2,
             b'"' => return i + 1,
             b'\n' | b'\r' => return i,
