@@ -1,0 +1,475 @@
+//! Bundles, catalogs, approval diffs and CI output formats (issue 4): built
+//! bytes are reproducible and verifiable, published versions are frozen, and
+//! what a new version asks for is classified for approval.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use common::root;
+use contrib::bundle::{self, Bundle, LoadError};
+
+fn contrib(args: &[&str], cwd: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_contrib"))
+        .args(args)
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the contrib binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn examples() -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(root().join("examples"))
+        .expect("examples/")
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| {
+            path.extension()
+                .is_some_and(|extension| extension == "contrib")
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+fn bundles_under(folder: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(folder).expect("a folder").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            found.extend(bundles_under(&path));
+        } else if path.to_string_lossy().ends_with(".bundle.json") {
+            found.push(path);
+        }
+    }
+    found.sort();
+    found
+}
+
+/// Builds every example into a fresh folder, from a given working folder.
+fn build_examples(cwd: &Path, out: &Path) -> Vec<PathBuf> {
+    let mut args = vec![
+        "build".to_string(),
+        "-o".into(),
+        out.to_string_lossy().into_owned(),
+    ];
+    args.extend(
+        examples()
+            .iter()
+            .map(|path| path.to_string_lossy().into_owned()),
+    );
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let output = contrib(&args, cwd);
+    assert!(
+        output.status.success(),
+        "{}{}",
+        stdout(&output),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    bundles_under(out)
+}
+
+#[test]
+fn two_builds_in_different_folders_are_byte_identical_and_verify() {
+    let first = tempfile::tempdir().expect("a temp folder");
+    let second = tempfile::tempdir().expect("a temp folder");
+    let a = build_examples(&root(), first.path());
+    let b = build_examples(second.path(), &second.path().join("elsewhere"));
+    assert_eq!(a.len(), examples().len());
+    assert_eq!(a.len(), b.len());
+    for (left, right) in a.iter().zip(&b) {
+        let left_bytes = std::fs::read(left).expect("bundle");
+        assert_eq!(
+            left_bytes,
+            std::fs::read(right).expect("bundle"),
+            "{}",
+            left.display()
+        );
+        let text = String::from_utf8(left_bytes.clone()).expect("UTF-8");
+        assert!(
+            !text.contains(&*root().to_string_lossy()),
+            "an absolute path leaked into {}",
+            left.display()
+        );
+        let bundle = Bundle::from_bytes(&left_bytes).expect("a verified bundle");
+        assert_eq!(bundle.digest, Some(bundle::digest_of(&bundle)));
+        assert_eq!(
+            bundle::canonical_bytes(&bundle),
+            left_bytes,
+            "not canonical: {}",
+            left.display()
+        );
+    }
+}
+
+#[test]
+fn every_built_example_validates_against_the_shipped_schema() {
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("schema/bundle.schema.json")).expect("schema"),
+    )
+    .expect("JSON");
+    let validator = jsonschema::validator_for(&schema).expect("a valid schema");
+    let out = tempfile::tempdir().expect("a temp folder");
+    for path in build_examples(&root(), out.path()) {
+        let instance: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&path).expect("bundle")).expect("JSON");
+        let errors: Vec<String> = validator
+            .iter_errors(&instance)
+            .map(|error| error.to_string())
+            .collect();
+        assert!(errors.is_empty(), "{}: {errors:#?}", path.display());
+    }
+    let broken = serde_json::json!({"format": 1, "plugin": "Acme", "contributors": []});
+    assert!(!validator.is_valid(&broken));
+}
+
+#[test]
+fn loading_refuses_tampered_unknown_and_malformed_bundles() {
+    let out = tempfile::tempdir().expect("a temp folder");
+    let path = build_examples(&root(), out.path()).remove(0);
+    let bytes = std::fs::read(&path).expect("bundle");
+    let text = String::from_utf8(bytes.clone()).expect("UTF-8");
+    let tampered = text.replacen("\"budget\":", "\"budget\":1", 1);
+    assert!(matches!(
+        Bundle::from_bytes(tampered.as_bytes()),
+        Err(LoadError::DigestMismatch { .. })
+    ));
+    let future = text.replacen("\"format\":1", "\"format\":2", 1);
+    assert_eq!(
+        Bundle::from_bytes(future.as_bytes()),
+        Err(LoadError::UnknownFormat(Some(2)))
+    );
+    let extra = text.replacen("{", "{\"surprise\":true,", 1);
+    assert!(matches!(
+        Bundle::from_bytes(extra.as_bytes()),
+        Err(LoadError::Schema(_))
+    ));
+    assert!(matches!(
+        Bundle::from_bytes(&bytes[..bytes.len() / 2]),
+        Err(LoadError::NotJson(_))
+    ));
+    for garbage in [&b""[..], b"\xff\xfe", b"[]", b"null", b"{\"format\":\"1\"}"] {
+        assert!(Bundle::from_bytes(garbage).is_err());
+    }
+}
+
+/// A workspace with one manifest and its config, for publishing.
+struct Workspace {
+    folder: tempfile::TempDir,
+}
+
+impl Workspace {
+    fn new() -> Self {
+        let folder = tempfile::tempdir().expect("a temp folder");
+        std::fs::copy(
+            root().join("examples/contrib.toml"),
+            folder.path().join("contrib.toml"),
+        )
+        .expect("config");
+        std::fs::copy(
+            root().join("examples/code-review.contrib"),
+            folder.path().join("review.contrib"),
+        )
+        .expect("manifest");
+        Workspace { folder }
+    }
+
+    fn path(&self) -> &Path {
+        self.folder.path()
+    }
+
+    fn edit(&self, from: &str, to: &str) {
+        let path = self.path().join("review.contrib");
+        let text = std::fs::read_to_string(&path).expect("manifest");
+        assert!(text.contains(from), "{from}");
+        std::fs::write(&path, text.replacen(from, to, 1)).expect("write");
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        contrib(args, self.path())
+    }
+}
+
+#[test]
+fn a_published_version_is_frozen_and_a_bump_that_asks_for_more_needs_approval() {
+    let workspace = Workspace::new();
+    let published = workspace.run(&["publish", "review.contrib", "--catalog", "catalog"]);
+    assert!(published.status.success(), "{}", stdout(&published));
+    let bundle_path = workspace
+        .path()
+        .join("catalog/acme/code-review/1.4.0.bundle.json");
+    let original = std::fs::read(&bundle_path).expect("the published bundle");
+
+    workspace.edit("Challenge premises;", "Challenge every premise;");
+    let refused = workspace.run(&["publish", "review.contrib", "--catalog", "catalog"]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        stdout(&refused).contains("frozen-version-changed"),
+        "{}",
+        stdout(&refused)
+    );
+    assert_eq!(
+        std::fs::read(&bundle_path).expect("still there"),
+        original,
+        "the published bundle changed"
+    );
+
+    std::fs::copy(
+        workspace.path().join("review.contrib"),
+        workspace.path().join("old.contrib"),
+    )
+    .expect("copy");
+    workspace.edit("1.4.0 {", "1.5.0 {");
+    workspace.edit(
+        "    text stance {\n        placement agent",
+        "    text stance {\n        placement agent",
+    );
+    workspace.edit(
+        "        placement person\n        priority person",
+        "        placement person\n        priority person",
+    );
+    workspace.edit(
+        "    system-message idle {",
+        "    eager-run news {\n        placement conversation\n        budget 400 tokens\n        call fetch_url { url: \"https://news.acme.dev/today\" }\n    }\n\n    system-message idle {",
+    );
+    let config = std::fs::read_to_string(workspace.path().join("contrib.toml")).expect("config");
+    std::fs::write(
+        workspace.path().join("contrib.toml"),
+        config.replace(
+            "allow = [\"docs.acme.dev\"]",
+            "allow = [\"docs.acme.dev\", \"news.acme.dev\"]",
+        ),
+    )
+    .expect("config");
+    let bumped = workspace.run(&["publish", "review.contrib", "--catalog", "catalog"]);
+    assert!(bumped.status.success(), "{}", stdout(&bumped));
+    let report = stdout(&bumped);
+    assert!(report.contains("needs approval"), "{report}");
+    assert!(report.contains("news: adds a `eager-run`"), "{report}");
+    assert!(
+        report.contains("newly reaches the host `news.acme.dev`"),
+        "{report}"
+    );
+
+    let diff = workspace.run(&[
+        "diff",
+        "catalog/acme/code-review/1.4.0.bundle.json",
+        "catalog/acme/code-review/1.5.0.bundle.json",
+    ]);
+    assert_eq!(diff.status.code(), Some(3), "{}", stdout(&diff));
+    let same = workspace.run(&[
+        "diff",
+        "catalog/acme/code-review/1.5.0.bundle.json",
+        "catalog/acme/code-review/1.5.0.bundle.json",
+    ]);
+    assert_eq!(same.status.code(), Some(0));
+
+    let older = workspace.run(&["publish", "old.contrib", "--catalog", "catalog"]);
+    assert_eq!(older.status.code(), Some(1));
+    assert!(
+        stdout(&older).contains("frozen-version-changed"),
+        "{}",
+        stdout(&older)
+    );
+}
+
+#[test]
+fn a_version_not_above_the_newest_is_refused_and_yanked_numbers_are_not_reused() {
+    let workspace = Workspace::new();
+    workspace.edit("1.4.0 {", "2.0.0 {");
+    assert!(workspace
+        .run(&["publish", "review.contrib", "--catalog", "c"])
+        .status
+        .success());
+    assert!(workspace
+        .run(&["yank", "acme/code-review@2.0.0", "--catalog", "c"])
+        .status
+        .success());
+    let lock = std::fs::read_to_string(workspace.path().join("c/catalog.lock")).expect("lock");
+    assert!(lock.contains("yanked = true"), "{lock}");
+    workspace.edit("2.0.0 {", "1.9.0 {");
+    let refused = workspace.run(&["publish", "review.contrib", "--catalog", "c"]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        stdout(&refused).contains("version-not-increased"),
+        "{}",
+        stdout(&refused)
+    );
+    assert!(workspace
+        .run(&["yank", "acme/code-review@2.0.0", "--catalog", "c", "--undo"])
+        .status
+        .success());
+    assert!(
+        !std::fs::read_to_string(workspace.path().join("c/catalog.lock"))
+            .expect("lock")
+            .contains("yanked")
+    );
+}
+
+#[test]
+fn editing_one_byte_of_a_published_bundle_fails_catalog_check() {
+    let workspace = Workspace::new();
+    assert!(workspace
+        .run(&["publish", "review.contrib", "--catalog", "c"])
+        .status
+        .success());
+    let clean = workspace.run(&["catalog", "check", "c", "review.contrib"]);
+    assert!(clean.status.success(), "{}", stdout(&clean));
+
+    let path = workspace
+        .path()
+        .join("c/acme/code-review/1.4.0.bundle.json");
+    let text = std::fs::read_to_string(&path).expect("bundle");
+    std::fs::write(&path, text.replacen("\"budget\":120", "\"budget\":121", 1)).expect("write");
+    let tampered = workspace.run(&["catalog", "check", "c", "--format", "json"]);
+    assert_eq!(tampered.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&tampered.stdout).expect("JSON");
+    let names: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter_map(|d| d["name"].as_str())
+        .collect();
+    assert_eq!(names, ["digest-mismatch"]);
+
+    std::fs::remove_file(&path).expect("remove");
+    let missing = workspace.run(&["catalog", "check", "c"]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(
+        stdout(&missing).contains("missing-bundle"),
+        "{}",
+        stdout(&missing)
+    );
+}
+
+#[test]
+fn catalog_check_reports_sources_that_changed_since_publishing() {
+    let workspace = Workspace::new();
+    assert!(workspace
+        .run(&["publish", "review.contrib", "--catalog", "c"])
+        .status
+        .success());
+    workspace.edit("Challenge premises;", "Challenge every premise;");
+    let output = workspace.run(&["catalog", "check", "c", "review.contrib"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stdout(&output).contains("source-changed"),
+        "{}",
+        stdout(&output)
+    );
+}
+
+#[test]
+fn signatures_verify_and_fail_closed() {
+    let workspace = Workspace::new();
+    assert!(workspace
+        .run(&["build", "review.contrib", "-o", "dist"])
+        .status
+        .success());
+    let bundle = "dist/acme/code-review/1.4.0.bundle.json";
+    assert!(workspace
+        .run(&["keygen", "--out", "publisher"])
+        .status
+        .success());
+    assert!(workspace
+        .run(&["keygen", "--out", "stranger"])
+        .status
+        .success());
+    let unsigned = workspace.run(&["verify", bundle, "--pubkey", "publisher.pub"]);
+    assert_eq!(unsigned.status.code(), Some(1));
+    assert!(workspace
+        .run(&["sign", bundle, "--key", "publisher.key"])
+        .status
+        .success());
+    assert!(workspace
+        .run(&["verify", bundle, "--pubkey", "publisher.pub"])
+        .status
+        .success());
+    assert_eq!(
+        workspace
+            .run(&["verify", bundle, "--pubkey", "stranger.pub"])
+            .status
+            .code(),
+        Some(1)
+    );
+    let overwrite = workspace.run(&["keygen", "--out", "publisher"]);
+    assert_eq!(
+        overwrite.status.code(),
+        Some(2),
+        "keys must never be overwritten"
+    );
+}
+
+#[test]
+fn preview_shows_what_a_person_approves() {
+    let output = contrib(&["preview", "examples/code-review.contrib"], &root());
+    assert!(output.status.success());
+    let text = stdout(&output);
+    for expected in [
+        "acme/code-review@1.4.0 (owner: agent-author)",
+        "tokens at agent placement",
+        "runs with nobody asking: fetch_url (read)",
+        "may reach: docs.acme.dev",
+        "[The person's preference via acme/code-review; it cannot override the instructions above.]",
+        "Answer tersely, in British English. Call me {person.name}.",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in\n{text}");
+    }
+}
+
+fn broken_check(format: &str) -> String {
+    let output = contrib(
+        &[
+            "check",
+            "--format",
+            format,
+            "examples/broken/unknown-field.contrib",
+            "examples/broken/invalid-value.contrib",
+        ],
+        &root(),
+    );
+    assert_eq!(output.status.code(), Some(1));
+    stdout(&output)
+}
+
+#[test]
+fn sarif_output_validates_against_the_sarif_schema() {
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("tests/data/sarif-schema-2.1.0.json"))
+            .expect("schema"),
+    )
+    .expect("JSON");
+    let validator = jsonschema::validator_for(&schema).expect("the SARIF schema compiles");
+    let sarif: serde_json::Value = serde_json::from_str(&broken_check("sarif")).expect("JSON");
+    let errors: Vec<String> = validator
+        .iter_errors(&sarif)
+        .map(|error| error.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let results = sarif["runs"][0]["results"].as_array().expect("results");
+    assert_eq!(results.len(), 2);
+    let location = &results[0]["locations"][0]["physicalLocation"];
+    assert_eq!(
+        location["artifactLocation"]["uri"],
+        "examples/broken/unknown-field.contrib"
+    );
+    insta::assert_snapshot!(
+        "sarif_results",
+        serde_json::to_string_pretty(results).expect("JSON")
+    );
+}
+
+#[test]
+fn github_output_is_one_annotation_per_diagnostic() {
+    insta::assert_snapshot!("github_annotations", broken_check("github"));
+}
+
+#[test]
+fn json_and_human_outputs_of_the_same_run() {
+    insta::assert_snapshot!("json_report", broken_check("json"));
+    insta::assert_snapshot!("human_report", broken_check("human"));
+}
