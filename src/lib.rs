@@ -25,6 +25,7 @@
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 pub mod bundle;
+pub mod cache;
 pub mod check;
 pub mod cli;
 pub mod config;

@@ -10,9 +10,10 @@
 //!   the runtime refuses when it is larger.
 //!
 //! Counting is lazy: [`Measure::fits`] answers from byte lengths when it can
-//! (a token covers at least one byte) and stops counting at the budget, so
-//! most contributors never load the tokenizer; [`Measure::tokens`] counts
-//! exactly, once.
+//! (a token covers at least one byte) and stops counting at the budget;
+//! [`Measure::tokens_at_least`] bounds the count from below by counting
+//! words; [`Measure::tokens`] counts exactly, once, and only when a message
+//! needs the exact figure.
 
 use std::cell::OnceCell;
 
@@ -87,6 +88,21 @@ impl Measure {
             .get_or_init(|| self.configured_tokens + self.tokenizer.count(&self.text) as u64)
     }
 
+    /// A cheap lower bound on [`Measure::tokens`], without the tokenizer.
+    ///
+    /// The o200k and cl100k pre-tokenizers never put two words separated by
+    /// white space or ASCII punctuation (other than an apostrophe, which
+    /// contractions keep) into one piece, and every piece is at least one
+    /// token; so the number of such words is a lower bound. English text has
+    /// about 1.3 tokens per word: close enough to settle `budget-unused` for
+    /// honest budgets without loading a vocabulary.
+    pub fn tokens_at_least(&self) -> u64 {
+        if let Some(&counted) = self.counted.get() {
+            return counted;
+        }
+        self.configured_tokens + words(&self.text)
+    }
+
     /// Whether what is known fits in `budget` tokens.
     pub fn fits(&self, budget: u64) -> bool {
         if let Some(&counted) = self.counted.get() {
@@ -99,6 +115,22 @@ impl Measure {
             None => false,
         }
     }
+}
+
+/// Maximal runs of characters that one pre-tokenizer piece may hold
+/// together: letters, digits, apostrophes and any non-ASCII character that
+/// is not white space (counting those in is conservative: fewer runs).
+fn words(text: &str) -> u64 {
+    let mut runs = 0;
+    let mut in_run = false;
+    for c in text.chars() {
+        let joins = c.is_alphanumeric() || c == '\'' || (!c.is_ascii() && !c.is_whitespace());
+        if joins && !in_run {
+            runs += 1;
+        }
+        in_run = joins;
+    }
+    runs
 }
 
 /// A call as the model sees it: the tool and its arguments as JSON.
@@ -117,4 +149,29 @@ fn call_text(call: &crate::ir::Call) -> String {
         call.tool.value,
         serde_json::Value::Object(arguments)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::words;
+    use crate::tokenizer::TokenizerKind;
+
+    #[test]
+    fn words_never_exceed_tokens() {
+        for text in [
+            "Challenge premises; do not call a design good when it is merely fine.",
+            "don't won't y'all l'homme — café naïve e\u{301}s 12345 abc123 x/y/z a.b.c",
+            "Use `cargo test --release` and `#[derive(Debug)]`; see https://docs.acme.dev/x?y=1.",
+            "日本語のテキスト、そして English mixed 混合 text. Ünïcödé ŝtrïng.",
+            "   \n\n\t  leading and trailing   \n",
+            "{{literal}} braces, 'quoted', \"double\", (parens) [brackets] <angle>",
+        ] {
+            for tokenizer in TokenizerKind::ALL {
+                assert!(
+                    words(text) as usize <= tokenizer.count(text),
+                    "{tokenizer}: {text}"
+                );
+            }
+        }
+    }
 }

@@ -1,18 +1,28 @@
 //! `contrib check PATH…`
+//!
+//! Files are checked in parallel, in chunks, and reported in the order they
+//! were found, so output is deterministic and memory stays bounded however
+//! large the catalog. Unchanged files are answered from the cache.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use clap::Args;
+use rayon::prelude::*;
 
 use super::{fail, files, use_color, Outcome};
-use crate::config::{Config, Resolver};
+use crate::cache::{self, Cache};
+use crate::config::{Config, Loaded, Resolver};
 use crate::diagnostic::{self, Diagnostic};
 use crate::report::{self, Format, Totals};
 use crate::source::SourceFile;
 
 /// How many rounds of fixes `--fix` applies before it stops, as ruff does.
 const MAX_FIX_ROUNDS: usize = 8;
+
+/// How many files are checked in parallel before their results are written.
+const CHUNK: usize = 256;
 
 #[derive(Args)]
 pub struct CheckArgs {
@@ -36,6 +46,20 @@ pub struct CheckArgs {
     /// approves, such as a larger budget).
     #[arg(long, requires = "fix")]
     unsafe_fixes: bool,
+    /// Where results are cached between runs.
+    #[arg(long, value_name = "DIR", default_value = cache::DEFAULT_FOLDER)]
+    cache_dir: PathBuf,
+    /// Check everything afresh, neither reading nor writing the cache.
+    #[arg(long)]
+    no_cache: bool,
+}
+
+/// One checked file, ready to report.
+struct Checked {
+    source: SourceFile,
+    diagnostics: Vec<Diagnostic>,
+    /// The cache entry to store, when the result was computed afresh.
+    store: Option<cache::Key>,
 }
 
 pub fn run(args: &CheckArgs) -> Outcome {
@@ -43,31 +67,48 @@ pub fn run(args: &CheckArgs) -> Outcome {
         Ok(manifests) => manifests,
         Err(message) => return fail(message),
     };
+    let mut cache = (!args.no_cache && !args.fix).then(|| Cache::open(&args.cache_dir));
     let mut emitter = report::emitter(args.format, use_color());
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let mut totals = Totals::default();
     let mut resolver = Resolver::new(args.config.clone());
-    for path in &manifests {
-        let (loaded, first_use) = match resolver.for_manifest(path) {
-            Ok(found) => found,
-            Err(message) => return fail(message),
-        };
-        if first_use && !loaded.diagnostics.is_empty() {
-            if let Some(source) = &loaded.config.source {
-                totals.add(&loaded.diagnostics);
-                if emitter.file(&mut out, source, &loaded.diagnostics).is_err() {
-                    return Outcome::Failed;
+    for chunk in manifests.chunks(CHUNK) {
+        let mut jobs: Vec<(&Path, Arc<Loaded>)> = Vec::with_capacity(chunk.len());
+        for path in chunk {
+            let (loaded, first_use) = match resolver.for_manifest(path) {
+                Ok(found) => found,
+                Err(message) => return fail(message),
+            };
+            if first_use && !loaded.diagnostics.is_empty() {
+                if let Some(source) = &loaded.config.source {
+                    totals.add(&loaded.diagnostics);
+                    if emitter.file(&mut out, source, &loaded.diagnostics).is_err() {
+                        return Outcome::Failed;
+                    }
                 }
             }
+            jobs.push((path, loaded));
         }
-        let checked = match check_path(path, &loaded.config, args) {
-            Ok(checked) => checked,
-            Err(message) => return fail(message),
-        };
-        totals.add(&checked.1);
-        if emitter.file(&mut out, &checked.0, &checked.1).is_err() {
-            return Outcome::Failed;
+        let results: Vec<Result<Checked, String>> = jobs
+            .par_iter()
+            .map(|(path, loaded)| check_path(path, &loaded.config, args, cache.as_ref()))
+            .collect();
+        for result in results {
+            let checked = match result {
+                Ok(checked) => checked,
+                Err(message) => return fail(message),
+            };
+            if let (Some(cache), Some(key)) = (cache.as_mut(), checked.store) {
+                cache.insert(key, &checked.diagnostics);
+            }
+            totals.add(&checked.diagnostics);
+            if emitter
+                .file(&mut out, &checked.source, &checked.diagnostics)
+                .is_err()
+            {
+                return Outcome::Failed;
+            }
         }
     }
     if emitter
@@ -77,6 +118,11 @@ pub fn run(args: &CheckArgs) -> Outcome {
     {
         return Outcome::Failed;
     }
+    if let Some(cache) = &cache {
+        if let Err(message) = cache.save() {
+            eprintln!("warning: {message}");
+        }
+    }
     if totals.errors > 0 || (args.deny_warnings && totals.warnings > 0) {
         Outcome::Problems
     } else {
@@ -84,31 +130,50 @@ pub fn run(args: &CheckArgs) -> Outcome {
     }
 }
 
-/// Checks one manifest, applying fixes first when asked.
+/// Checks one manifest: from the cache when it has this content under this
+/// configuration, afresh otherwise, applying fixes first when asked.
 fn check_path(
     path: &Path,
     config: &Config,
     args: &CheckArgs,
-) -> Result<(SourceFile, Vec<Diagnostic>), String> {
+    cache: Option<&Cache>,
+) -> Result<Checked, String> {
     let bytes = files::read_limited(path)?;
     let name = files::display_name(path);
-    let (mut source, mut diagnostics) = check_bytes(&name, &bytes, config);
-    if !args.fix {
-        return Ok((source, diagnostics));
-    }
-    let mut changed = false;
-    for _ in 0..MAX_FIX_ROUNDS {
-        let (fixed, applied) = crate::fix::apply(&source.text, &diagnostics, args.unsafe_fixes);
-        if applied == 0 || fixed == *source.text {
-            break;
+    let key = cache.map(|_| cache::key(&bytes, &config.fingerprint));
+    if let (Some(cache), Some(key)) = (cache, &key) {
+        if let Some(diagnostics) = cache.get(key) {
+            let source = match crate::decode_bytes(&name, &bytes) {
+                Ok(source) => source,
+                Err(undecodable) => undecodable.0,
+            };
+            return Ok(Checked {
+                source,
+                diagnostics,
+                store: None,
+            });
         }
-        changed = true;
-        (source, diagnostics) = check_bytes(&name, fixed.as_bytes(), config);
     }
-    if changed {
-        files::write_atomically(path, source.text.as_bytes())?;
+    let (mut source, mut diagnostics) = check_bytes(&name, &bytes, config);
+    if args.fix {
+        let mut changed = false;
+        for _ in 0..MAX_FIX_ROUNDS {
+            let (fixed, applied) = crate::fix::apply(&source.text, &diagnostics, args.unsafe_fixes);
+            if applied == 0 || fixed == *source.text {
+                break;
+            }
+            changed = true;
+            (source, diagnostics) = check_bytes(&name, fixed.as_bytes(), config);
+        }
+        if changed {
+            files::write_atomically(path, source.text.as_bytes())?;
+        }
     }
-    Ok((source, diagnostics))
+    Ok(Checked {
+        source,
+        diagnostics,
+        store: key,
+    })
 }
 
 /// One file's diagnostics, from its bytes.

@@ -70,6 +70,9 @@ pub struct Config {
     pub skills: IndexMap<String, Skill>,
     /// Levels set in `[lints]`, by rule code.
     pub lints: HashMap<&'static str, Level>,
+    /// A hash of the text this configuration was read from, so cached
+    /// results are only reused under the same configuration.
+    pub fingerprint: [u8; 32],
 }
 
 /// A tool the platform can call or load.
@@ -202,6 +205,7 @@ impl Config {
             tools: IndexMap::new(),
             skills: IndexMap::new(),
             lints: HashMap::new(),
+            fingerprint: crate::cache::fingerprint(PLATFORM_DEFAULT),
         };
         let platform = SourceFile::new("<platform>", PLATFORM_DEFAULT);
         let diagnostics = raw::apply(&mut config, &platform, false);
@@ -218,6 +222,8 @@ impl Config {
     pub fn from_source(source: SourceFile) -> (Config, Vec<Diagnostic>) {
         let mut config = Config::platform();
         let diagnostics = raw::apply(&mut config, &source, true);
+        config.fingerprint =
+            crate::cache::fingerprint(&format!("{PLATFORM_DEFAULT}\0{}", source.text));
         config.source = Some(Arc::new(source));
         (config, diagnostics)
     }

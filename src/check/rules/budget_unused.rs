@@ -43,6 +43,9 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let budget = contributor.budget.value;
+        if budget <= measure.tokens_at_least().saturating_mul(SLACK) {
+            continue;
+        }
         let measured = measure.tokens();
         if budget <= measured.saturating_mul(SLACK) {
             continue;
