@@ -118,6 +118,10 @@ struct Index {
     entries: HashMap<String, Vec<Stored>>,
 }
 
+/// A stored fix: its title, whether it is safe, and its edits as
+/// `(start, end, replacement)`.
+type StoredFix = (String, bool, Vec<(usize, usize, String)>);
+
 /// A diagnostic as stored: its rule by code.
 #[derive(Clone, Serialize, Deserialize)]
 struct Stored {
@@ -126,7 +130,7 @@ struct Stored {
     message: String,
     labels: Vec<(usize, usize, String, bool)>,
     help: Option<String>,
-    fixes: Vec<(String, bool, Vec<(usize, usize, String)>)>,
+    fixes: Vec<StoredFix>,
 }
 
 impl From<&Diagnostic> for Stored {
