@@ -1,0 +1,91 @@
+//! Micro-benchmarks of each stage on a small, a typical and a 1 MB
+//! manifest: parse, lower, check (with the tokenizer warm), tokenize and
+//! bundle emission. `cargo bench --bench pipeline`; CI builds them with
+//! `cargo bench --no-run` so they cannot rot.
+
+#[path = "support/generate.rs"]
+mod generate;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+
+use contrib::config::Config;
+use contrib::source::SourceFile;
+
+const SMALL: &str = "plugin acme/small 1.0.0 {
+    owner agent-author
+
+    eager-run started-at {
+        placement conversation
+        budget 50 tokens
+        call get_current_time {}
+    }
+}
+";
+
+/// A generated plugin of typical size, and one of about 1 MB (many
+/// contributors with long bodies).
+fn manifests() -> Vec<(&'static str, String)> {
+    let mut rng = generate::Rng::new(7);
+    let typical = generate::manifest(&generate::plugin(&mut rng, 1));
+    let mut large = generate::plugin(&mut rng, 2);
+    let mut index = 0;
+    while generate::manifest(&large).len() < 1_000_000 {
+        let body = generate::prose(&mut rng, 6_000);
+        large.parts.push(generate::Part {
+            kind: "text",
+            id: format!("section-{index}"),
+            placement: "agent",
+            budget: body.len() / 2,
+            fields: vec![],
+            body: Some(body),
+        });
+        index += 1;
+    }
+    vec![
+        ("small", SMALL.to_string()),
+        ("typical", typical),
+        ("1MB", generate::manifest(&large)),
+    ]
+}
+
+fn config() -> Config {
+    Config::from_source(SourceFile::new("contrib.toml", generate::CONFIG)).0
+}
+
+fn stages(c: &mut Criterion) {
+    let config = config();
+    // Load the vocabulary once, outside the measurements.
+    config.tokenizer.count("warm up");
+    for (name, text) in manifests() {
+        let mut group = c.benchmark_group(name);
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        if text.len() > 100_000 {
+            group.sample_size(10);
+        }
+        let source = SourceFile::new("bench.contrib", text.as_str());
+        group.bench_function(BenchmarkId::new("parse", name), |b| {
+            b.iter(|| contrib::syntax::parse(&text))
+        });
+        let tree = contrib::syntax::parse(&text).expect("generated manifests parse");
+        group.bench_function(BenchmarkId::new("lower", name), |b| {
+            b.iter(|| contrib::lower::lower(&tree))
+        });
+        group.bench_function(BenchmarkId::new("analyze", name), |b| {
+            b.iter(|| contrib::analyze(&source, &config))
+        });
+        let plugin = contrib::analyze(&source, &config).plugin.expect("a plugin");
+        group.bench_function(BenchmarkId::new("check", name), |b| {
+            b.iter(|| contrib::check::check(&plugin, &config))
+        });
+        group.bench_function(BenchmarkId::new("tokenize", name), |b| {
+            b.iter(|| config.tokenizer.count(&text))
+        });
+        group.bench_function(BenchmarkId::new("bundle", name), |b| {
+            b.iter(|| contrib::bundle::canonical_bytes(&contrib::bundle::build(&plugin, &config)))
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, stages);
+criterion_main!(benches);
