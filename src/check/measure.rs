@@ -4,7 +4,8 @@
 //!   length, plus the framing of lower-priority text.
 //! - `eager-load`: each tool's `schema_tokens`, the skill's
 //!   `manifest_tokens` and each loaded operation's `tokens` (from the
-//!   workspace configuration), plus framing.
+//!   workspace configuration), plus framing. A tool, skill or operation the
+//!   workspace does not declare makes the measure a lower bound.
 //! - `eager-run`, `preface`, `fact`: only the call (or the fact sections'
 //!   headings) is known before run time; the budget bounds the result, which
 //!   the runtime refuses when it is larger.
@@ -25,7 +26,8 @@ pub struct Measure {
     pub text: String,
     /// Tokens known from the configuration without counting.
     pub configured_tokens: u64,
-    /// Whether the whole of what it adds is known before run time.
+    /// Whether the whole of what it adds is known before run time; when
+    /// not, the measure is a lower bound.
     pub complete: bool,
     tokenizer: TokenizerKind,
     counted: OnceCell<u64>,
@@ -43,22 +45,31 @@ impl Measure {
                 true
             }
             ContributorBody::EagerLoad { tools, skill } => {
+                // What the workspace does not declare costs an unknown
+                // amount (`unknown-tool` and friends say so): the sum is then
+                // only a lower bound.
+                let mut known = true;
                 for tool in tools {
-                    configured_tokens += config
-                        .tools
-                        .get(&tool.value)
-                        .map_or(0, |tool| tool.schema_tokens);
-                }
-                if let Some(load) = skill {
-                    if let Some(skill) = config.skills.get(&load.skill.value) {
-                        configured_tokens += skill.manifest_tokens;
-                        for operation in &load.operations {
-                            configured_tokens +=
-                                skill.operations.get(&operation.value).copied().unwrap_or(0);
-                        }
+                    match config.tools.get(&tool.value) {
+                        Some(tool) => configured_tokens += tool.schema_tokens,
+                        None => known = false,
                     }
                 }
-                true
+                if let Some(load) = skill {
+                    match config.skills.get(&load.skill.value) {
+                        Some(skill) => {
+                            configured_tokens += skill.manifest_tokens;
+                            for operation in &load.operations {
+                                match skill.operations.get(&operation.value) {
+                                    Some(tokens) => configured_tokens += tokens,
+                                    None => known = false,
+                                }
+                            }
+                        }
+                        None => known = false,
+                    }
+                }
+                known
             }
             ContributorBody::EagerRun { call } | ContributorBody::Preface { call, .. } => {
                 text.push_str(&call_text(call));

@@ -1,0 +1,113 @@
+//! Checker behaviour that a fail/pass fixture pair cannot show on its own:
+//! what must *not* be reported alongside a rule, and how rules share work.
+
+use contrib::config::Config;
+use contrib::source::SourceFile;
+
+/// The names of the rules that fire on `text`, checked in the fixtures'
+/// shared workspace.
+fn fired(text: &str) -> Vec<&'static str> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/rules/contrib.toml");
+    let (config, problems) = Config::load(path.as_ref()).expect("the fixtures' workspace loads");
+    assert!(problems.is_empty(), "{problems:?}");
+    let source = SourceFile::new("test.contrib", text);
+    let analysis = contrib::analyze(&source, &config);
+    analysis.diagnostics.iter().map(|d| d.rule.name).collect()
+}
+
+#[test]
+fn an_eager_load_of_an_undeclared_tool_is_not_called_over_budgeted() {
+    // `grep_repo` costs an unknown amount: the measure is a lower bound, so
+    // the budget cannot be called unused.
+    let text = r#"
+plugin acme/search 1.0.0 {
+    owner agent-author
+    eager-load search {
+        placement agent
+        budget 300 tokens
+        tools grep_repo
+    }
+}
+"#;
+    assert_eq!(fired(text), ["unknown-tool"]);
+}
+
+#[test]
+fn a_persons_text_placed_at_agent_is_reported_once() {
+    let text = r#"
+plugin acme/voice 1.0.0 {
+    owner person
+    text voice {
+        placement agent
+        reach replies
+        budget 40 tokens
+        body "Answer tersely. Call me {person.name}."
+    }
+}
+"#;
+    assert_eq!(fired(text), ["owner-cannot-place"]);
+}
+
+#[test]
+fn a_time_in_a_persons_text_is_still_too_wide_for_it() {
+    // The owner allows person placement; `{now}` does not.
+    let text = r#"
+plugin acme/voice 1.0.0 {
+    owner person
+    text voice {
+        placement person
+        reach replies
+        budget 40 tokens
+        body "It is {now} where I am."
+    }
+}
+"#;
+    assert_eq!(fired(text), ["placement-too-wide"]);
+}
+
+#[test]
+fn a_kind_out_of_its_placement_is_reported_once() {
+    let text = r#"
+plugin acme/clock 1.0.0 {
+    owner agent-author
+    system-message late {
+        placement agent
+        when idle > 4h
+        budget 30 tokens
+        body "It has been {idle} since your last turn."
+    }
+}
+"#;
+    assert_eq!(fired(text), ["placement-not-for-kind"]);
+}
+
+#[test]
+fn lower_priority_text_is_measured_with_its_framing() {
+    // The body alone is 8 tokens; the person's framing adds about 20.
+    let text = r#"
+plugin acme/voice 1.0.0 {
+    owner person
+    text voice {
+        placement person
+        reach replies
+        budget 10 tokens
+        body "Answer tersely, in British English."
+    }
+}
+"#;
+    assert_eq!(fired(text), ["over-budget"]);
+}
+
+#[test]
+fn a_misspelt_argument_is_not_also_reported_missing() {
+    let text = r#"
+plugin acme/style 1.0.0 {
+    owner agent-author
+    eager-run style {
+        budget 1500 tokens
+        call fetch_url { uri: "https://docs.acme.dev/style" }
+    }
+}
+"#;
+    assert_eq!(fired(text), ["invalid-tool-arguments"]);
+}
