@@ -26,6 +26,11 @@ pub(super) fn apply(config: &mut Config, source: &SourceFile, declared: bool) ->
     let mut reader = Reader {
         diagnostics: Vec::new(),
         declared,
+        // A broken line moves what follows it (a table header that does not
+        // close puts its keys at the top level), so unknown keys after a
+        // syntax error are most likely its echo: they are reported once
+        // the syntax is fixed.
+        report_unknown_keys: errors.is_empty(),
     };
     for error in errors {
         let span = error
@@ -52,6 +57,7 @@ pub(super) fn apply(config: &mut Config, source: &SourceFile, declared: bool) ->
 struct Reader {
     diagnostics: Vec<Diagnostic>,
     declared: bool,
+    report_unknown_keys: bool,
 }
 
 /// "a tokenizer", "an effect".
@@ -59,6 +65,16 @@ fn with_article(noun: &str) -> String {
     match noun.chars().next() {
         Some('a' | 'e' | 'i' | 'o' | 'u') => format!("an {noun}"),
         _ => format!("a {noun}"),
+    }
+}
+
+/// `"a", "b" or "c"`.
+fn one_of(words: &[&str]) -> String {
+    let quoted: Vec<String> = words.iter().map(|word| format!("\"{word}\"")).collect();
+    match quoted.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
     }
 }
 
@@ -98,15 +114,15 @@ impl Reader {
                         span,
                         format!("\"{suggestion}\""),
                     )),
-                None => diagnostic.help(format!(
-                    "write one of {}",
-                    suggest::list(known.iter().map(|word| format!("\"{word}\"")))
-                )),
+                None => diagnostic.help(format!("write {}", one_of(known))),
             });
     }
 
     /// Reports every key of `table` not in `allowed`.
     fn known_keys(&mut self, table: &DeTable<'_>, allowed: &[&str], context: &str) {
+        if !self.report_unknown_keys {
+            return;
+        }
         for key in table.keys() {
             let name = key.get_ref().as_ref();
             if allowed.contains(&name) {
