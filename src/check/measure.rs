@@ -10,10 +10,11 @@
 //!   headings) is known before run time; the budget bounds the result, which
 //!   the runtime refuses when it is larger.
 //!
-//! Counting is lazy: [`Measure::fits`] answers from byte lengths when it can
-//! (a token covers at least one byte) and stops counting at the budget, so
-//! most contributors never load the tokenizer; [`Measure::tokens`] counts
-//! exactly, once.
+//! Counting is lazy and happens at most once per contributor:
+//! [`Measure::fits`] answers from byte lengths when it can (a token covers
+//! at least one byte), so a contributor whose known text is short never
+//! loads the tokenizer; otherwise [`Measure::fits`] and [`Measure::tokens`]
+//! share one exact count.
 
 use std::cell::OnceCell;
 
@@ -98,17 +99,27 @@ impl Measure {
             .get_or_init(|| self.configured_tokens + self.tokenizer.count(&self.text) as u64)
     }
 
-    /// Whether what is known fits in `budget` tokens.
+    /// Whether what is known fits in `budget` tokens. Every token covers at
+    /// least one byte, so a text no longer in bytes than what the budget
+    /// leaves fits without loading the tokenizer; otherwise the text is
+    /// counted once, in full, and the count kept for [`Measure::tokens`]
+    /// (stopping at the budget would save nothing: a text over it is then
+    /// counted in full for the message, and one under it for
+    /// `budget-unused`).
     pub fn fits(&self, budget: u64) -> bool {
-        if let Some(&counted) = self.counted.get() {
-            return counted <= budget;
+        let Some(rest) = budget.checked_sub(self.configured_tokens) else {
+            return false;
+        };
+        if self.counted.get().is_none() && self.text.len() as u64 <= rest {
+            return true;
         }
-        match budget.checked_sub(self.configured_tokens) {
-            Some(rest) => self
-                .tokenizer
-                .fits(&self.text, usize::try_from(rest).unwrap_or(usize::MAX)),
-            None => false,
-        }
+        self.tokens() <= budget
+    }
+
+    /// Whether the text has been counted, for tests of laziness.
+    #[cfg(test)]
+    fn is_counted(&self) -> bool {
+        self.counted.get().is_some()
     }
 }
 
@@ -128,4 +139,40 @@ fn call_text(call: &crate::ir::Call) -> String {
         call.tool.value,
         serde_json::Value::Object(arguments)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::SourceFile;
+
+    fn measure(body: &str, budget: u64) -> (Measure, u64) {
+        let text = format!(
+            "plugin acme/m 1.0.0 {{\n    owner agent-author\n    text t {{\n        placement agent\n        budget {budget} tokens\n        body \"{body}\"\n    }}\n}}\n"
+        );
+        let config = Config::platform();
+        let analysis = crate::analyze(&SourceFile::new("m.contrib", text), &config);
+        let plugin = analysis.plugin.expect("the manifest lowers");
+        let contributor = &plugin.contributors[0];
+        (Measure::new(&plugin, contributor, &config), budget)
+    }
+
+    #[test]
+    fn a_short_text_fits_without_counting() {
+        let (measure, budget) = measure("Be direct.", 20);
+        assert!(measure.fits(budget));
+        assert!(!measure.is_counted());
+    }
+
+    #[test]
+    fn a_counted_fit_is_kept_for_tokens() {
+        let (measure, budget) = measure("Challenge premises; do not call a design good.", 20);
+        assert!(measure.fits(budget));
+        assert!(
+            measure.is_counted(),
+            "fits counted, and tokens would count again"
+        );
+        assert_eq!(measure.tokens(), 10);
+        assert!(!measure.fits(9));
+    }
 }
