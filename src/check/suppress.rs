@@ -5,8 +5,9 @@
 //! ```
 //!
 //! On its own line before a contributor or field, a suppression covers that
-//! contributor or field; after a field on the same line, that field; above
-//! the `plugin` line, the whole file. Each names one or more rules and gives
+//! contributor or field (one left at the end of a block covers nothing);
+//! after a field on the same line, that field; above the `plugin` line, the
+//! whole file. Each names one or more rules and gives
 //! a reason after `--`. A suppression without a reason, or that suppresses
 //! nothing, is itself reported (`unused-suppression`, like ruff's RUF100),
 //! so suppressions cannot outlive what they were written for.
@@ -149,7 +150,7 @@ fn report(suppression: &Suppression, text: &str, problems: &mut Vec<Diagnostic>)
                 problems.push(
                     Diagnostic::new(&UNUSED_SUPPRESSION, format!("this suppression of `{}` suppresses nothing", rule.name))
                         .primary(named.span, "nothing to suppress here")
-                        .help("remove it: the problem it was written for is gone, or it is not where the suppression covers")
+                        .help("remove it if the problem it was written for is gone, or move it to the line before the contributor or field it is for")
                         .fix(fix),
                 );
             }
@@ -230,9 +231,17 @@ fn parse(tree: &File<'_>, source: &SourceFile, problems: &mut Vec<Diagnostic>) -
         let scope = if own_line && comment.span.start < first_item {
             None
         } else if own_line {
+            // The next contributor or field in the same block: a comment
+            // left at the end of a block covers nothing after the block.
+            let block_end = items
+                .iter()
+                .filter(|span| span.start < comment.span.start && comment.span.start < span.end)
+                .map(|span| span.end)
+                .min()
+                .unwrap_or(usize::MAX);
             items
                 .iter()
-                .find(|span| span.start >= comment.span.end)
+                .find(|span| span.start >= comment.span.end && span.start < block_end)
                 .copied()
                 .or(Some(Span::point(usize::MAX)))
         } else {
