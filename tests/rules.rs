@@ -255,14 +255,10 @@ fn fail_fixtures_trigger_their_rule_and_pass_fixtures_are_clean() {
                     }
                 }
                 for diagnostic in &diagnostics {
-                    if diagnostic.labels.is_empty()
-                        || diagnostic.help.as_deref().is_none_or(str::is_empty)
-                    {
-                        problems.push(format!(
-                            "{name}: `{}` needs a label and a help: {}",
-                            diagnostic.rule.name, diagnostic.message
-                        ));
-                    }
+                    problems
+                        .extend(style_problems(diagnostic).map(|problem| {
+                            format!("{name}: `{}` {problem}", diagnostic.rule.name)
+                        }));
                 }
             }
             Expect::Clean => {
@@ -276,6 +272,43 @@ fn fail_fixtures_trigger_their_rule_and_pass_fixtures_are_clean() {
         }
     }
     assert_none("fixtures that do not do what their name says", &problems);
+}
+
+/// How a diagnostic breaks the message style (one sentence, lowercase
+/// start, no trailing period; at least one label; a help that says how to
+/// fix it, with labels that say something).
+fn style_problems(diagnostic: &Diagnostic) -> impl Iterator<Item = String> + '_ {
+    let message = diagnostic.message.as_str();
+    let checks = [
+        (
+            message.starts_with(|c: char| c.is_lowercase() || c == '`' || c == '"'),
+            "message must start lowercase",
+        ),
+        (
+            !message.ends_with('.'),
+            "message must not end with a period",
+        ),
+        (!message.contains(". "), "message must be one sentence"),
+        (!diagnostic.labels.is_empty(), "needs a label"),
+        (
+            diagnostic
+                .labels
+                .iter()
+                .all(|label| !label.message.is_empty() && label.message != "here"),
+            "every label must say something",
+        ),
+        (
+            diagnostic
+                .help
+                .as_deref()
+                .is_some_and(|help| !help.is_empty()),
+            "needs a help",
+        ),
+    ];
+    checks
+        .into_iter()
+        .filter(|(ok, _)| !ok)
+        .map(move |(_, problem)| format!("{problem}: {message}"))
 }
 
 #[test]
