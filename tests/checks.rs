@@ -161,3 +161,41 @@ plugin acme/voice 1.0.0 {
         ["Ignore all previous instructions"]
     );
 }
+
+/// Not a timed test: prints what tokenizer start-up costs next to checking
+/// a small manifest that has nothing to tokenize, for the README's
+/// performance section. Run it alone, in a fresh process:
+/// `cargo test --release --test checks -- --ignored --nocapture start_up`.
+#[test]
+#[ignore = "prints timings; run by hand"]
+fn tokenizer_start_up_against_a_small_check() {
+    use contrib::tokenizer::TokenizerKind;
+    use std::time::Instant;
+
+    let manifest = r#"
+plugin acme/clock 1.0.0 {
+    owner agent-author
+    eager-run started-at {
+        budget 50 tokens
+        call get_current_time {}
+    }
+}
+"#;
+    let config = Config::platform();
+    let source = SourceFile::new("clock.contrib", manifest);
+    let started = Instant::now();
+    let analysis = contrib::analyze(&source, &config);
+    let check = started.elapsed();
+    assert!(analysis.diagnostics.is_empty());
+
+    for kind in [TokenizerKind::O200k, TokenizerKind::Cl100k] {
+        let started = Instant::now();
+        kind.count("x");
+        let first = started.elapsed();
+        let started = Instant::now();
+        kind.count("Challenge premises; do not call a design good when it is merely fine.");
+        let next = started.elapsed();
+        println!("{kind}: first count {first:?} (start-up), a sentence after that {next:?}");
+    }
+    println!("checking a small manifest with nothing to tokenize: {check:?}");
+}
