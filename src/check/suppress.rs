@@ -5,8 +5,9 @@
 //! ```
 //!
 //! On its own line before a contributor or field, a suppression covers that
-//! contributor or field; after a field on the same line, that field; above
-//! the `plugin` line, the whole file. Each names one or more rules and gives
+//! contributor or field (one left at the end of a block covers nothing);
+//! after a field on the same line, that field; above the `plugin` line, the
+//! whole file. Each names one or more rules and gives
 //! a reason after `--`. A suppression without a reason, or that suppresses
 //! nothing, is itself reported (`unused-suppression`, like ruff's RUF100),
 //! so suppressions cannot outlive what they were written for.
@@ -77,7 +78,7 @@ pub fn apply(tree: &File<'_>, source: &SourceFile, diagnostics: &mut Vec<Diagnos
     }
     diagnostics.retain(|diagnostic| !suppressed(&suppressions, diagnostic));
     for suppression in &suppressions {
-        report(suppression, &mut problems);
+        report(suppression, &source.text, &mut problems);
     }
     diagnostics.extend(problems);
 }
@@ -105,8 +106,14 @@ fn suppressed(suppressions: &[Suppression], diagnostic: &Diagnostic) -> bool {
     hit
 }
 
-fn report(suppression: &Suppression, problems: &mut Vec<Diagnostic>) {
-    for named in &suppression.rules {
+fn report(suppression: &Suppression, text: &str, problems: &mut Vec<Diagnostic>) {
+    // A suppression that still suppresses something (or names what cannot
+    // be judged unused) keeps its comment: only the unused names go.
+    let keeps_comment = suppression
+        .rules
+        .iter()
+        .any(|named| named.used.get() || !named.rule.is_some_and(|rule| rule.is_configurable()));
+    for (index, named) in suppression.rules.iter().enumerate() {
         match named.rule {
             None => {
                 let names = crate::rules::all().into_iter().filter(|rule| rule.is_configurable()).map(|rule| rule.name);
@@ -124,12 +131,29 @@ fn report(suppression: &Suppression, problems: &mut Vec<Diagnostic>) {
                     .primary(named.span, "a language rule")
                     .help("the language's own errors mean the manifest cannot be read; fix the manifest instead"),
             ),
-            Some(rule) if !named.used.get() => problems.push(
-                Diagnostic::new(&UNUSED_SUPPRESSION, format!("this suppression of `{}` suppresses nothing", rule.name))
-                    .primary(named.span, "nothing to suppress here")
-                    .help("remove it: the problem it was written for is gone, or it is not where the suppression covers")
-                    .fix(Fix::replace("Remove the suppression", Applicability::Safe, suppression.comment, "")),
-            ),
+            Some(rule) if !named.used.get() => {
+                let fix = if keeps_comment {
+                    Fix::replace(
+                        format!("Remove `{}` from the suppression", rule.name),
+                        Applicability::Safe,
+                        name_removal(&suppression.rules, index),
+                        "",
+                    )
+                } else {
+                    Fix::replace(
+                        "Remove the suppression",
+                        Applicability::Safe,
+                        comment_removal(text, suppression.comment),
+                        "",
+                    )
+                };
+                problems.push(
+                    Diagnostic::new(&UNUSED_SUPPRESSION, format!("this suppression of `{}` suppresses nothing", rule.name))
+                        .primary(named.span, "nothing to suppress here")
+                        .help("remove it if the problem it was written for is gone, or move it to the line before the contributor or field it is for")
+                        .fix(fix),
+                );
+            }
             Some(_) => {}
         }
     }
@@ -140,6 +164,39 @@ fn report(suppression: &Suppression, problems: &mut Vec<Diagnostic>) {
                 .help("say why the rule does not apply here, after `--`: `# contrib: allow(rule) -- reason`"),
         );
     }
+}
+
+/// What to delete to remove the `index`th name of a list and one comma
+/// beside it.
+fn name_removal(rules: &[Named], index: usize) -> Span {
+    let this = rules[index].span;
+    match (
+        rules.get(index + 1),
+        index.checked_sub(1).map(|before| &rules[before]),
+    ) {
+        (Some(next), _) => Span::new(this.start, next.span.start),
+        (None, Some(previous)) => Span::new(previous.span.end, this.end),
+        (None, None) => this,
+    }
+}
+
+/// What to delete to remove a comment without leaving blank space behind:
+/// its whole line when it stands alone on it, or the spaces before it when
+/// it follows a field.
+fn comment_removal(text: &str, comment: Span) -> Span {
+    let before = &text[..comment.start];
+    let line_start = before.rfind(['\n', '\r']).map_or(0, |at| at + 1);
+    let spaces_start = before.trim_end_matches([' ', '\t']).len();
+    if spaces_start > line_start {
+        return Span::new(spaces_start, comment.end);
+    }
+    let after = &text[comment.end..];
+    let line_break = if after.starts_with("\r\n") {
+        2
+    } else {
+        usize::from(after.starts_with(['\n', '\r']))
+    };
+    Span::new(line_start, comment.end + line_break)
 }
 
 fn parse(tree: &File<'_>, source: &SourceFile, problems: &mut Vec<Diagnostic>) -> Vec<Suppression> {
@@ -174,9 +231,17 @@ fn parse(tree: &File<'_>, source: &SourceFile, problems: &mut Vec<Diagnostic>) -
         let scope = if own_line && comment.span.start < first_item {
             None
         } else if own_line {
+            // The next contributor or field in the same block: a comment
+            // left at the end of a block covers nothing after the block.
+            let block_end = items
+                .iter()
+                .filter(|span| span.start < comment.span.start && comment.span.start < span.end)
+                .map(|span| span.end)
+                .min()
+                .unwrap_or(usize::MAX);
             items
                 .iter()
-                .find(|span| span.start >= comment.span.end)
+                .find(|span| span.start >= comment.span.end && span.start < block_end)
                 .copied()
                 .or(Some(Span::point(usize::MAX)))
         } else {

@@ -26,6 +26,11 @@ pub(super) fn apply(config: &mut Config, source: &SourceFile, declared: bool) ->
     let mut reader = Reader {
         diagnostics: Vec::new(),
         declared,
+        // A broken line moves what follows it (a table header that does not
+        // close puts its keys at the top level), so unknown keys after a
+        // syntax error are most likely its echo: they are reported once
+        // the syntax is fixed.
+        report_unknown_keys: errors.is_empty(),
     };
     for error in errors {
         let span = error
@@ -39,17 +44,38 @@ pub(super) fn apply(config: &mut Config, source: &SourceFile, declared: bool) ->
                     error.message().trim()
                 ),
             )
-            .primary(span, "here")
+            .primary(span, "not valid TOML")
             .help("fix the TOML syntax; see https://toml.io"),
         );
     }
     reader.document(config, document.get_ref());
-    reader.diagnostics
+    let mut diagnostics = reader.diagnostics;
+    crate::diagnostic::sort(&mut diagnostics);
+    diagnostics
 }
 
 struct Reader {
     diagnostics: Vec<Diagnostic>,
     declared: bool,
+    report_unknown_keys: bool,
+}
+
+/// "a tokenizer", "an effect".
+fn with_article(noun: &str) -> String {
+    match noun.chars().next() {
+        Some('a' | 'e' | 'i' | 'o' | 'u') => format!("an {noun}"),
+        _ => format!("a {noun}"),
+    }
+}
+
+/// `"a", "b" or "c"`.
+fn one_of(words: &[&str]) -> String {
+    let quoted: Vec<String> = words.iter().map(|word| format!("\"{word}\"")).collect();
+    match quoted.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
 }
 
 fn span_of<T>(value: &Spanned<T>) -> Span {
@@ -58,17 +84,45 @@ fn span_of<T>(value: &Spanned<T>) -> Span {
 }
 
 impl Reader {
-    fn error(&mut self, span: Span, message: impl Into<String>, help: impl Into<String>) {
-        let message = message.into();
+    fn error(
+        &mut self,
+        span: Span,
+        label: &str,
+        message: impl Into<String>,
+        help: impl Into<String>,
+    ) {
         self.diagnostics.push(
             Diagnostic::new(&INVALID_CONFIG, message)
-                .primary(span, "here")
+                .primary(span, label)
                 .help(help),
         );
     }
 
+    /// A string that is not one of the words `known`: suggests the closest,
+    /// with a safe fix, or lists them.
+    fn unknown_word(&mut self, value: &Value<'_>, noun: &str, text: &str, known: &[&str]) {
+        let span = span_of(value);
+        let diagnostic = Diagnostic::new(&INVALID_CONFIG, format!("unknown {noun} `{text}`"))
+            .primary(span, format!("not {}", with_article(noun)));
+        self.diagnostics
+            .push(match suggest::closest(text, known.iter().copied()) {
+                Some(suggestion) => diagnostic
+                    .help(format!("did you mean \"{suggestion}\"?"))
+                    .fix(Fix::replace(
+                        format!("Replace with \"{suggestion}\""),
+                        Applicability::Safe,
+                        span,
+                        format!("\"{suggestion}\""),
+                    )),
+                None => diagnostic.help(format!("write {}", one_of(known))),
+            });
+    }
+
     /// Reports every key of `table` not in `allowed`.
     fn known_keys(&mut self, table: &DeTable<'_>, allowed: &[&str], context: &str) {
+        if !self.report_unknown_keys {
+            return;
+        }
         for key in table.keys() {
             let name = key.get_ref().as_ref();
             if allowed.contains(&name) {
@@ -104,7 +158,8 @@ impl Reader {
             other => {
                 self.error(
                     span_of(value),
-                    format!("{what} must be a table, not {}", other.type_str()),
+                    "expected a table",
+                    format!("`{what}` must be a table, not {}", other.type_str()),
                     format!("write `[{what}]` or an inline table `{{ … }}`"),
                 );
                 None
@@ -120,6 +175,7 @@ impl Reader {
         if parsed.is_none() {
             self.error(
                 span_of(value),
+                "not a whole number",
                 format!("`{what}` must be a whole number of tokens, at least 0"),
                 format!("write `{what} = 1000`"),
             );
@@ -132,6 +188,7 @@ impl Reader {
         if parsed.is_none() {
             self.error(
                 span_of(value),
+                "not `true` or `false`",
                 format!("`{what}` must be `true` or `false`"),
                 format!("write `{what} = true`"),
             );
@@ -144,6 +201,7 @@ impl Reader {
         if parsed.is_none() {
             self.error(
                 span_of(value),
+                "expected a string",
                 format!(
                     "`{what}` must be a string, not {}",
                     value.get_ref().type_str()
@@ -218,6 +276,7 @@ impl Reader {
                 Some(share) if (0.0..=1.0).contains(&share) => config.system_prompt_share = share,
                 _ => self.error(
                     span_of(value),
+                    "not a number from 0 to 1",
                     "`system_prompt_share` must be a number from 0 to 1",
                     "write the share of the context the system prompt may take, such as `0.25`",
                 ),
@@ -229,11 +288,7 @@ impl Reader {
                     Some(kind) => config.tokenizer = kind,
                     None => {
                         let names = TokenizerKind::ALL.map(TokenizerKind::as_str);
-                        self.error(
-                            span_of(value),
-                            format!("unknown tokenizer `{name}`"),
-                            format!("the tokenizers are {}", suggest::list(names)),
-                        );
+                        self.unknown_word(value, "tokenizer", name, &names);
                     }
                 }
             }
@@ -248,6 +303,7 @@ impl Reader {
         let Some(hosts) = value.get_ref().as_array() else {
             self.error(
                 span_of(value),
+                "expected a list",
                 "`allow` must be a list of host names",
                 "write `allow = [\"docs.acme.dev\", \"*.acme.dev\"]`",
             );
@@ -259,7 +315,7 @@ impl Reader {
             };
             match HostPattern::parse(text) {
                 Some(pattern) => config.egress.push(pattern),
-                None => self.error(span_of(host), format!("`{text}` is not a host name"), "write a host such as `docs.acme.dev`, or `*.acme.dev` for its subdomains; no scheme, port or path"),
+                None => self.error(span_of(host), "not a host name", format!("`{text}` is not a host name"), "write a host such as `docs.acme.dev`, or `*.acme.dev` for its subdomains; no scheme, port or path"),
             }
         }
     }
@@ -292,16 +348,12 @@ impl Reader {
                 "read" => tool.effect = Effect::Read,
                 "write" => tool.effect = Effect::Write,
                 other => {
-                    self.error(
-                        span_of(value),
-                        format!("unknown effect `{other}`"),
-                        "a tool's effect is `read` or `write`",
-                    );
+                    self.unknown_word(value, "effect", other, &["read", "write"]);
                     return None;
                 }
             },
             None => {
-                self.error(span_of(value), format!("tool `{name}` does not say its effect"), "add `effect = \"read\"` or `effect = \"write\"`: the checker must know whether a tool changes anything");
+                self.error(span_of(value), "no `effect`", format!("tool `{name}` does not say its effect"), "add `effect = \"read\"` or `effect = \"write\"`: the checker must know whether a tool changes anything");
                 return None;
             }
         }
@@ -338,13 +390,37 @@ impl Reader {
                 "boolean" => ParamKind::Boolean,
                 "list" => ParamKind::List,
                 _ => {
-                    self.error(span_of(value), format!("unknown parameter type `{text}`"), "a parameter is \"string\", \"integer\", \"boolean\" or \"list\"; add `?` for an optional one, as in \"integer?\"");
+                    self.unknown_param_type(value, text, required);
                     return None;
                 }
             };
             params.insert(key.get_ref().to_string(), Param { kind, required });
         }
         Some(params)
+    }
+
+    /// A parameter type that is not one of the four, keeping its `?`.
+    fn unknown_param_type(&mut self, value: &Value<'_>, text: &str, required: bool) {
+        let kind = text.strip_suffix('?').unwrap_or(text);
+        let mark = if required { "" } else { "?" };
+        let span = span_of(value);
+        let diagnostic =
+            Diagnostic::new(&INVALID_CONFIG, format!("unknown parameter type `{text}`"))
+                .primary(span, "not a parameter type");
+        let kinds = ["string", "integer", "boolean", "list"];
+        self.diagnostics.push(match suggest::closest(kind, kinds) {
+            Some(suggestion) => diagnostic
+                .help(format!("did you mean \"{suggestion}{mark}\"?"))
+                .fix(Fix::replace(
+                    format!("Replace with \"{suggestion}{mark}\""),
+                    Applicability::Safe,
+                    span,
+                    format!("\"{suggestion}{mark}\""),
+                )),
+            None => diagnostic.help(
+                "a parameter is \"string\", \"integer\", \"boolean\" or \"list\"; add `?` for an optional one, as in \"integer?\"",
+            ),
+        });
     }
 
     fn skill(&mut self, name: &str, value: &Value<'_>) -> Option<Skill> {
@@ -357,6 +433,7 @@ impl Reader {
         let Some(version_value) = table.get("version") else {
             self.error(
                 span_of(value),
+                "no `version`",
                 format!("skill `{name}` has no version"),
                 "add `version = \"1.0.0\"`: requirements are checked against it",
             );
@@ -368,6 +445,7 @@ impl Reader {
             Err(error) => {
                 self.error(
                     span_of(version_value),
+                    "not a semantic version",
                     format!("skill version `{text}` is not a semantic version: {error}"),
                     "write `MAJOR.MINOR.PATCH`, such as \"2.3.0\"",
                 );
@@ -401,6 +479,7 @@ impl Reader {
                     let Some(name) = table.get("name") else {
                         self.error(
                             span_of(item),
+                            "no `name`",
                             "an operation has no name",
                             "write `{ name = \"diff\", tokens = 400 }`",
                         );
@@ -422,6 +501,7 @@ impl Reader {
             other => {
                 self.error(
                     span_of(value),
+                    "expected a list or a table",
                     format!(
                         "`operations` must be a list or a table, not {}",
                         other.type_str()
@@ -440,6 +520,7 @@ impl Reader {
             None => {
                 self.error(
                     span_of(item),
+                    "no `tokens`",
                     "an operation does not say what it costs",
                     "add `tokens = N`: what loading the operation adds to the context",
                 );
@@ -459,11 +540,7 @@ impl Reader {
                 "warn" => Level::Warn,
                 "deny" => Level::Deny,
                 _ => {
-                    self.error(
-                        span_of(value),
-                        format!("unknown lint level `{text}`"),
-                        "a level is \"allow\", \"warn\" or \"deny\"",
-                    );
+                    self.unknown_word(value, "lint level", text, &["allow", "warn", "deny"]);
                     continue;
                 }
             };

@@ -10,7 +10,9 @@ pub static RULE: Rule = Rule {
 ## What it does
 Reports a `text`, `system-message` or `eager-load` whose budget is more
 than 4× its measured size. It does not apply to eager runs, prefaces and
-facts, whose size is only known at run time.
+facts, whose size is only known at run time, nor to an eager load of a
+tool, skill or operation the workspace does not declare, whose cost is not
+known.
 
 ## Why is this bad?
 A budget is what a person approves, and what the system-prompt share is
@@ -54,11 +56,12 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         out.push(
             Diagnostic::new(
                 &RULE,
-                format!("`{}` is budgeted {budget} tokens but adds {measured}", contributor.id.value),
+                format!("`{}` is budgeted {budget} tokens but adds {}", contributor.id.value, tokens(measured)),
             )
-            .primary(contributor.budget.span, format!("more than {SLACK}× the {measured} tokens measured"))
+            .primary(contributor.budget.span, format!("more than {SLACK}× the {} measured", tokens(measured)))
             .help(format!(
-                "lower the budget toward {honest} tokens, or record why it is larger: `# contrib: allow(budget-unused) -- reason`"
+                "lower the budget toward {}, or record why it is larger: `# contrib: allow(budget-unused) -- reason`",
+                tokens(honest)
             ))
             .fix(Fix::replace(
                 format!("Lower the budget to {honest} tokens"),

@@ -34,48 +34,73 @@ call fetch_url { url: "https://docs.acme.dev/style" }
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (_, call) in cx.calls() {
         let Some(tool) = cx.config.tools.get(&call.tool.value) else { continue };
+        // Parameters an unknown argument is taken to be a misspelling of:
+        // the fix renames it, so they are not reported missing as well.
+        let mut misspelt = Vec::new();
         for (name, argument) in &call.arguments {
             let Some(param) = tool.params.get(name) else {
-                out.push(unknown_argument(call, name, argument.key, tool.params.keys().map(String::as_str)));
+                let known = || tool.params.keys().map(String::as_str);
+                let suggestion = suggest::closest(name, known());
+                misspelt.extend(suggestion);
+                out.push(unknown_argument(call, name, argument.key, suggestion, known()));
                 continue;
             };
+            let expected = param.kind.as_str();
             if !matches_kind(&argument.value.value, param.kind) {
                 out.push(
                     Diagnostic::new(
                         &RULE,
                         format!(
-                            "`{}` takes a {} for `{name}`, not a {}",
+                            "`{}` takes {} for `{name}`, not {}",
                             call.tool.value,
-                            param.kind.as_str(),
-                            argument.value.value.type_name()
+                            a(expected),
+                            a(argument.value.value.type_name())
                         ),
                     )
-                    .primary(argument.value.span, format!("expected a {}", param.kind.as_str()))
-                    .help(format!("give `{name}` a {} value", param.kind.as_str())),
+                    .primary(argument.value.span, format!("expected {}", a(expected)))
+                    .help(format!("give `{name}` {} value, such as `{name}: {}`", a(expected), example(param.kind))),
                 );
                 continue;
             }
             if tool.egress && name == "url" {
                 if let Value::String(text) = &argument.value.value {
-                    if let Err(why) = url::host(text) {
+                    if let Err(unfetchable) = url::host(text) {
                         out.push(
-                            Diagnostic::new(&RULE, format!("`{text}` is not a URL that can be fetched: {why}"))
+                            Diagnostic::new(&RULE, format!("`{text}` is not a URL that can be fetched: {}", unfetchable.why))
                                 .primary(argument.value.span, "not a fetchable URL")
-                                .help("write a full URL such as \"https://docs.acme.dev/style\""),
+                                .help(unfetchable.help),
                         );
                     }
                 }
             }
         }
         for (name, param) in &tool.params {
-            if param.required && !call.arguments.contains_key(name) {
+            if param.required && !call.arguments.contains_key(name) && !misspelt.contains(&name.as_str()) {
                 out.push(
                     Diagnostic::new(&RULE, format!("`{}` needs the argument `{name}`", call.tool.value))
                         .primary(call.tool.span, format!("`{name}` is missing"))
-                        .help(format!("add `{name}: <{}>` to the call's arguments", param.kind.as_str())),
+                        .help(format!("add `{name}: {}` to the call's arguments", example(param.kind))),
                 );
             }
         }
+    }
+}
+
+/// A type's name with its article: "a string", "an integer".
+fn a(kind: &str) -> String {
+    match kind.chars().next() {
+        Some('a' | 'e' | 'i' | 'o' | 'u') => format!("an {kind}"),
+        _ => format!("a {kind}"),
+    }
+}
+
+/// A value of the kind, as written in a call.
+fn example(kind: ParamKind) -> &'static str {
+    match kind {
+        ParamKind::String => "\"…\"",
+        ParamKind::Integer => "10",
+        ParamKind::Boolean => "true",
+        ParamKind::List => "[\"…\"]",
     }
 }
 
@@ -89,20 +114,19 @@ fn matches_kind(value: &Value, kind: ParamKind) -> bool {
     )
 }
 
-fn unknown_argument<'k>(call: &Call, name: &str, span: Span, known: impl Iterator<Item = &'k str> + Clone) -> Diagnostic {
-    let diagnostic = Diagnostic::new(&RULE, format!("`{}` takes no argument `{name}`", call.tool.value))
+fn unknown_argument<'k>(call: &Call, name: &str, span: Span, suggestion: Option<&str>, known: impl Iterator<Item = &'k str>) -> Diagnostic {
+    let tool = &call.tool.value;
+    let diagnostic = Diagnostic::new(&RULE, format!("`{tool}` takes no argument `{name}`"))
         .primary(span, "not a parameter of this tool");
-    match suggest::closest(name, known.clone()) {
-        Some(suggestion) => diagnostic
+    if let Some(suggestion) = suggestion {
+        return diagnostic
             .help(format!("did you mean `{suggestion}`?"))
-            .fix(Fix::replace(format!("Replace with `{suggestion}`"), Applicability::Safe, span, suggestion)),
-        None => {
-            let params: Vec<&str> = known.collect();
-            if params.is_empty() {
-                diagnostic.help(format!("`{}` takes no arguments: write `call {} {{}}`", call.tool.value, call.tool.value))
-            } else {
-                diagnostic.help(format!("`{}` takes {}", call.tool.value, suggest::list(params)))
-            }
-        }
+            .fix(Fix::replace(format!("Replace with `{suggestion}`"), Applicability::Safe, span, suggestion));
+    }
+    let params: Vec<&str> = known.collect();
+    if params.is_empty() {
+        diagnostic.help(format!("`{tool}` takes no arguments: write `call {tool} {{}}`"))
+    } else {
+        diagnostic.help(format!("`{tool}` takes {}", suggest::list(params)))
     }
 }

@@ -55,9 +55,11 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 .primary(skill.span, "used here")
                 .secondary(cx.plugin.name.span, "no `requires` for it in this plugin")
                 .help(format!("add `{line}` to the plugin"))
+                // Unsafe: a requirement is part of what a workspace must
+                // install and a person approves, and its range is a guess.
                 .fix(Fix::replace(
                     format!("Add `{line}`"),
-                    Applicability::Safe,
+                    Applicability::Unsafe,
                     Span::point(insert_at),
                     format!("\n    {line}"),
                 )),

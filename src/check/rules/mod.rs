@@ -48,4 +48,13 @@ mod prelude {
     pub use crate::diagnostic::{Applicability, Diagnostic, Fix, Level, Rule, RuleGroup, Severity};
     pub use crate::ir::{Contributor, ContributorBody, Kind, Owner, Placement, Reach};
     pub use crate::source::Span;
+
+    /// `1 token`, `15 tokens`.
+    pub fn tokens(count: u64) -> String {
+        if count == 1 {
+            "1 token".to_string()
+        } else {
+            format!("{count} tokens")
+        }
+    }
 }

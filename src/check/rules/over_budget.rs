@@ -1,4 +1,6 @@
 use super::prelude::*;
+use crate::check::Measure;
+use crate::tokenizer::TokenizerKind;
 
 pub static RULE: Rule = Rule {
     code: "C0118",
@@ -46,12 +48,12 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         out.push(
             Diagnostic::new(
                 &RULE,
-                format!("`{}` {what} {measured} tokens, over its budget of {budget}", contributor.id.value),
+                format!("`{}` {what} {}, over its budget of {budget}", contributor.id.value, tokens(measured)),
             )
-            .primary(contributor.budget.span, format!("{budget} tokens declared"))
-            .secondary(contributor.header, format!("measures {measured} tokens with {}", cx.config.tokenizer))
+            .primary(contributor.budget.span, format!("{} declared", tokens(budget)))
+            .secondary(contributor.header, how_measured(measure, measured, cx.config.tokenizer))
             .help(format!(
-                "raise the budget to at least {measured} tokens (`budget {measured} tokens`), or shorten what it adds"
+                "raise the budget to at least {measured} (`budget {measured} tokens`), or shorten what it adds"
             ))
             .fix(Fix::replace(
                 format!("Raise the budget to {measured} tokens"),
@@ -60,5 +62,19 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 format!("budget {measured} tokens"),
             )),
         );
+    }
+}
+
+/// Where the measured tokens come from: counted text, the workspace's
+/// declared costs, or both.
+fn how_measured(measure: &Measure, measured: u64, tokenizer: TokenizerKind) -> String {
+    let declared = measure.configured_tokens;
+    match measured - declared {
+        _ if declared == 0 => format!("measures {} with {tokenizer}", tokens(measured)),
+        0 => format!("loads {}, as `contrib.toml` declares", tokens(declared)),
+        counted => format!(
+            "loads {} as `contrib.toml` declares, and {counted} more counted with {tokenizer}",
+            tokens(declared)
+        ),
     }
 }

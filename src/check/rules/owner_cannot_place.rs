@@ -48,7 +48,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         )
         .primary(span, format!("{placement} is wider than a `{owner}` may add"))
         .secondary(contributor.owner.span_or(contributor.header), format!("owned by `{owner}`"))
-        .help(format!("a `{owner}` may add at `{widest}` or narrower"));
+        .help(format!("place it at `{widest}` or narrower: a `{owner}` may add no wider"));
         if let Some(written) = contributor.placement.written {
             diagnostic = diagnostic.fix(Fix::replace(
                 format!("Narrow the placement to `{widest}`"),

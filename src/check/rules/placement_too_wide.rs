@@ -1,5 +1,6 @@
 use super::prelude::*;
 use crate::check::variance::{self, Cause};
+use crate::ir::VariableUse;
 
 pub static RULE: Rule = Rule {
     code: "C0101",
@@ -14,6 +15,10 @@ template variables' variance, its owner's (a `person` owner's text varies
 per person) and its kind's (a run's result varies per conversation, a
 message per turn). Placements, from the most widely shared: platform, agent,
 person, conversation, message.
+
+This rule reports the variables that vary too finely; a kind placed where it
+cannot go is `placement-not-for-kind`, and a person's text placed wider than
+`person` is `owner-cannot-place`, so each mistake is reported once.
 
 ## Why is this bad?
 The provider caches a prompt's prefix and shares it with every request that
@@ -53,41 +58,39 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         if variance <= placement {
             continue;
         }
-        // A kind out of its placement is `placement-not-for-kind`'s to report.
-        let Some(cause) = cause.filter(|cause| !matches!(cause, Cause::Kind(_))) else {
+        // A kind out of its placement is `placement-not-for-kind`'s to
+        // report, and a person owner's text out of its placement
+        // `owner-cannot-place`'s: only a variable is this rule's own.
+        let Some(Cause::Variable(used)) = cause else {
             continue;
         };
-        out.push(diagnostic(contributor, placement, variance, cause));
+        out.push(diagnostic(contributor, placement, variance, used));
     }
 }
 
-fn diagnostic(contributor: &Contributor, placement: Placement, variance: Placement, cause: Cause<'_>) -> Diagnostic {
+fn diagnostic(
+    contributor: &Contributor,
+    placement: Placement,
+    variance: Placement,
+    used: &VariableUse,
+) -> Diagnostic {
     let id = &contributor.id.value;
-    let placement_span = contributor.placement.span_or(contributor.header);
-    let (message, label) = match cause {
-        Cause::Variable(used) => (
-            format!("`{id}` uses `{{{}}}`, which varies per {variance}, at {placement} placement", used.variable.name),
-            format!("varies per {variance}"),
-        ),
-        Cause::Owner(_) => (
-            format!("`{id}` is owned by a person, so it varies per person, but is placed at {placement}"),
-            "a person's text varies per person".to_string(),
-        ),
-        Cause::Kind(_) => (
-            format!("a `{}` varies per {variance}, but `{id}` is placed at {placement}", contributor.kind()),
-            format!("a `{}` varies per {variance}", contributor.kind()),
-        ),
-    };
-    let is_time = matches!(cause, Cause::Variable(used) if used.variable.is_time());
-    let help = if is_time && placement.is_system_prompt() {
+    let name = used.variable.name;
+    let help = if used.variable.is_time() && placement.is_system_prompt() {
         "a time in the system prompt changes every request: take it once with an `eager-run` of `get_current_time` at conversation placement, and add a `system-message` (`when idle > 4h` or `when date-crossed`) to say that time has moved on".to_string()
     } else {
-        format!("place it at `{variance}` or narrower, or remove what varies from it")
+        format!("place it at `{variance}` or narrower, or remove `{{{name}}}` from it")
     };
-    let mut diagnostic = Diagnostic::new(&RULE, message)
-        .primary(placement_span, format!("shared at {placement}"))
-        .secondary(cause.span(), label)
-        .help(help);
+    let mut diagnostic = Diagnostic::new(
+        &RULE,
+        format!("`{id}` uses `{{{name}}}`, which varies per {variance}, at {placement} placement"),
+    )
+    .primary(
+        contributor.placement.span_or(contributor.header),
+        format!("shared at {placement}"),
+    )
+    .secondary(used.span, format!("varies per {variance}"))
+    .help(help);
     if let Some(span) = contributor.placement.written {
         diagnostic = diagnostic.fix(Fix::replace(
             format!("Narrow the placement to `{variance}`"),

@@ -37,10 +37,14 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         if !personal || contributor.reach.value != Reach::EveryTurn {
             continue;
         }
-        let why = if contributor.owner.value == Owner::Person { "a person's" } else { "person-placement" };
+        let why = if contributor.owner.value == Owner::Person {
+            "speaks for a person"
+        } else {
+            "is placed per person"
+        };
         let diagnostic = Diagnostic::new(
             &RULE,
-            format!("`{}` is {why} text that reaches every turn, including those nobody is waiting on", contributor.id.value),
+            format!("`{}` {why} but reaches every turn, including those nobody is waiting on", contributor.id.value),
         );
         out.push(match contributor.reach.written {
             Some(span) => diagnostic

@@ -39,12 +39,12 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (_, contributor) in cx.contributors() {
         let Some(template) = contributor.template() else { continue };
         let condition = match &contributor.body {
-            ContributorBody::SystemMessage { condition, .. } => Some(condition.kind),
+            ContributorBody::SystemMessage { condition, .. } => Some(condition),
             _ => None,
         };
         for used in template.variables() {
             let Availability::When(needed) = used.variable.available else { continue };
-            if condition == Some(needed) {
+            if condition.is_some_and(|condition| condition.kind == needed) {
                 continue;
             }
             let example = match needed {
@@ -52,14 +52,18 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 crate::ir::ConditionKind::SkillUpdated => "when skill-updated NAME".to_string(),
                 other => format!("when {other}"),
             };
-            out.push(
-                Diagnostic::new(
-                    &RULE,
-                    format!("`{{{}}}` has a value only in a system message `{example}`", used.variable.name),
-                )
-                .primary(used.span, "no value here")
-                .help(format!("move this text into a `system-message` with `{example}`")),
-            );
+            let name = used.variable.name;
+            let diagnostic = Diagnostic::new(
+                &RULE,
+                format!("`{{{name}}}` has a value only in a system message `{example}`"),
+            )
+            .primary(used.span, "no value here");
+            out.push(match condition {
+                Some(condition) => diagnostic
+                    .secondary(condition.span, "fires on another condition")
+                    .help(format!("say what uses `{{{name}}}` in a `system-message` of its own, `{example}`")),
+                None => diagnostic.help(format!("move this text into a `system-message` with `{example}`")),
+            });
         }
     }
 }
