@@ -38,7 +38,12 @@ fn every_example_checks_clean() {
             .iter()
             .map(|diagnostic| Human::new(false).render(&source, diagnostic))
             .collect();
-        assert!(rendered.is_empty(), "{}:\n{}", relative(&path), rendered.join("\n"));
+        assert!(
+            rendered.is_empty(),
+            "{}:\n{}",
+            relative(&path),
+            rendered.join("\n")
+        );
     }
 }
 
