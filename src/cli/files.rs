@@ -8,13 +8,23 @@ use crate::limits::MAX_FILE_BYTES;
 
 /// The manifests named by `paths`: files as given, folders searched
 /// recursively for `*.contrib`, each folder's entries in name order.
+///
+/// A search skips the folders a `contrib.toml` lists in `[workspace]
+/// exclude` (paths relative to that file, as in Cargo's `workspace.exclude`),
+/// such as a folder of deliberately broken fixtures; a path named on the
+/// command line is always checked.
 pub fn manifests(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut found = Vec::new();
     for path in paths {
         let metadata = std::fs::metadata(path)
             .map_err(|error| format!("cannot read `{}`: {}", path.display(), describe(&error)))?;
         if metadata.is_dir() {
-            walk(path, &mut found)?;
+            let excluded = path
+                .canonicalize()
+                .ok()
+                .and_then(|folder| folder.parent().map(excluded_above))
+                .unwrap_or_default();
+            walk(path, &excluded, &mut found)?;
         } else {
             found.push(path.clone());
         }
@@ -22,7 +32,7 @@ pub fn manifests(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     Ok(found)
 }
 
-fn walk(folder: &Path, found: &mut Vec<PathBuf>) -> Result<(), String> {
+fn walk(folder: &Path, excluded: &[PathBuf], found: &mut Vec<PathBuf>) -> Result<(), String> {
     let entries = std::fs::read_dir(folder).map_err(|error| {
         format!(
             "cannot read folder `{}`: {}",
@@ -34,12 +44,21 @@ fn walk(folder: &Path, found: &mut Vec<PathBuf>) -> Result<(), String> {
         .filter_map(|entry| entry.ok().map(|entry| entry.path()))
         .collect();
     paths.sort();
+    let mut excluded = excluded.to_vec();
+    if let Ok(canonical) = folder.canonicalize() {
+        excluded.extend(excluded_by(&canonical));
+    }
     for path in paths {
         let Ok(file_type) = std::fs::symlink_metadata(&path).map(|m| m.file_type()) else {
             continue;
         };
         if file_type.is_dir() {
-            walk(&path, found)?;
+            let skip = path
+                .canonicalize()
+                .is_ok_and(|canonical| excluded.contains(&canonical));
+            if !skip {
+                walk(&path, &excluded, found)?;
+            }
         } else if path
             .extension()
             .is_some_and(|extension| extension == "contrib")
@@ -48,6 +67,35 @@ fn walk(folder: &Path, found: &mut Vec<PathBuf>) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The folders excluded by the `contrib.toml` files in `folder` and the
+/// folders above it.
+fn excluded_above(folder: &Path) -> Vec<PathBuf> {
+    folder.ancestors().flat_map(excluded_by).collect()
+}
+
+/// The folders `folder/contrib.toml` excludes, as canonical paths. A
+/// configuration that cannot be read excludes nothing here; checking
+/// reports what is wrong with it.
+fn excluded_by(folder: &Path) -> Vec<PathBuf> {
+    let Ok(text) = std::fs::read_to_string(folder.join("contrib.toml")) else {
+        return Vec::new();
+    };
+    let Ok(config) = text.parse::<toml::Table>() else {
+        return Vec::new();
+    };
+    let Some(toml::Value::Array(entries)) = config
+        .get("workspace")
+        .and_then(|workspace| workspace.get("exclude"))
+    else {
+        return Vec::new();
+    };
+    entries
+        .iter()
+        .filter_map(toml::Value::as_str)
+        .filter_map(|entry| folder.join(entry).canonicalize().ok())
+        .collect()
 }
 
 /// Reads at most one byte more than the size limit, so a huge file is
