@@ -277,28 +277,28 @@ fn folders_are_searched_recursively_for_manifests_only() {
 }
 
 #[test]
-fn a_search_skips_the_folders_contrib_toml_excludes() {
+fn a_search_skips_what_contribignore_lists() {
     let folder = tempfile::tempdir().expect("a temporary folder");
+    let broken = b"plugin acme/c 1.4 {\n}\n";
     write(folder.path(), "plugins/a.contrib", CLEAN.as_bytes());
+    write(folder.path(), "plugins/fixtures/bad.contrib", broken);
+    write(folder.path(), "plugins/draft.contrib", broken);
     write(
         folder.path(),
-        "plugins/fixtures/bad.contrib",
-        b"plugin acme/c 1.4 {\n}\n",
+        ".contribignore",
+        b"# fixtures fail on purpose\nplugins/fixtures/\n\nplugins/draft.contrib  # not yet\nno/such/folder\n",
     );
-    write(
-        folder.path(),
-        "contrib.toml",
-        b"[workspace]\nexclude = [\"plugins/fixtures\"]\n",
-    );
-    // From the folder with the configuration, and from one below it.
+    // From the folder with the ignore file, and from one below it.
     for searched in [folder.path().to_path_buf(), folder.path().join("plugins")] {
         let (code, document) = json(&searched);
-        assert_eq!(code, 0, "{searched:?}");
+        assert_eq!(code, 0, "{searched:?}: {document}");
         assert_eq!(document["files"], 1, "{searched:?}");
     }
-    // Named on the command line, an excluded folder is checked.
+    // Named on the command line, an ignored path is checked.
     let (code, document) = json(&folder.path().join("plugins/fixtures"));
     assert_eq!((code, &document["files"]), (1, &serde_json::json!(1)));
+    let (code, _) = json(&folder.path().join("plugins/draft.contrib"));
+    assert_eq!(code, 1);
 }
 
 #[test]

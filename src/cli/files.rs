@@ -6,13 +6,17 @@ use std::path::{Path, PathBuf};
 
 use crate::limits::MAX_FILE_BYTES;
 
+/// The name of the file that lists what a folder search skips.
+pub const IGNORE_FILE: &str = ".contribignore";
+
 /// The manifests named by `paths`: files as given, folders searched
 /// recursively for `*.contrib`, each folder's entries in name order.
 ///
-/// A search skips the folders a `contrib.toml` lists in `[workspace]
-/// exclude` (paths relative to that file, as in Cargo's `workspace.exclude`),
-/// such as a folder of deliberately broken fixtures; a path named on the
-/// command line is always checked.
+/// A search skips the files and folders listed in a `.contribignore` (as
+/// `.prettierignore` and `.eslintignore` do for their tools) in the folder
+/// searched, a folder above it, or any folder the search enters: one path
+/// per line, relative to that file, `#` starting a comment. A path named
+/// on the command line is always checked.
 pub fn manifests(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut found = Vec::new();
     for path in paths {
@@ -52,13 +56,14 @@ fn walk(folder: &Path, excluded: &[PathBuf], found: &mut Vec<PathBuf>) -> Result
         let Ok(file_type) = std::fs::symlink_metadata(&path).map(|m| m.file_type()) else {
             continue;
         };
+        let skip = path
+            .canonicalize()
+            .is_ok_and(|canonical| excluded.contains(&canonical));
+        if skip {
+            continue;
+        }
         if file_type.is_dir() {
-            let skip = path
-                .canonicalize()
-                .is_ok_and(|canonical| excluded.contains(&canonical));
-            if !skip {
-                walk(&path, &excluded, found)?;
-            }
+            walk(&path, &excluded, found)?;
         } else if path
             .extension()
             .is_some_and(|extension| extension == "contrib")
@@ -69,31 +74,21 @@ fn walk(folder: &Path, excluded: &[PathBuf], found: &mut Vec<PathBuf>) -> Result
     Ok(())
 }
 
-/// The folders excluded by the `contrib.toml` files in `folder` and the
-/// folders above it.
+/// The paths excluded by the ignore files in `folder` and the folders
+/// above it.
 fn excluded_above(folder: &Path) -> Vec<PathBuf> {
     folder.ancestors().flat_map(excluded_by).collect()
 }
 
-/// The folders `folder/contrib.toml` excludes, as canonical paths. A
-/// configuration that cannot be read excludes nothing here; checking
-/// reports what is wrong with it.
+/// The paths `folder/.contribignore` lists, as canonical paths; paths that
+/// do not exist exclude nothing.
 fn excluded_by(folder: &Path) -> Vec<PathBuf> {
-    let Ok(text) = std::fs::read_to_string(folder.join("contrib.toml")) else {
+    let Ok(text) = std::fs::read_to_string(folder.join(IGNORE_FILE)) else {
         return Vec::new();
     };
-    let Ok(config) = text.parse::<toml::Table>() else {
-        return Vec::new();
-    };
-    let Some(toml::Value::Array(entries)) = config
-        .get("workspace")
-        .and_then(|workspace| workspace.get("exclude"))
-    else {
-        return Vec::new();
-    };
-    entries
-        .iter()
-        .filter_map(toml::Value::as_str)
+    text.lines()
+        .map(|line| line.split('#').next().unwrap_or("").trim())
+        .filter(|entry| !entry.is_empty())
         .filter_map(|entry| folder.join(entry).canonicalize().ok())
         .collect()
 }
