@@ -16,7 +16,7 @@ use common::{check_bytes, manifests, relative, root};
 use contrib::report::{human::Human, json};
 
 const DEFAULT_SEED: u64 = 0x5eed_c0de_2026_0002;
-const MUTANTS_PER_EXAMPLE: usize = 300;
+const MUTANTS_PER_EXAMPLE: usize = 200;
 const MUTANTS_THROUGH_THE_BINARY: usize = 50;
 
 /// xorshift64*: small, fast and good enough to pick byte ranges.
