@@ -6,15 +6,29 @@ use std::path::{Path, PathBuf};
 
 use crate::limits::MAX_FILE_BYTES;
 
+/// The name of the file that lists what a folder search skips.
+pub const IGNORE_FILE: &str = ".contribignore";
+
 /// The manifests named by `paths`: files as given, folders searched
 /// recursively for `*.contrib`, each folder's entries in name order.
+///
+/// A search skips the files and folders listed in a `.contribignore` (as
+/// `.prettierignore` and `.eslintignore` do for their tools) in the folder
+/// searched, a folder above it, or any folder the search enters: one path
+/// per line, relative to that file, `#` starting a comment. A path named
+/// on the command line is always checked.
 pub fn manifests(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut found = Vec::new();
     for path in paths {
         let metadata = std::fs::metadata(path)
             .map_err(|error| format!("cannot read `{}`: {}", path.display(), describe(&error)))?;
         if metadata.is_dir() {
-            walk(path, &mut found)?;
+            let excluded = path
+                .canonicalize()
+                .ok()
+                .and_then(|folder| folder.parent().map(excluded_above))
+                .unwrap_or_default();
+            walk(path, &excluded, &mut found)?;
         } else {
             found.push(path.clone());
         }
@@ -22,7 +36,7 @@ pub fn manifests(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     Ok(found)
 }
 
-fn walk(folder: &Path, found: &mut Vec<PathBuf>) -> Result<(), String> {
+fn walk(folder: &Path, excluded: &[PathBuf], found: &mut Vec<PathBuf>) -> Result<(), String> {
     let entries = std::fs::read_dir(folder).map_err(|error| {
         format!(
             "cannot read folder `{}`: {}",
@@ -34,12 +48,22 @@ fn walk(folder: &Path, found: &mut Vec<PathBuf>) -> Result<(), String> {
         .filter_map(|entry| entry.ok().map(|entry| entry.path()))
         .collect();
     paths.sort();
+    let mut excluded = excluded.to_vec();
+    if let Ok(canonical) = folder.canonicalize() {
+        excluded.extend(excluded_by(&canonical));
+    }
     for path in paths {
         let Ok(file_type) = std::fs::symlink_metadata(&path).map(|m| m.file_type()) else {
             continue;
         };
+        let skip = path
+            .canonicalize()
+            .is_ok_and(|canonical| excluded.contains(&canonical));
+        if skip {
+            continue;
+        }
         if file_type.is_dir() {
-            walk(&path, found)?;
+            walk(&path, &excluded, found)?;
         } else if path
             .extension()
             .is_some_and(|extension| extension == "contrib")
@@ -48,6 +72,25 @@ fn walk(folder: &Path, found: &mut Vec<PathBuf>) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The paths excluded by the ignore files in `folder` and the folders
+/// above it.
+fn excluded_above(folder: &Path) -> Vec<PathBuf> {
+    folder.ancestors().flat_map(excluded_by).collect()
+}
+
+/// The paths `folder/.contribignore` lists, as canonical paths; paths that
+/// do not exist exclude nothing.
+fn excluded_by(folder: &Path) -> Vec<PathBuf> {
+    let Ok(text) = std::fs::read_to_string(folder.join(IGNORE_FILE)) else {
+        return Vec::new();
+    };
+    text.lines()
+        .map(|line| line.split('#').next().unwrap_or("").trim())
+        .filter(|entry| !entry.is_empty())
+        .filter_map(|entry| folder.join(entry).canonicalize().ok())
+        .collect()
 }
 
 /// Reads at most one byte more than the size limit, so a huge file is
