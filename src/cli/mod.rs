@@ -7,6 +7,7 @@
 mod check;
 mod explain;
 mod files;
+mod import;
 
 use std::process::ExitCode;
 
@@ -27,6 +28,9 @@ struct Cli {
 enum Command {
     /// Check manifests (files, or folders searched for `*.contrib`).
     Check(check::CheckArgs),
+    /// Write other tools' skills, plugins, rules and instruction files as
+    /// manifests.
+    Import(import::ImportArgs),
     /// Explain a rule, by name or code.
     Explain {
         /// A rule's name (`placement-too-wide`) or code (`C0101`).
@@ -77,6 +81,7 @@ pub fn main() -> ExitCode {
     };
     match cli.command {
         Command::Check(args) => check::run(&args),
+        Command::Import(args) => import::run(&args),
         Command::Explain { rule } => explain::explain(&rule),
         Command::Rules => explain::list(),
     }
