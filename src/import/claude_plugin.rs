@@ -233,7 +233,7 @@ fn rest(
             "skillInstructions" => skill_instructions(file, value, draft),
             "sessionStart" => session_start(root, file, object, value, draft, always),
             "hooks" => match value {
-                Value::Object(_) => hook_events(file, value, draft),
+                Value::Object(_) => hook_events(file, None, value, draft),
                 Value::String(path) => locations.push(format!("hooks in `{path}`")),
                 _ => {}
             },
@@ -409,7 +409,7 @@ pub fn agent(file: &InputFile, config: &Config, draft: &mut Draft) {
         comments,
         notes,
         placement: Placement::Conversation,
-        content: Content::Text(body),
+        content: Content::Body(body),
     });
 }
 
@@ -480,7 +480,7 @@ pub fn command(file: &InputFile, config: &Config, draft: &mut Draft) {
         comments,
         notes,
         placement: Placement::Conversation,
-        content: Content::Text(body),
+        content: Content::Body(body),
     });
 }
 
@@ -534,11 +534,12 @@ pub fn hooks(file: &InputFile, draft: &mut Draft) -> Result<(), Failure> {
             message: "a hooks or settings file must be a JSON object".into(),
         });
     };
+    let description = object.get("description").and_then(Value::as_str);
     for (key, value) in &object {
         match key.as_str() {
-            "hooks" => hook_events(file, value, draft),
-            // The hooks file's own format version, and its description of
-            // itself, which the hook stubs' comments carry.
+            "hooks" => hook_events(file, description, value, draft),
+            // The hooks file's format version; its description of itself
+            // goes with each hook.
             "version" | "description" => {}
             "permissions" => draft.notes.push(
                 Note::new(
@@ -561,8 +562,9 @@ pub fn hooks(file: &InputFile, draft: &mut Draft) -> Result<(), Failure> {
     Ok(())
 }
 
-/// `{ Event: [ { matcher, hooks: [handler] } | handler ] }`.
-fn hook_events(file: &InputFile, hooks: &Value, draft: &mut Draft) {
+/// `{ Event: [ { matcher, hooks: [handler] } | handler ] }`; `description`
+/// is what the hooks file says about itself.
+fn hook_events(file: &InputFile, description: Option<&str>, hooks: &Value, draft: &mut Draft) {
     let Value::Object(events) = hooks else { return };
     for (event, groups) in events {
         let groups: Vec<&Value> = match groups {
@@ -576,13 +578,20 @@ fn hook_events(file: &InputFile, hooks: &Value, draft: &mut Draft) {
                 _ => vec![group],
             };
             for handler in handlers {
-                hook(file, event, matcher, handler, draft);
+                hook(file, description, event, matcher, handler, draft);
             }
         }
     }
 }
 
-fn hook(file: &InputFile, event: &str, matcher: Option<&str>, handler: &Value, draft: &mut Draft) {
+fn hook(
+    file: &InputFile,
+    description: Option<&str>,
+    event: &str,
+    matcher: Option<&str>,
+    handler: &Value,
+    draft: &mut Draft,
+) {
     let command = handler.get("command").and_then(Value::as_str);
     let kind = handler
         .get("type")
@@ -616,8 +625,15 @@ fn hook(file: &InputFile, event: &str, matcher: Option<&str>, handler: &Value, d
         file.path,
         matcher.map_or(String::new(), |m| format!(" (matcher `{m}`)"))
     )];
+    if let Some(description) = description {
+        comments.push(format!("the hooks file says: {description}"));
+    }
     comments.push(
         "REVIEW: this runs a shell command at every conversation start, on nobody's instruction."
+            .into(),
+    );
+    comments.push(
+        "REVIEW the budget too: it bounds the hook's output, known only when it runs; as imported it covers the call alone"
             .into(),
     );
     comments.push(format!(

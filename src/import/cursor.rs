@@ -74,7 +74,7 @@ pub fn import(file: &InputFile, draft: &mut Draft) {
         comments,
         notes,
         placement,
-        content: Content::Text(body),
+        content: Content::Body(body),
     });
 }
 

@@ -77,8 +77,12 @@ pub struct DraftContributor {
 
 #[derive(Debug, Clone)]
 pub enum Content {
-    /// A `text` with this body (the source text, braces not yet doubled).
+    /// A `text` with this body (braces not yet doubled), made by the
+    /// importer: a listing, a manifest's instructions.
     Text(String),
+    /// A `text` whose body is a source file's own text after its
+    /// frontmatter, unchanged.
+    Body(String),
     /// An `eager-load` of a skill's manifest; the budget is measured on the
     /// skill's body, which is what loading it adds.
     SkillLoad { skill: String, body: String },
@@ -96,7 +100,7 @@ pub enum Content {
 impl Content {
     fn kind(&self) -> Kind {
         match self {
-            Content::Text(_) => Kind::Text,
+            Content::Text(_) | Content::Body(_) => Kind::Text,
             Content::SkillLoad { .. } | Content::ToolLoad { .. } => Kind::EagerLoad,
             Content::Run { .. } => Kind::EagerRun,
         }
@@ -183,9 +187,10 @@ pub fn emit(draft: &Draft, owner: Owner, config: &Config) -> Manifest {
             budget,
             source: contributor.source.clone(),
             body: match &contributor.content {
-                Content::Text(body) => Some(body.clone()),
+                Content::Text(body) | Content::Body(body) => Some(body.clone()),
                 _ => None,
             },
+            verbatim: matches!(contributor.content, Content::Body(_)),
         });
     }
     out.push_str("}\n");
@@ -210,7 +215,9 @@ fn write_contributor(out: &mut String, id: &str, contributor: &DraftContributor,
     );
     field(out, 2, &format!("budget {budget} tokens"));
     match &contributor.content {
-        Content::Text(body) => field(out, 2, &format!("body {}", string(body, 2, true))),
+        Content::Text(body) | Content::Body(body) => {
+            field(out, 2, &format!("body {}", string(body, 2, true)));
+        }
         Content::SkillLoad { skill, .. } => field(out, 2, &format!("skill {skill}")),
         Content::ToolLoad { tools } => {
             let names: Vec<&str> = tools.iter().map(|(name, _)| name.as_str()).collect();
@@ -237,7 +244,7 @@ fn write_contributor(out: &mut String, id: &str, contributor: &DraftContributor,
 fn measure(content: &Content, framing: &str, config: &Config) -> u64 {
     let count = |text: &str| config.tokenizer.count(text) as u64;
     let text = match content {
-        Content::Text(body) => format!("{framing}{body}"),
+        Content::Text(body) | Content::Body(body) => format!("{framing}{body}"),
         Content::SkillLoad { body, .. } => format!("{framing}{body}"),
         Content::ToolLoad { tools } => {
             let mut tokens = count(framing);

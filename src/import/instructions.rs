@@ -51,10 +51,11 @@ pub fn import(root: &str, file: &InputFile, siblings: &[&str], draft: &mut Draft
         comments: vec![format!("from {}: {}", file.path, what(relative))],
         notes: super::frontmatter_notes(&file.path, front, MAPPED),
         placement: Placement::Agent,
-        content: Content::Text(body.clone()),
+        content: Content::Body(body.clone()),
     };
-    if let Some(folder) = Some(folder_of(relative)).filter(|f| !f.is_empty() && !is_tool_folder(f))
-    {
+    let nested =
+        Some(folder_of(relative)).filter(|folder| !folder.is_empty() && is_context_file(relative));
+    if let Some(folder) = nested {
         contributor.comments.push(format!(
             "applies in `{folder}/`: agents read it when they work there"
         ));
@@ -88,9 +89,11 @@ fn relative_to<'a>(root: &str, path: &'a str) -> &'a str {
         .unwrap_or(path)
 }
 
-/// `.github/` and `.claude/rules/` hold project-wide files, not nested ones.
-fn is_tool_folder(folder: &str) -> bool {
-    folder == ".github" || folder.starts_with(".claude/rules") || folder == ".agents"
+/// `AGENTS.md`, `CLAUDE.md` and `GEMINI.md` apply to the folder they are
+/// in; Copilot's and Claude Code's rule files say where they apply.
+fn is_context_file(relative: &str) -> bool {
+    let name = relative.rsplit('/').next().unwrap_or(relative);
+    ["AGENTS.md", "CLAUDE.md", "GEMINI.md"].contains(&name)
 }
 
 fn what(relative: &str) -> &'static str {

@@ -150,6 +150,9 @@ pub struct Produced {
     /// For a `text`, the body as imported (what the manifest's body decodes
     /// to).
     pub body: Option<String>,
+    /// Whether `body` is the source file's own text after its frontmatter
+    /// (less the line breaks at its ends), rather than one the importer made.
+    pub verbatim: bool,
 }
 
 /// Something in a source file the language cannot express. It is written
