@@ -202,13 +202,18 @@ fn differences(
             continue;
         };
         if Some(theirs) != ours {
+            let theirs = if key == "author" {
+                author(theirs)
+            } else {
+                display(theirs)
+            };
             draft.notes.push(Note::new(
                 &file.path,
                 "host",
                 format!(
                     "the {} manifest's {key} differs: {}",
                     host.as_str(),
-                    shorten(&display(theirs))
+                    shorten(&theirs)
                 ),
             ));
         }

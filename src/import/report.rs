@@ -35,7 +35,24 @@ pub struct Summary {
     pub undeclared_tools: BTreeSet<String>,
     /// What the checker finds, by rule.
     pub diagnostics: BTreeMap<Finding, usize>,
+    /// `eager-load`s produced (skills always loaded, bundle tools).
+    pub eager_loads: usize,
+    /// The largest contributions at system-prompt placements, largest
+    /// first: what is sent with every request.
+    pub largest: Vec<Largest>,
 }
+
+/// One contribution, for the list of the largest.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Largest {
+    pub tokens: u64,
+    pub plugin: String,
+    pub id: String,
+    pub source: String,
+}
+
+/// How many of the largest contributions the report lists.
+const LARGEST: usize = 5;
 
 /// A rule as the report counts it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -82,8 +99,18 @@ pub fn summarize(imported: &Imported, config: &Config) -> Summary {
         summary.contributors += manifest.contributors.len();
         for contributor in &manifest.contributors {
             *summary.tokens.entry(contributor.placement).or_default() += contributor.tokens;
-            if contributor.kind == Kind::EagerRun {
-                summary.hooks += 1;
+            match contributor.kind {
+                Kind::EagerRun => summary.hooks += 1,
+                Kind::EagerLoad => summary.eager_loads += 1,
+                _ => {}
+            }
+            if contributor.placement.is_system_prompt() {
+                summary.largest.push(Largest {
+                    tokens: contributor.tokens,
+                    plugin: manifest.plugin.clone(),
+                    id: contributor.id.clone(),
+                    source: format!("{}/{}", imported.source, contributor.source),
+                });
             }
         }
         for note in &manifest.notes {
@@ -96,6 +123,10 @@ pub fn summarize(imported: &Imported, config: &Config) -> Summary {
                 .filter(|(_, declared)| !**declared)
                 .map(|(tool, _)| tool.clone()),
         );
+        summary
+            .largest
+            .sort_by(|a, b| b.tokens.cmp(&a.tokens).then_with(|| a.cmp(b)));
+        summary.largest.truncate(LARGEST);
         let source = SourceFile::new(manifest.path.clone(), manifest.text.clone());
         for diagnostic in crate::analyze(&source, config).diagnostics {
             let finding = Finding {
@@ -263,15 +294,40 @@ fn conventions(out: &mut String, summaries: &[Summary], imports: &[Imported]) {
             })
         })
         .collect();
-    if hooks == 0 && undeclared.is_empty() && failures.is_empty() {
+    let eager_loads: usize = summaries.iter().map(|summary| summary.eager_loads).sum();
+    let mut largest: Vec<&Largest> = summaries.iter().flat_map(|s| &s.largest).collect();
+    largest.sort_by(|a, b| b.tokens.cmp(&a.tokens).then_with(|| a.cmp(b)));
+    largest.truncate(LARGEST);
+    if hooks == 0 && undeclared.is_empty() && failures.is_empty() && largest.is_empty() {
         return;
     }
     out.push_str("### Notes\n\n");
+    if !largest.is_empty() {
+        out.push_str(
+            "- The largest contributions sent with every request (agent placement and wider):\n",
+        );
+        for entry in largest {
+            out.push_str(&format!(
+                "  - {} tokens: `{}` in `{}`, from {}\n",
+                thousands(entry.tokens),
+                entry.id,
+                entry.plugin,
+                entry.source
+            ));
+        }
+    }
     if hooks > 0 {
         out.push_str(&format!(
             "- {hooks} `SessionStart` hook(s) became `eager-run` stubs calling `{HOOK_TOOL}`, flagged `REVIEW`. \
              The tool is undeclared on purpose, so `unknown-tool` refuses each stub: a hook runs a shell command and must never pass as read-only. \
              A workspace that means to keep one declares `[tools.{HOOK_TOOL}]` with `effect = \"write\"`, and `eager-run-writes` then refuses it by name.\n"
+        ));
+    }
+    if eager_loads > 0 {
+        out.push_str(&format!(
+            "- {eager_loads} `eager-load`(s) load a skill that is always loaded or a bundle's tools. \
+             Their budgets are measured on the sources' text; until the workspace declares the skills and tools \
+             (`[skills.NAME]`, `[tools.NAME]` with `schema_tokens`), the checker counts the undeclared ones as nothing, hence `budget-unused`.\n"
         ));
     }
     if !undeclared.is_empty() {

@@ -12,8 +12,8 @@
 //!   `sessionStart`, or an `@…/SKILL.md` import in an instruction file):
 //!   then it becomes an `eager-load` of the skill's manifest, budgeted at
 //!   the body's size, with a `requires` for the skill;
-//! - `allowed-tools` becomes the tool vocabulary in a comment, checked
-//!   against the workspace's tools.
+//! - `allowed-tools` (or `tools`, which some skills write) becomes the tool
+//!   vocabulary in a comment, checked against the workspace's tools.
 
 use super::emit::{Content, Draft, DraftContributor};
 use super::frontmatter;
@@ -30,6 +30,7 @@ const MAPPED: &[&str] = &[
     "license",
     "version",
     "disable-model-invocation",
+    "tools",
 ];
 
 pub fn import(file: &InputFile, always_loaded: &AlwaysLoaded, config: &Config, draft: &mut Draft) {
@@ -49,8 +50,11 @@ pub fn import(file: &InputFile, always_loaded: &AlwaysLoaded, config: &Config, d
     if let Some(license) = front.text("license") {
         comments.push(format!("declared licence: {license}"));
     }
-    if let Some(tools) = front.list("allowed-tools") {
-        comments.push(tool_vocabulary("allowed-tools", &tools, config, draft));
+    // Some skills say `tools`, as subagents do; both mean the vocabulary.
+    for key in ["allowed-tools", "tools"] {
+        if let Some(tools) = front.list(key) {
+            comments.push(tool_vocabulary(key, &tools, config, draft));
+        }
     }
     let always = always_loaded.get(folder);
     if always.is_none() {
