@@ -337,3 +337,17 @@ fn broken_json_is_a_failure_not_a_panic() {
         "the other project still imports"
     );
 }
+
+#[test]
+fn a_text_over_the_string_limit_is_a_failure_not_a_broken_manifest() {
+    let big = "x".repeat(contrib::limits::MAX_STRING_BYTES + 1);
+    let tree = SourceTree::from_files(
+        "repo",
+        [("AGENTS.md", big.as_str()), ("CLAUDE.md", "Small.\n")],
+    );
+    let imported = import::import(&tree, &Options::default(), &Config::platform());
+    assert_eq!(imported.failures.len(), 1);
+    assert_eq!(imported.failures[0].file, "AGENTS.md");
+    assert_eq!(imported.manifests[0].contributors.len(), 1);
+    support::assert_canonical(&imported.manifests[0]);
+}

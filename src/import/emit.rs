@@ -27,6 +27,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use crate::config::Config;
 use crate::ir::{framing_for, Kind, Owner, Placement, PluginName};
+use crate::limits::MAX_STRING_BYTES;
 
 use super::{Manifest, Note, Produced};
 
@@ -237,6 +238,17 @@ fn write_contributor(out: &mut String, id: &str, contributor: &DraftContributor,
         }
     }
     field(out, 1, "}");
+}
+
+/// Whether the contributor's text, written as a string literal, stays
+/// within the language's limit on one string.
+pub fn fits_string_limit(content: &Content) -> bool {
+    match content {
+        Content::Text(body) | Content::Body(body) => {
+            body.len() <= MAX_STRING_BYTES && string(body, 2, true).len() <= MAX_STRING_BYTES
+        }
+        _ => true,
+    }
 }
 
 /// What the contributor adds, in tokens: what the checker will measure,

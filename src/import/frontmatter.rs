@@ -3,8 +3,8 @@
 //!
 //! Why not a YAML crate: the files are written by hand against a flat
 //! subset of YAML, and strict YAML rejects much of what real authors write.
-//! 231 of the 257 awesome-cursorrules files say `globs: **/*` unquoted,
-//! which YAML reads as an alias and refuses; descriptions hold `: `, `#`
+//! 230 of the 257 awesome-cursorrules files start an unquoted `globs:`
+//! value with `*` (`globs: **/*`), which YAML reads as an alias and refuses; descriptions hold `: `, `#`
 //! and `\n` in plain scalars. The tools that load these files are lenient,
 //! so an importer must be too, and it must never fail on a file: what it
 //! cannot read becomes a problem the import report lists, not an error.

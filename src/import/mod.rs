@@ -270,7 +270,10 @@ fn import_into(
             Unit::Folder(root) => plugin(root, files, config, &mut draft),
         };
         match imported {
-            Ok(()) => drafts.push((unit, draft)),
+            Ok(()) => {
+                within_limits(&mut draft, &mut failures);
+                drafts.push((unit, draft));
+            }
             Err(failure) => failures.push(failure),
         }
     }
@@ -300,6 +303,36 @@ fn import_into(
         files_read: files_read.len(),
         skipped,
         failures,
+    }
+}
+
+/// Drops what the language could not read back: a text over its string
+/// limit, contributors past its limit per plugin. Each is a failure of its
+/// source file, never a manifest with a language error in it.
+fn within_limits(draft: &mut Draft, failures: &mut Vec<Failure>) {
+    draft.contributors.retain(|contributor| {
+        let fits = emit::fits_string_limit(&contributor.content);
+        if !fits {
+            failures.push(Failure {
+                file: contributor.source.clone(),
+                message: format!(
+                    "its text is over the language's limit of {} bytes for one string",
+                    crate::limits::MAX_STRING_BYTES
+                ),
+            });
+        }
+        fits
+    });
+    let limit = crate::limits::MAX_CONTRIBUTORS;
+    if draft.contributors.len() > limit {
+        for contributor in draft.contributors.drain(limit..) {
+            failures.push(Failure {
+                file: contributor.source,
+                message: format!(
+                    "the plugin already has {limit} contributors, the language's limit; import its folders one at a time"
+                ),
+            });
+        }
     }
 }
 
