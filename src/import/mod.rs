@@ -361,23 +361,33 @@ fn unit_name(unit: &Unit, source: &str) -> String {
 }
 
 /// Plugin names are file names under the scope, so two units that call
-/// themselves the same are told apart by where they are.
+/// themselves the same are told apart by where they are: their folder (or
+/// the bundle manifest's file name), else their whole path.
 fn distinct_name(scope: &str, name: &str, unit: &Unit, taken: &mut HashSet<String>) -> String {
-    if taken.insert(format!("{scope}/{name}")) {
-        return name.to_string();
-    }
     let place = match unit {
         Unit::Folder(root) => root.clone(),
         Unit::Bundle(file) => file.trim_end_matches(".json").to_string(),
     };
-    let longer = emit::kebab(&format!("{name} {place}"), "plugin");
-    let mut candidate = longer.clone();
+    let nearest = place.rsplit('/').next().unwrap_or(&place).to_string();
+    let candidates = [
+        name.to_string(),
+        emit::kebab(&format!("{name} {nearest}"), "plugin"),
+        emit::kebab(&format!("{name} {place}"), "plugin"),
+    ];
+    for candidate in &candidates {
+        if taken.insert(format!("{scope}/{candidate}")) {
+            return candidate.clone();
+        }
+    }
+    let longest = &candidates[2];
     let mut n = 2;
-    while !taken.insert(format!("{scope}/{candidate}")) {
-        candidate = format!("{longer}-{n}");
+    loop {
+        let candidate = format!("{longest}-{n}");
+        if taken.insert(format!("{scope}/{candidate}")) {
+            return candidate;
+        }
         n += 1;
     }
-    candidate
 }
 
 /// The header every manifest starts with: where it came from, under what
