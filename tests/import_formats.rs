@@ -331,11 +331,18 @@ fn broken_json_is_a_failure_not_a_panic() {
     let imported = import::import(&tree, &Options::default(), &Config::platform());
     assert_eq!(imported.failures.len(), 1);
     assert_eq!(imported.failures[0].file, "kit/.claude-plugin/plugin.json");
-    assert_eq!(
-        imported.manifests.len(),
-        1,
-        "the other project still imports"
-    );
+    // The plugin imports without its manifest, named by its folder, and the
+    // other project imports too.
+    let plugins: Vec<&str> = imported
+        .manifests
+        .iter()
+        .map(|manifest| manifest.plugin.as_str())
+        .collect();
+    assert_eq!(plugins, ["acme/kit", "acme/other"]);
+    assert_eq!(imported.files_read, 2);
+    for manifest in &imported.manifests {
+        support::assert_canonical(manifest);
+    }
 }
 
 #[test]

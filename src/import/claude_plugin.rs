@@ -67,30 +67,32 @@ const PACKAGE_KEYS: &[&str] = &[
 const LOCATION_KEYS: &[&str] = &["skills", "agents", "commands", "rules", "contextFileName"];
 
 /// Reads the plugin manifests of a plugin root (none for a project);
-/// returns the skills they say are always loaded.
+/// returns the skills they say are always loaded. A manifest that cannot
+/// be read is a failure of its own; the plugin is imported without it.
 pub fn manifests(
     root: &str,
     files: &[&InputFile],
     draft: &mut Draft,
-) -> Result<AlwaysLoaded, Failure> {
+    failures: &mut Vec<Failure>,
+) -> AlwaysLoaded {
     let mut always = AlwaysLoaded::new();
     let mut manifests = Vec::new();
     for file in files {
-        let host = host_of(&file.path);
-        let Value::Object(object) = json(file)? else {
-            return Err(Failure {
+        match json(file) {
+            Ok(Value::Object(object)) => manifests.push((host_of(&file.path), *file, object)),
+            Ok(_) => failures.push(Failure {
                 file: file.path.clone(),
                 message: "a plugin manifest must be a JSON object".into(),
-            });
-        };
-        manifests.push((host, *file, object));
+            }),
+            Err(failure) => failures.push(failure),
+        }
     }
     manifests.sort_by_key(|(host, file, _)| (*host, file.path.clone()));
     let Some((first_host, first_file, first)) = manifests.first() else {
         draft.header.push(
             "Not a packaged plugin: no manifest gives a version, so it is written as 0.0.0.".into(),
         );
-        return Ok(always);
+        return always;
     };
     identity(*first_host, first_file, first, draft);
     for (host, file, object) in &manifests {
@@ -98,9 +100,9 @@ pub fn manifests(
         if !std::ptr::eq(*file, *first_file) {
             differences(*host, file, object, first, draft);
         }
-        rest(root, *host, file, object, draft, &mut always)?;
+        rest(root, *host, file, object, draft, &mut always);
     }
-    Ok(always)
+    always
 }
 
 fn host_of(path: &str) -> Host {
@@ -229,7 +231,7 @@ fn rest(
     object: &Map<String, Value>,
     draft: &mut Draft,
     always: &mut AlwaysLoaded,
-) -> Result<(), Failure> {
+) {
     let mut package = Vec::new();
     let mut locations = Vec::new();
     for (key, value) in object {
@@ -268,7 +270,6 @@ fn rest(
     if !package.is_empty() {
         draft.notes.push(metadata_note(&file.path, package));
     }
-    Ok(())
 }
 
 /// Kimi's `skillInstructions`: text Kimi adds to every conversation.
@@ -355,8 +356,8 @@ fn servers(file: &InputFile, value: &Value, draft: &mut Draft) {
 
 /// `.mcp.json`: servers under `mcpServers`, or at the top.
 pub fn mcp_servers(file: &InputFile, draft: &mut Draft) -> Result<(), Failure> {
-    draft.read(&file.path);
     let value = json(file)?;
+    draft.read(&file.path);
     match value.get("mcpServers") {
         Some(listed) => servers(file, listed, draft),
         None => servers(file, &value, draft),
@@ -532,13 +533,13 @@ fn expansions(file: &str, body: &str) -> Vec<Note> {
 
 /// `hooks/*.json` of a plugin, or a project's `.claude/settings.json`.
 pub fn hooks(file: &InputFile, draft: &mut Draft) -> Result<(), Failure> {
-    draft.read(&file.path);
     let Value::Object(object) = json(file)? else {
         return Err(Failure {
             file: file.path.clone(),
             message: "a hooks or settings file must be a JSON object".into(),
         });
     };
+    draft.read(&file.path);
     let description = object.get("description").and_then(Value::as_str);
     for (key, value) in &object {
         match key.as_str() {

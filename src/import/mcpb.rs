@@ -46,13 +46,13 @@ const PACKAGE_KEYS: &[&str] = &[
 ];
 
 pub fn import(file: &InputFile, draft: &mut Draft) -> Result<(), Failure> {
-    draft.read(&file.path);
     let Value::Object(object) = json(file)? else {
         return Err(Failure {
             file: file.path.clone(),
             message: "a bundle manifest must be a JSON object".into(),
         });
     };
+    draft.read(&file.path);
     draft
         .header
         .push(format!("An MCP bundle manifest ({}).", file.path));

@@ -263,18 +263,20 @@ fn import_into(
     for (unit, files) in &units {
         let mut draft = Draft::new(&scope, &unit_name(unit, &tree.name));
         attribute(&mut draft, tree, unit);
-        let imported = match unit {
-            Unit::Bundle(_) => files
-                .iter()
-                .try_for_each(|(file, _)| mcpb::import(file, &mut draft)),
-            Unit::Folder(root) => plugin(root, files, config, &mut draft),
-        };
-        match imported {
-            Ok(()) => {
-                within_limits(&mut draft, &mut failures);
-                drafts.push((unit, draft));
+        match unit {
+            Unit::Bundle(_) => {
+                for (file, _) in files {
+                    if let Err(failure) = mcpb::import(file, &mut draft) {
+                        failures.push(failure);
+                    }
+                }
             }
-            Err(failure) => failures.push(failure),
+            Unit::Folder(root) => plugin(root, files, config, &mut draft, &mut failures),
+        }
+        within_limits(&mut draft, &mut failures);
+        // A unit whose every file failed has nothing to write.
+        if !draft.files.is_empty() {
+            drafts.push((unit, draft));
         }
     }
 
@@ -411,7 +413,8 @@ fn plugin(
     files: &[(&InputFile, FileKind)],
     config: &Config,
     draft: &mut Draft,
-) -> Result<(), Failure> {
+    failures: &mut Vec<Failure>,
+) {
     let of = |wanted: fn(&FileKind) -> bool| -> Vec<&InputFile> {
         let mut chosen: Vec<&InputFile> = files
             .iter()
@@ -425,7 +428,8 @@ fn plugin(
         root,
         &of(|kind| matches!(kind, FileKind::PluginManifest(_))),
         draft,
-    )?;
+        failures,
+    );
     let mut instruction_files = of(|kind| matches!(kind, FileKind::Instructions));
     instruction_files.sort_by_key(|file| instructions::folder_order(&file.path));
     let siblings: Vec<&str> = instruction_files
@@ -456,12 +460,15 @@ fn plugin(
         claude_plugin::command(file, config, draft);
     }
     for file in of(|kind| matches!(kind, FileKind::Hooks | FileKind::Settings)) {
-        claude_plugin::hooks(file, draft)?;
+        if let Err(failure) = claude_plugin::hooks(file, draft) {
+            failures.push(failure);
+        }
     }
     for file in of(|kind| matches!(kind, FileKind::McpServers)) {
-        claude_plugin::mcp_servers(file, draft)?;
+        if let Err(failure) = claude_plugin::mcp_servers(file, draft) {
+            failures.push(failure);
+        }
     }
-    Ok(())
 }
 
 /// Skills the sources say are always loaded, by skill folder, with why.
