@@ -7,6 +7,8 @@
 //! - [`lower`]: syntax tree → typed [`ir`], with the language's diagnostics;
 //! - [`check`]: the semantic rules, one file per rule;
 //! - [`report`]: diagnostics rendered for people and machines;
+//! - [`import`]: other tools' skills, plugins, rules and instruction files,
+//!   written as manifests;
 //!
 //! beside them [`diagnostic`] (the one diagnostic type), [`rules`] (every
 //! rule's code, name and explanation) and [`cli`].
@@ -31,6 +33,7 @@ pub mod cli;
 pub mod config;
 pub mod diagnostic;
 pub mod fix;
+pub mod import;
 pub mod ir;
 pub mod limits;
 pub mod lower;

@@ -11,6 +11,7 @@ pub mod check;
 mod compile;
 mod explain;
 pub mod files;
+mod import;
 mod sign;
 
 use std::process::ExitCode;
@@ -51,6 +52,9 @@ enum Command {
     Sign(sign::SignArgs),
     /// Verify a bundle's signature (fails closed).
     Verify(sign::VerifyArgs),
+    /// Write other tools' skills, plugins, rules and instruction files as
+    /// manifests.
+    Import(import::ImportArgs),
     /// Explain a rule, by name or code.
     Explain {
         /// A rule's name (`placement-too-wide`) or code (`C0101`).
@@ -104,6 +108,7 @@ pub fn main() -> ExitCode {
         Command::Keygen(args) => sign::keygen(&args),
         Command::Sign(args) => sign::sign(&args),
         Command::Verify(args) => sign::verify(&args),
+        Command::Import(args) => import::run(&args),
         Command::Explain { rule } => explain::explain(&rule),
         Command::Rules => explain::list(),
     }

@@ -1,0 +1,677 @@
+//! Claude Code plugins: `plugin.json`, `agents/`, `commands/`, `hooks/`
+//! and `.mcp.json`, with the Codex, Cursor, Kimi and Gemini manifests that
+//! often sit beside `.claude-plugin/` (and `.claude/` in a project:
+//! `agents/`, `commands/`, `settings.json`).
+//!
+//! - The manifest gives the plugin's name, version (a missing or
+//!   non-semver version is written `0.0.0` with a warning), summary, and
+//!   the author and licence as comments: the language's `owner` is a role,
+//!   not a person, so it comes from `--owner`. When several agents'
+//!   manifests describe the plugin, the first of Claude Code, Codex,
+//!   Cursor, Kimi and Gemini names it and the others' differences are
+//!   noted. Kimi's `skillInstructions` is a declarative contributor: an
+//!   `agent` text. Kimi's `sessionStart` names a skill that is always
+//!   loaded.
+//! - A subagent (`agents/*.md`) is listed to the main agent by name and
+//!   description (an `agent` text); its body is the subagent's own system
+//!   prompt. The language has no separate agents, so the body is imported
+//!   as `conversation` text: what a conversation gains when it spawns the
+//!   subagent.
+//! - A command (`commands/*.md`) is listed by name, argument hint and
+//!   description (an `agent` text, unless the command hides itself from
+//!   the model); its body is added to the conversation when a person runs
+//!   it, a `conversation` text. Its shell expansions (`` !`cmd` ``) and
+//!   `$ARGUMENTS` are noted: they run or vary per invocation.
+//! - A `SessionStart` hook becomes an `eager-run` stub of
+//!   [`HOOK_TOOL`] with the command, flagged for review. The tool is left
+//!   undeclared on purpose: a hook runs a shell command, and the checker
+//!   must not take it for read-only, so `unknown-tool` refuses it until a
+//!   workspace declares it (as `effect = "write"`, which `eager-run-writes`
+//!   refuses in turn). Other hook events are noted.
+//! - MCP servers (`.mcp.json`, `mcpServers`) are noted: their tools are
+//!   loaded at start, but the files do not name them.
+
+use serde_json::{Map, Value};
+
+use super::detect::Host;
+use super::emit::{kebab, Content, Draft, DraftContributor};
+use super::frontmatter;
+use super::{
+    body_text, frontmatter_notes, json, metadata_note, shorten, stem, tool_vocabulary,
+    AlwaysLoaded, Failure, InputFile, Note,
+};
+use crate::config::Config;
+use crate::ir::Placement;
+
+/// The tool an imported hook's `eager-run` calls. No workspace declares it
+/// unless it chooses to, so the checker cannot take a hook for read-only.
+pub const HOOK_TOOL: &str = "run_shell_command";
+
+/// Manifest keys that only describe the package.
+const PACKAGE_KEYS: &[&str] = &[
+    "$schema",
+    "brandColor",
+    "category",
+    "displayName",
+    "homepage",
+    "interface",
+    "keywords",
+    "logo",
+    "publisher",
+    "repository",
+    "tags",
+];
+
+/// Manifest keys that say where the plugin's files are; the files are
+/// found by the layout, so these are kept in a comment only.
+const LOCATION_KEYS: &[&str] = &["skills", "agents", "commands", "rules", "contextFileName"];
+
+/// Reads the plugin manifests of a plugin root (none for a project);
+/// returns the skills they say are always loaded. A manifest that cannot
+/// be read is a failure of its own; the plugin is imported without it.
+pub fn manifests(
+    root: &str,
+    files: &[&InputFile],
+    draft: &mut Draft,
+    failures: &mut Vec<Failure>,
+) -> AlwaysLoaded {
+    let mut always = AlwaysLoaded::new();
+    let mut manifests = Vec::new();
+    for file in files {
+        match json(file) {
+            Ok(Value::Object(object)) => manifests.push((host_of(&file.path), *file, object)),
+            Ok(_) => failures.push(Failure {
+                file: file.path.clone(),
+                message: "a plugin manifest must be a JSON object".into(),
+            }),
+            Err(failure) => failures.push(failure),
+        }
+    }
+    manifests.sort_by_key(|(host, file, _)| (*host, file.path.clone()));
+    let Some((first_host, first_file, first)) = manifests.first() else {
+        draft.header.push(
+            "Not a packaged plugin: no manifest gives a version, so it is written as 0.0.0.".into(),
+        );
+        return always;
+    };
+    identity(*first_host, first_file, first, draft);
+    for (host, file, object) in &manifests {
+        draft.read(&file.path);
+        if !std::ptr::eq(*file, *first_file) {
+            differences(*host, file, object, first, draft);
+        }
+        rest(root, *host, file, object, draft, &mut always);
+    }
+    always
+}
+
+fn host_of(path: &str) -> Host {
+    [
+        (".claude-plugin/", Host::Claude),
+        (".codex-plugin/", Host::Codex),
+        (".cursor-plugin/", Host::Cursor),
+        (".kimi-plugin/", Host::Kimi),
+    ]
+    .into_iter()
+    .find(|(folder, _)| format!("/{path}").contains(&format!("/{folder}")))
+    .map_or(Host::Gemini, |(_, host)| host)
+}
+
+/// Name, version, summary, author and licence, from the first manifest.
+fn identity(host: Host, file: &InputFile, object: &Map<String, Value>, draft: &mut Draft) {
+    if let Some(name) = object.get("name").and_then(Value::as_str) {
+        draft.name = kebab(name, "plugin");
+    }
+    match object.get("version") {
+        Some(Value::String(version)) => match semver::Version::parse(version) {
+            Ok(parsed) => draft.version = parsed,
+            Err(_) => warn_version(
+                draft,
+                &file.path,
+                format!(
+                    "the {} manifest's version `{version}` is not a semantic version",
+                    host.as_str()
+                ),
+            ),
+        },
+        Some(other) => warn_version(
+            draft,
+            &file.path,
+            format!(
+                "the {} manifest's version `{other}` is not a semantic version",
+                host.as_str()
+            ),
+        ),
+        None => warn_version(
+            draft,
+            &file.path,
+            format!("the {} manifest gives no version", host.as_str()),
+        ),
+    }
+    draft.summary = object
+        .get("description")
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|text| !text.is_empty())
+        .map(str::to_string);
+    if let Some(author) = object.get("author").map(author) {
+        draft.header.push(format!(
+            "Author: {author} (the language's owner is a role, set by `--owner`)"
+        ));
+    }
+    if let Some(license) = object.get("license").and_then(Value::as_str) {
+        draft.header.push(format!("Declared licence: {license}"));
+    }
+}
+
+pub(super) fn warn_version(draft: &mut Draft, file: &str, message: String) {
+    draft.notes.push(Note::warning(
+        file,
+        "version",
+        format!("{message}; written as 0.0.0"),
+    ));
+}
+
+/// `{name, email, url}` or a string, as one line.
+pub(super) fn author(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        Value::Object(object) => {
+            let field = |key: &str| object.get(key).and_then(Value::as_str);
+            let mut text = field("name").unwrap_or("(no name)").to_string();
+            if let Some(email) = field("email") {
+                text.push_str(&format!(" <{email}>"));
+            }
+            if let Some(url) = field("url") {
+                text.push_str(&format!(" ({url})"));
+            }
+            text
+        }
+        other => other.to_string(),
+    }
+}
+
+/// What another agent's manifest says differently about the plugin.
+fn differences(
+    host: Host,
+    file: &InputFile,
+    object: &Map<String, Value>,
+    first: &Map<String, Value>,
+    draft: &mut Draft,
+) {
+    for key in ["name", "version", "description", "author", "license"] {
+        let (Some(theirs), ours) = (object.get(key), first.get(key)) else {
+            continue;
+        };
+        if Some(theirs) != ours {
+            let theirs = if key == "author" {
+                author(theirs)
+            } else {
+                display(theirs)
+            };
+            draft.notes.push(Note::new(
+                &file.path,
+                "host",
+                format!(
+                    "the {} manifest's {key} differs: {}",
+                    host.as_str(),
+                    shorten(&theirs)
+                ),
+            ));
+        }
+    }
+}
+
+/// Everything but the identity: host-specific contributors, hooks, MCP
+/// servers, and notes for what has no counterpart.
+fn rest(
+    root: &str,
+    host: Host,
+    file: &InputFile,
+    object: &Map<String, Value>,
+    draft: &mut Draft,
+    always: &mut AlwaysLoaded,
+) {
+    let mut package = Vec::new();
+    let mut locations = Vec::new();
+    for (key, value) in object {
+        match key.as_str() {
+            "name" | "version" | "description" | "author" | "license" => {}
+            "skillInstructions" => skill_instructions(file, value, draft),
+            "sessionStart" => session_start(root, file, object, value, draft, always),
+            "hooks" => match value {
+                Value::Object(_) => hook_events(file, None, value, draft),
+                Value::String(path) => locations.push(format!("hooks in `{path}`")),
+                _ => {}
+            },
+            "mcpServers" => servers(file, value, draft),
+            key if LOCATION_KEYS.contains(&key) => {
+                locations.push(format!("{key} in `{}`", display(value)));
+            }
+            key if PACKAGE_KEYS.contains(&key) => package.push((key.to_string(), display(value))),
+            key => draft.notes.push(
+                Note::new(
+                    &file.path,
+                    "field",
+                    format!("`{key}` has no counterpart in the language"),
+                )
+                .detail(shorten(&display(value))),
+            ),
+        }
+    }
+    if !locations.is_empty() {
+        draft.header.push(format!(
+            "The {} manifest ({}) puts {}.",
+            host.as_str(),
+            file.path,
+            locations.join(", ")
+        ));
+    }
+    if !package.is_empty() {
+        draft.notes.push(metadata_note(&file.path, package));
+    }
+}
+
+/// Kimi's `skillInstructions`: text Kimi adds to every conversation.
+fn skill_instructions(file: &InputFile, value: &Value, draft: &mut Draft) {
+    let Some(text) = value.as_str().filter(|text| !text.trim().is_empty()) else {
+        return;
+    };
+    draft.contributors.push(DraftContributor {
+        id: "skill-instructions".into(),
+        source: file.path.clone(),
+        comments: vec![format!(
+            "from {}: Kimi's `skillInstructions`, added to every conversation",
+            file.path
+        )],
+        notes: Vec::new(),
+        placement: Placement::Agent,
+        content: Content::Text(text.to_string()),
+    });
+}
+
+/// Kimi's `sessionStart: { skill }`: that skill is loaded at every start.
+fn session_start(
+    root: &str,
+    file: &InputFile,
+    object: &Map<String, Value>,
+    value: &Value,
+    draft: &mut Draft,
+    always: &mut AlwaysLoaded,
+) {
+    let skill = value.get("skill").and_then(Value::as_str);
+    let Some(skill) = skill else {
+        draft.notes.push(
+            Note::new(&file.path, "field", "`sessionStart` names no skill").detail(display(value)),
+        );
+        return;
+    };
+    let skills = object
+        .get("skills")
+        .and_then(Value::as_str)
+        .unwrap_or("./skills/");
+    let folder = [
+        root,
+        skills.trim_start_matches("./").trim_end_matches('/'),
+        skill,
+    ]
+    .into_iter()
+    .filter(|part| !part.is_empty())
+    .collect::<Vec<_>>()
+    .join("/");
+    always.insert(folder, format!("Kimi's `sessionStart` in {}", file.path));
+}
+
+/// The MCP servers of a manifest or `.mcp.json`, each a note.
+fn servers(file: &InputFile, value: &Value, draft: &mut Draft) {
+    let Value::Object(servers) = value else {
+        return;
+    };
+    for (name, server) in servers {
+        let start = match (
+            server.get("command").and_then(Value::as_str),
+            server.get("url").and_then(Value::as_str),
+        ) {
+            (Some(command), _) => {
+                let args: Vec<String> = server
+                    .get("args")
+                    .and_then(Value::as_array)
+                    .map(|args| args.iter().map(display).collect())
+                    .unwrap_or_default();
+                format!(
+                    "runs `{}`",
+                    [vec![command.to_string()], args].concat().join(" ")
+                )
+            }
+            (None, Some(url)) => format!("connects to {url}"),
+            (None, None) => "has no command or url".to_string(),
+        };
+        draft.notes.push(Note::new(
+            &file.path,
+            "mcp server",
+            format!("MCP server `{name}` {start}: its tools are loaded at start, but no file names them, so there is no `eager-load` for them"),
+        ));
+    }
+}
+
+/// `.mcp.json`: servers under `mcpServers`, or at the top.
+pub fn mcp_servers(file: &InputFile, draft: &mut Draft) -> Result<(), Failure> {
+    let value = json(file)?;
+    draft.read(&file.path);
+    match value.get("mcpServers") {
+        Some(listed) => servers(file, listed, draft),
+        None => servers(file, &value, draft),
+    }
+    Ok(())
+}
+
+/// A subagent: its listing and its prompt.
+pub fn agent(file: &InputFile, config: &Config, draft: &mut Draft) {
+    draft.read(&file.path);
+    let document = frontmatter::split(&file.text);
+    let front = &document.frontmatter;
+    let name = kebab(front.text("name").unwrap_or(stem(&file.path)), "agent");
+    let body = body_text(document.body);
+    let mut notes = frontmatter_notes(&file.path, front, &["name", "description", "tools"]);
+    let mut comments = Vec::new();
+    if let Some(tools) = front.list("tools") {
+        comments.push(tool_vocabulary("tools", &tools, config, draft));
+    }
+    match front.text("description") {
+        Some(description) => {
+            draft.contributors.push(DraftContributor {
+                id: format!("agent-{name}"),
+                source: file.path.clone(),
+                comments: vec![format!(
+                    "from {}: the subagent `{name}`, as the main agent sees it when deciding to delegate",
+                    file.path
+                )],
+                notes: std::mem::take(&mut notes),
+                placement: Placement::Agent,
+                content: Content::Text(format!("{name}: {description}")),
+            });
+        }
+        None => notes.push(Note::new(
+            &file.path,
+            "listing",
+            "the subagent has no description, so the main agent is not told about it",
+        )),
+    }
+    if body.trim().is_empty() {
+        notes.push(Note::new(&file.path, "empty", "the subagent has no prompt"));
+        draft.notes.append(&mut notes);
+        return;
+    }
+    comments.insert(
+        0,
+        format!(
+            "from {}: the subagent `{name}`'s own system prompt, as conversation text (the language has no separate agents)",
+            file.path
+        ),
+    );
+    draft.contributors.push(DraftContributor {
+        id: format!("agent-{name}-prompt"),
+        source: file.path.clone(),
+        comments,
+        notes,
+        placement: Placement::Conversation,
+        content: Content::Body(body),
+    });
+}
+
+const COMMAND_MAPPED: &[&str] = &[
+    "description",
+    "allowed-tools",
+    "argument-hint",
+    "disable-model-invocation",
+    "hide-from-slash-command-tool",
+];
+
+/// A slash command: its listing and its text.
+pub fn command(file: &InputFile, config: &Config, draft: &mut Draft) {
+    draft.read(&file.path);
+    let document = frontmatter::split(&file.text);
+    let front = &document.frontmatter;
+    let name = kebab(stem(&file.path), "command");
+    let body = body_text(document.body);
+    let tool = if file.path.contains(".cursor/") {
+        "Cursor"
+    } else {
+        "Claude Code"
+    };
+    let mut notes = frontmatter_notes(&file.path, front, COMMAND_MAPPED);
+    notes.extend(expansions(&file.path, &body));
+    let mut comments = Vec::new();
+    if let Some(tools) = front.list("allowed-tools") {
+        comments.push(tool_vocabulary("allowed-tools", &tools, config, draft));
+    }
+    let hidden = front.flag("disable-model-invocation") == Some(true)
+        || front.flag("hide-from-slash-command-tool") == Some(true);
+    match (front.text("description"), hidden) {
+        (Some(description), false) => {
+            let invocation = match front.text("argument-hint") {
+                Some(hint) => format!("/{name} {hint}"),
+                None => format!("/{name}"),
+            };
+            draft.contributors.push(DraftContributor {
+                id: format!("command-{name}"),
+                source: file.path.clone(),
+                comments: vec![format!(
+                    "from {}: the {tool} command `/{name}`, as listed to the model",
+                    file.path
+                )],
+                notes: Vec::new(),
+                placement: Placement::Agent,
+                content: Content::Text(format!("{invocation}: {description}")),
+            });
+        }
+        (_, true) => comments.push("not listed to the model: the command hides itself".into()),
+        (None, false) => comments.push("not listed to the model: no description".into()),
+    }
+    if body.trim().is_empty() {
+        notes.push(Note::new(&file.path, "empty", "the command has no text"));
+        draft.notes.append(&mut notes);
+        return;
+    }
+    comments.insert(
+        0,
+        format!(
+            "from {}: the text `/{name}` adds to the conversation when a person runs it",
+            file.path
+        ),
+    );
+    draft.contributors.push(DraftContributor {
+        id: format!("command-{name}-prompt"),
+        source: file.path.clone(),
+        comments,
+        notes,
+        placement: Placement::Conversation,
+        content: Content::Body(body),
+    });
+}
+
+/// Shell expansions and argument placeholders of a command's text.
+fn expansions(file: &str, body: &str) -> Vec<Note> {
+    let mut notes = Vec::new();
+    let commands: Vec<String> = body
+        .split("!`")
+        .skip(1)
+        .filter_map(|rest| {
+            rest.split_once('`')
+                .map(|(command, _)| format!("`{command}`"))
+        })
+        .collect();
+    if !commands.is_empty() {
+        notes.push(
+            Note::new(
+                file,
+                "shell",
+                format!(
+                    "runs {} shell command(s) when invoked, whose output joins the text; the language cannot run them",
+                    commands.len()
+                ),
+            )
+            .detail(commands.join(", ")),
+        );
+    }
+    let placeholders = ["$ARGUMENTS", "$1", "$2", "$3"]
+        .into_iter()
+        .filter(|placeholder| body.contains(placeholder))
+        .collect::<Vec<_>>();
+    if !placeholders.is_empty() {
+        notes.push(Note::new(
+            file,
+            "arguments",
+            format!(
+                "takes the person's arguments ({}); the language has no variable for them, so they stay literal",
+                placeholders.join(", ")
+            ),
+        ));
+    }
+    notes
+}
+
+/// `hooks/*.json` of a plugin, or a project's `.claude/settings.json`.
+pub fn hooks(file: &InputFile, draft: &mut Draft) -> Result<(), Failure> {
+    let Value::Object(object) = json(file)? else {
+        return Err(Failure {
+            file: file.path.clone(),
+            message: "a hooks or settings file must be a JSON object".into(),
+        });
+    };
+    draft.read(&file.path);
+    let description = object.get("description").and_then(Value::as_str);
+    for (key, value) in &object {
+        match key.as_str() {
+            "hooks" => hook_events(file, description, value, draft),
+            // The hooks file's format version; its description of itself
+            // goes with each hook.
+            "version" | "description" => {}
+            "permissions" => draft.notes.push(
+                Note::new(
+                    &file.path,
+                    "permissions",
+                    "tool permissions: which tool calls run without asking; the language has no permissions",
+                )
+                .detail(shorten(&display(value))),
+            ),
+            key => draft.notes.push(
+                Note::new(
+                    &file.path,
+                    "field",
+                    format!("`{key}` has no counterpart in the language"),
+                )
+                .detail(shorten(&display(value))),
+            ),
+        }
+    }
+    Ok(())
+}
+
+/// `{ Event: [ { matcher, hooks: [handler] } | handler ] }`; `description`
+/// is what the hooks file says about itself.
+fn hook_events(file: &InputFile, description: Option<&str>, hooks: &Value, draft: &mut Draft) {
+    let Value::Object(events) = hooks else { return };
+    for (event, groups) in events {
+        let groups: Vec<&Value> = match groups {
+            Value::Array(groups) => groups.iter().collect(),
+            other => vec![other],
+        };
+        for group in groups {
+            let matcher = group.get("matcher").and_then(Value::as_str);
+            let handlers: Vec<&Value> = match group.get("hooks") {
+                Some(Value::Array(handlers)) => handlers.iter().collect(),
+                _ => vec![group],
+            };
+            for handler in handlers {
+                hook(file, description, event, matcher, handler, draft);
+            }
+        }
+    }
+}
+
+fn hook(
+    file: &InputFile,
+    description: Option<&str>,
+    event: &str,
+    matcher: Option<&str>,
+    handler: &Value,
+    draft: &mut Draft,
+) {
+    let command = handler.get("command").and_then(Value::as_str);
+    let kind = handler
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or("command");
+    let session_start = event
+        .replace(['_', '-'], "")
+        .eq_ignore_ascii_case("sessionstart");
+    let (Some(command), true, "command") = (command, session_start, kind) else {
+        let what = match command {
+            Some(command) => format!("runs `{command}`"),
+            None => format!("is a `{kind}` hook"),
+        };
+        let why = if event.eq_ignore_ascii_case("UserPromptSubmit") {
+            "before every turn; what it adds is only known by running it, so it has no `preface` here"
+        } else {
+            "the language has no hook events besides conversation start"
+        };
+        draft.notes.push(
+            Note::new(
+                &file.path,
+                "hook",
+                format!("a `{event}` hook {what}: {why}"),
+            )
+            .detail(shorten(&display(handler))),
+        );
+        return;
+    };
+    let mut comments = vec![format!(
+        "from {}: a `{event}` hook{}",
+        file.path,
+        matcher.map_or(String::new(), |m| format!(" (matcher `{m}`)"))
+    )];
+    if let Some(description) = description {
+        comments.push(format!("the hooks file says: {description}"));
+    }
+    comments.push(
+        "REVIEW: this runs a shell command at every conversation start, on nobody's instruction."
+            .into(),
+    );
+    comments.push(
+        "REVIEW the budget too: it bounds the hook's output, known only when it runs; as imported it covers the call alone"
+            .into(),
+    );
+    comments.push(format!(
+        "`{HOOK_TOOL}` is undeclared on purpose, so `contrib check` refuses it (`unknown-tool`); declare it only with `effect = \"write\"`, which `eager-run-writes` refuses in turn"
+    ));
+    let settings: Vec<String> = handler
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter(|(key, _)| !matches!(key.as_str(), "command" | "type"))
+        .map(|(key, value)| format!("{key} {}", display(value)))
+        .collect();
+    if !settings.is_empty() {
+        comments.push(format!("hook settings: {}", settings.join(", ")));
+    }
+    draft.contributors.push(DraftContributor {
+        id: format!("{}-hook", kebab(event, "session-start")),
+        source: file.path.clone(),
+        comments,
+        notes: Vec::new(),
+        placement: Placement::Conversation,
+        content: Content::Run {
+            tool: HOOK_TOOL.into(),
+            arguments: vec![("command".into(), command.to_string())],
+        },
+    });
+}
+
+/// A JSON value on one line: strings without quotes, the rest as JSON.
+pub(super) fn display(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}

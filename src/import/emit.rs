@@ -1,0 +1,616 @@
+//! Drafts → manifests: names, budgets, and text already in the canonical
+//! layout.
+//!
+//! The importers describe what a plugin contributes as a [`Draft`]; this
+//! module is the only place that writes manifest text, so escaping and
+//! layout are decided once:
+//!
+//! - four spaces per level, one field per line, a blank line before each
+//!   contributor, fields in the order owner, placement, priority, reach,
+//!   budget, then the kind's own, the body last;
+//! - one-line values as `"…"`, multi-line bodies as `"""` blocks indented
+//!   four spaces deeper than their field, the closing `"""` on its own line
+//!   at the block's depth;
+//! - bodies are templates, so literal braces are doubled (`{{`, `}}`);
+//!   backslashes, runs of three quotes, carriage returns and control
+//!   characters are escaped so that the decoded body is the source text
+//!   byte for byte;
+//! - every comment line starts with a label or `|`, so no imported text can
+//!   turn into a `# contrib: allow(…)` suppression.
+//!
+//! Budgets are the measured tokens rounded up to the next ten, measured with
+//! the workspace's tokenizer on exactly what the checker measures: the text
+//! at its variables' worst case, after the framing that precedes a
+//! contribution below agent priority.
+
+use std::collections::{BTreeMap, HashSet};
+
+use crate::config::Config;
+use crate::ir::{framing_for, Kind, Owner, Placement, PluginName};
+use crate::limits::MAX_STRING_BYTES;
+
+use super::{Manifest, Note, Produced};
+
+const INDENT: &str = "    ";
+
+/// Budgets are rounded up to a multiple of this, so that a small edit to a
+/// text does not change what a person approved.
+pub const BUDGET_STEP: u64 = 10;
+
+/// Longest id or name the importer writes; the language allows 200.
+const MAX_NAME: usize = 64;
+
+/// A plugin as the importers describe it, before it is written.
+#[derive(Debug, Clone)]
+pub struct Draft {
+    pub scope: String,
+    /// Kebab-case.
+    pub name: String,
+    pub version: semver::Version,
+    pub summary: Option<String>,
+    /// Comment lines for the top of the file, without `#`.
+    pub header: Vec<String>,
+    /// Unmapped items of the plugin as a whole, shown under the header.
+    pub notes: Vec<Note>,
+    /// `requires skill NAME "REQ"`.
+    pub requires: Vec<(String, String)>,
+    pub contributors: Vec<DraftContributor>,
+    /// Every source file read into this plugin.
+    pub files: Vec<String>,
+    /// Tools the sources name (`allowed-tools`, `tools`), and whether the
+    /// workspace declares each.
+    pub vocabulary: BTreeMap<String, bool>,
+}
+
+#[derive(Debug, Clone)]
+pub struct DraftContributor {
+    /// The id wanted; made kebab-case and unique when written.
+    pub id: String,
+    /// The source file it comes from, relative to the source folder.
+    pub source: String,
+    /// Comment lines above the contributor, without `#`.
+    pub comments: Vec<String>,
+    /// Unmapped items of this source file, shown above the contributor.
+    pub notes: Vec<Note>,
+    pub placement: Placement,
+    pub content: Content,
+}
+
+#[derive(Debug, Clone)]
+pub enum Content {
+    /// A `text` with this body (braces not yet doubled), made by the
+    /// importer: a listing, a manifest's instructions.
+    Text(String),
+    /// A `text` whose body is a source file's own text after its
+    /// frontmatter, unchanged.
+    Body(String),
+    /// An `eager-load` of a skill's manifest; the budget is measured on the
+    /// skill's body, which is what loading it adds.
+    SkillLoad { skill: String, body: String },
+    /// An `eager-load` of tools, each with what the source says about it:
+    /// the best estimate of its schema until the workspace declares its
+    /// `schema_tokens`.
+    ToolLoad { tools: Vec<(String, String)> },
+    /// An `eager-run` stub: a call with string arguments.
+    Run {
+        tool: String,
+        arguments: Vec<(String, String)>,
+    },
+}
+
+impl Content {
+    fn kind(&self) -> Kind {
+        match self {
+            Content::Text(_) | Content::Body(_) => Kind::Text,
+            Content::SkillLoad { .. } | Content::ToolLoad { .. } => Kind::EagerLoad,
+            Content::Run { .. } => Kind::EagerRun,
+        }
+    }
+}
+
+impl Draft {
+    pub fn new(scope: &str, name: &str) -> Self {
+        Draft {
+            scope: scope.to_string(),
+            name: kebab(name, "plugin"),
+            version: semver::Version::new(0, 0, 0),
+            summary: None,
+            header: Vec::new(),
+            notes: Vec::new(),
+            requires: Vec::new(),
+            contributors: Vec::new(),
+            files: Vec::new(),
+            vocabulary: BTreeMap::new(),
+        }
+    }
+
+    pub fn read(&mut self, file: &str) {
+        if !self.files.iter().any(|known| known == file) {
+            self.files.push(file.to_string());
+        }
+    }
+}
+
+/// Writes a draft as a manifest at `DIR/scope/name.contrib`.
+pub fn emit(draft: &Draft, owner: Owner, config: &Config) -> Manifest {
+    let plugin = PluginName {
+        scope: draft.scope.clone(),
+        name: draft.name.clone(),
+    };
+    let framing = framing_for(&plugin, owner.highest_priority())
+        .map(|framing| framing + "\n")
+        .unwrap_or_default();
+    let mut out = String::new();
+    for line in &draft.header {
+        comment(&mut out, 0, line);
+    }
+    for note in &draft.notes {
+        note_comment(&mut out, 0, note);
+    }
+    out.push_str(&format!("plugin {plugin} {} {{\n", draft.version));
+    field(&mut out, 1, &format!("owner {}", owner.as_str()));
+    if let Some(summary) = &draft.summary {
+        field(
+            &mut out,
+            1,
+            &format!("summary {}", string(summary, 1, false)),
+        );
+    }
+    for (skill, requirement) in &draft.requires {
+        field(
+            &mut out,
+            1,
+            &format!("requires skill {skill} {}", quoted(requirement, false)),
+        );
+    }
+
+    let mut ids = HashSet::new();
+    let mut produced = Vec::new();
+    let mut notes = draft.notes.clone();
+    for contributor in &draft.contributors {
+        let id = unique(&kebab(&contributor.id, "contributor"), &mut ids);
+        let tokens = measure(&contributor.content, &framing, config);
+        let budget = round_up(tokens);
+        out.push('\n');
+        for line in &contributor.comments {
+            comment(&mut out, 1, line);
+        }
+        for note in &contributor.notes {
+            note_comment(&mut out, 1, note);
+        }
+        write_contributor(&mut out, &id, contributor, budget);
+        notes.extend(contributor.notes.iter().cloned());
+        produced.push(Produced {
+            id,
+            kind: contributor.content.kind(),
+            placement: contributor.placement,
+            tokens,
+            budget,
+            source: contributor.source.clone(),
+            body: match &contributor.content {
+                Content::Text(body) | Content::Body(body) => Some(body.clone()),
+                _ => None,
+            },
+            verbatim: matches!(contributor.content, Content::Body(_)),
+        });
+    }
+    out.push_str("}\n");
+    Manifest {
+        path: format!("{}/{}.contrib", draft.scope, draft.name),
+        plugin: plugin.to_string(),
+        text: out,
+        contributors: produced,
+        notes,
+        files: draft.files.clone(),
+        vocabulary: draft.vocabulary.clone(),
+    }
+}
+
+fn write_contributor(out: &mut String, id: &str, contributor: &DraftContributor, budget: u64) {
+    let kind = contributor.content.kind();
+    field(out, 1, &format!("{} {id} {{", kind.as_str()));
+    field(
+        out,
+        2,
+        &format!("placement {}", contributor.placement.as_str()),
+    );
+    field(out, 2, &format!("budget {budget} tokens"));
+    match &contributor.content {
+        Content::Text(body) | Content::Body(body) => {
+            field(out, 2, &format!("body {}", string(body, 2, true)));
+        }
+        Content::SkillLoad { skill, .. } => field(out, 2, &format!("skill {skill}")),
+        Content::ToolLoad { tools } => {
+            let names: Vec<&str> = tools.iter().map(|(name, _)| name.as_str()).collect();
+            field(out, 2, &format!("tools {}", names.join(", ")));
+        }
+        Content::Run { tool, arguments } => {
+            let arguments: Vec<String> = arguments
+                .iter()
+                .map(|(key, value)| format!("{key}: {}", quoted(value, false)))
+                .collect();
+            let call = if arguments.is_empty() {
+                format!("call {tool} {{}}")
+            } else {
+                format!("call {tool} {{ {} }}", arguments.join(", "))
+            };
+            field(out, 2, &call);
+        }
+    }
+    field(out, 1, "}");
+}
+
+/// Whether the contributor's text, written as a string literal, stays
+/// within the language's limit on one string.
+pub fn fits_string_limit(content: &Content) -> bool {
+    match content {
+        Content::Text(body) | Content::Body(body) => {
+            body.len() <= MAX_STRING_BYTES && string(body, 2, true).len() <= MAX_STRING_BYTES
+        }
+        _ => true,
+    }
+}
+
+/// What the contributor adds, in tokens: what the checker will measure,
+/// and for tools the workspace does not declare yet, their descriptions.
+fn measure(content: &Content, framing: &str, config: &Config) -> u64 {
+    let count = |text: &str| config.tokenizer.count(text) as u64;
+    let text = match content {
+        Content::Text(body) | Content::Body(body) => format!("{framing}{body}"),
+        Content::SkillLoad { body, .. } => format!("{framing}{body}"),
+        Content::ToolLoad { tools } => {
+            let mut tokens = count(framing);
+            for (name, described) in tools {
+                tokens += match config.tools.get(name) {
+                    Some(tool) => tool.schema_tokens,
+                    None => count(described),
+                };
+            }
+            return tokens;
+        }
+        Content::Run { tool, arguments } => {
+            let arguments: serde_json::Map<String, serde_json::Value> = arguments
+                .iter()
+                .map(|(key, value)| (key.clone(), serde_json::Value::String(value.clone())))
+                .collect();
+            format!("{framing}{tool} {}", serde_json::Value::Object(arguments))
+        }
+    };
+    count(&text)
+}
+
+/// The smallest multiple of [`BUDGET_STEP`] that holds `tokens` (and never
+/// zero, which the language refuses).
+pub fn round_up(tokens: u64) -> u64 {
+    tokens.div_ceil(BUDGET_STEP).max(1) * BUDGET_STEP
+}
+
+fn field(out: &mut String, depth: usize, text: &str) {
+    out.push_str(&INDENT.repeat(depth));
+    out.push_str(text);
+    out.push('\n');
+}
+
+/// One or more comment lines; continuation lines start with `|`.
+fn comment(out: &mut String, depth: usize, text: &str) {
+    for (index, line) in text.lines().enumerate() {
+        let line = clean_comment(line);
+        out.push_str(&INDENT.repeat(depth));
+        match (index, line.is_empty()) {
+            (0, true) => out.push('#'),
+            (0, false) => {
+                out.push_str("# ");
+                out.push_str(&line);
+            }
+            (_, true) => out.push_str("# |"),
+            (_, false) => {
+                out.push_str("# | ");
+                out.push_str(&line);
+            }
+        }
+        out.push('\n');
+    }
+}
+
+fn note_comment(out: &mut String, depth: usize, note: &Note) {
+    let label = if note.warning {
+        "WARNING"
+    } else {
+        "not mapped"
+    };
+    let mut text = format!("{label} ({}): {}", note.file, note.message);
+    if let Some(detail) = &note.detail {
+        text.push('\n');
+        text.push_str(detail);
+    }
+    comment(out, depth, &text);
+}
+
+/// A comment line cannot hold a line break or control characters, and
+/// keeps no trailing white space (the canonical layout trims it).
+fn clean_comment(line: &str) -> String {
+    line.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect::<String>()
+        .trim_end()
+        .to_string()
+}
+
+/// A string field's value: `"…"` on one line, a `"""` block otherwise.
+/// `depth` is the depth of the field line.
+pub fn string(value: &str, depth: usize, template: bool) -> String {
+    if value.contains('\n') {
+        block(value, depth, template)
+    } else {
+        quoted(value, template)
+    }
+}
+
+/// `"…"`, escaped.
+pub fn quoted(value: &str, template: bool) -> String {
+    let mut out = String::with_capacity(value.len() + 2);
+    out.push('"');
+    for c in value.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\t' => out.push_str("\\t"),
+            '{' | '}' if template => {
+                out.push(c);
+                out.push(c);
+            }
+            c => push_char(&mut out, c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A `"""` block whose decoded value is `value` exactly.
+fn block(value: &str, depth: usize, template: bool) -> String {
+    let pad = INDENT.repeat(depth + 1);
+    let mut lines: Vec<String> = value
+        .split('\n')
+        .map(|line| block_line(line, template))
+        .collect();
+    // The decoder strips the indentation all non-blank lines share; if the
+    // text itself is indented throughout, escape the first white space
+    // character of one line so that only the block's own indentation goes.
+    let indented_throughout = lines
+        .iter()
+        .filter(|line| !line.is_empty())
+        .all(|line| line.starts_with([' ', '\t']));
+    if indented_throughout {
+        if let Some(line) = lines.iter_mut().find(|line| !line.is_empty()) {
+            let escaped = if line.starts_with('\t') {
+                "\\t"
+            } else {
+                "\\u{20}"
+            };
+            line.replace_range(..1, escaped);
+        }
+    }
+    let mut out = String::from("\"\"\"\n");
+    for line in &lines {
+        if !line.is_empty() {
+            out.push_str(&pad);
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out.push_str(&pad);
+    out.push_str("\"\"\"");
+    out
+}
+
+/// One line of a block, escaped. A line of only white space is escaped
+/// whole, since the decoder reads such a line as empty.
+fn block_line(line: &str, template: bool) -> String {
+    let mut out = String::with_capacity(line.len());
+    if !line.is_empty() && line.chars().all(|c| c == ' ' || c == '\t') {
+        for c in line.chars() {
+            out.push_str(if c == '\t' { "\\t" } else { "\\u{20}" });
+        }
+        return out;
+    }
+    let mut quotes = 0;
+    let chars: Vec<char> = line.chars().collect();
+    for (index, &c) in chars.iter().enumerate() {
+        if c == '"' {
+            // Escape every quote of a run of three or more, which would
+            // otherwise close the block.
+            if quotes == 0 {
+                quotes = chars[index..].iter().take_while(|&&q| q == '"').count();
+            }
+            if quotes >= 3 {
+                out.push('\\');
+            }
+            out.push('"');
+            continue;
+        }
+        quotes = 0;
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\t' => out.push('\t'),
+            '{' | '}' if template => {
+                out.push(c);
+                out.push(c);
+            }
+            c => push_char(&mut out, c),
+        }
+    }
+    out
+}
+
+/// A character, or its escape when it is a control character (a carriage
+/// return would otherwise be read as a line break).
+fn push_char(out: &mut String, c: char) {
+    match c {
+        '\r' => out.push_str("\\r"),
+        c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+        c => out.push(c),
+    }
+}
+
+/// Lowercase kebab-case, as the language wants identifiers:
+/// `BrandGuidelines` → `brand-guidelines`, `copilot_money` →
+/// `copilot-money`. A name that would start with a digit or be empty gets
+/// `fallback` in front, and long names are cut at a word.
+pub fn kebab(text: &str, fallback: &str) -> String {
+    let mut out = String::new();
+    let mut previous: Option<char> = None;
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            let boundary = c.is_ascii_uppercase()
+                && previous.is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit());
+            if boundary && !out.is_empty() && !out.ends_with('-') {
+                out.push('-');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+        previous = Some(c);
+    }
+    let mut out = out.trim_end_matches('-').to_string();
+    if out.len() > MAX_NAME {
+        let cut = out[..MAX_NAME].rfind('-').unwrap_or(MAX_NAME);
+        out.truncate(cut);
+    }
+    match out.chars().next() {
+        None => fallback.to_string(),
+        Some(first) if !first.is_ascii_lowercase() => format!("{fallback}-{out}"),
+        Some(_) => out,
+    }
+}
+
+/// A tool name as the language reads it: lowercase letters, digits, `_`
+/// and `-`, starting with a letter. `getTransactions` → `get_transactions`.
+pub fn tool_name(text: &str) -> String {
+    let mut out = String::new();
+    let mut previous: Option<char> = None;
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            let boundary = c.is_ascii_uppercase()
+                && previous.is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit());
+            if boundary && !out.is_empty() && !out.ends_with('_') {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else if c == '-' || c == '_' {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with('_') {
+            out.push('_');
+        }
+        previous = Some(c);
+    }
+    let out = out.trim_matches(['_', '-']).to_string();
+    match out.chars().next() {
+        None => "tool".to_string(),
+        Some(first) if !first.is_ascii_lowercase() => format!("tool_{out}"),
+        Some(_) => out,
+    }
+}
+
+/// `name`, or `name-2`, `name-3`… when taken.
+pub fn unique(name: &str, taken: &mut HashSet<String>) -> String {
+    let mut candidate = name.to_string();
+    let mut n = 2;
+    while taken.contains(&candidate) {
+        candidate = format!("{name}-{n}");
+        n += 1;
+    }
+    taken.insert(candidate.clone());
+    candidate
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::ContributorBody;
+    use crate::source::SourceFile;
+
+    /// The body of the only contributor of `text`, decoded by the language.
+    fn decoded(body: &str) -> String {
+        let mut draft = Draft::new("test", "escapes");
+        draft.contributors.push(DraftContributor {
+            id: "body".into(),
+            source: "x.md".into(),
+            comments: vec![],
+            notes: vec![],
+            placement: Placement::Agent,
+            content: Content::Text(body.into()),
+        });
+        let manifest = emit(&draft, Owner::AgentAuthor, &Config::platform());
+        let source = SourceFile::new("x.contrib", manifest.text.clone());
+        let analysis = crate::analyze(&source, &Config::platform());
+        let errors: Vec<_> = analysis
+            .diagnostics
+            .iter()
+            .filter(|d| d.rule.code.starts_with("C00"))
+            .collect();
+        assert!(errors.is_empty(), "{errors:#?}\n{}", manifest.text);
+        let plugin = analysis.plugin.expect("a plugin");
+        match &plugin.contributors[0].body {
+            ContributorBody::Text { body } => body.worst_case_text(),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn bodies_round_trip_through_the_language() {
+        for body in [
+            "plain",
+            "braces {x} and {{y}} and }{",
+            "quotes \" '' \"\"\" \"\"\"\" end\"",
+            "back\\slash \\n \\\" \\u{41}",
+            "line one\nline two",
+            "  indented\n    throughout\n\tand tabs",
+            "\tfirst line tab\n  second",
+            "blank lines\n\n\nbetween",
+            "white space only lines\n   \n\t\nend",
+            "crlf\r\nline\r\n  end",
+            "trailing space   \nnext",
+            "control \u{7} \u{1b}[0m chars",
+            "\"\"\"\nstarts with quotes",
+            "ends with quotes\n\"\"\"",
+            "\n\nleading blank lines",
+            "multi\nline with \"\"\" inside and {braces}",
+        ] {
+            assert_eq!(decoded(body), body, "{body:?}");
+        }
+    }
+
+    #[test]
+    fn budgets_round_up_to_tens() {
+        assert_eq!(round_up(0), 10);
+        assert_eq!(round_up(1), 10);
+        assert_eq!(round_up(10), 10);
+        assert_eq!(round_up(11), 20);
+    }
+
+    #[test]
+    fn names() {
+        assert_eq!(kebab("BrandGuidelines", "x"), "brand-guidelines");
+        assert_eq!(kebab("copilot_money mcp", "x"), "copilot-money-mcp");
+        assert_eq!(kebab("AGENTS.md", "x"), "agents-md");
+        assert_eq!(kebab("2fa", "skill"), "skill-2fa");
+        assert_eq!(kebab("", "skill"), "skill");
+        assert_eq!(kebab("--Weird__Name--", "x"), "weird-name");
+        assert_eq!(tool_name("getTransactions"), "get_transactions");
+        assert_eq!(tool_name("browser.navigate"), "browser_navigate");
+        assert_eq!(tool_name("read-file"), "read-file");
+        assert_eq!(tool_name("42"), "tool_42");
+    }
+
+    #[test]
+    fn comments_cannot_become_suppressions() {
+        let mut out = String::new();
+        comment(
+            &mut out,
+            0,
+            "first\ncontrib: allow(over-budget) -- sneaky\r",
+        );
+        assert_eq!(out, "# first\n# | contrib: allow(over-budget) -- sneaky\n");
+    }
+}

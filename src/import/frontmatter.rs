@@ -1,0 +1,539 @@
+//! A lenient reader for the `---` frontmatter of Markdown contributors
+//! (`SKILL.md`, agents, commands, Cursor `.mdc` rules, `.claude/rules`).
+//!
+//! Why not a YAML crate: the files are written by hand against a flat
+//! subset of YAML, and strict YAML rejects much of what real authors write.
+//! 230 of the 257 awesome-cursorrules files start an unquoted `globs:`
+//! value with `*` (`globs: **/*`), which YAML reads as an alias and refuses; descriptions hold `: `, `#`
+//! and `\n` in plain scalars. The tools that load these files are lenient,
+//! so an importer must be too, and it must never fail on a file: what it
+//! cannot read becomes a problem the import report lists, not an error.
+//!
+//! What it reads, per top-level `key: value`:
+//!
+//! - plain scalars, kept as written: `globs: **/*`, `description: Use when
+//!   … PR #1234` (no `#` comments inside values, since authors do not mean
+//!   them as comments), folded with the indented lines that follow;
+//! - `"…"` (JSON-like escapes) and `'…'` (`''` for a quote) scalars;
+//! - `|` and `>` block scalars (trailing line breaks are dropped: every
+//!   value is used as one piece of metadata);
+//! - flow lists `[a, "b"]` and block lists of `- item` lines;
+//! - anything nested (a map under a key, a list of maps) is kept as its raw
+//!   text, so it can be shown in a comment rather than lost.
+
+/// A file split into its frontmatter and body.
+#[derive(Debug, Default)]
+pub struct Document<'a> {
+    pub frontmatter: Frontmatter,
+    /// The text after the closing `---` line (the whole file when there is
+    /// no frontmatter).
+    pub body: &'a str,
+}
+
+#[derive(Debug, Default)]
+pub struct Frontmatter {
+    pub entries: Vec<Entry>,
+    /// What could not be read, in the reader's words, for the report.
+    pub problems: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    pub key: String,
+    pub value: Value,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Value {
+    Text(String),
+    List(Vec<String>),
+    /// A nested map or list of maps, as written (dedented).
+    Nested(String),
+}
+
+impl Value {
+    /// The value as one would write it again, for comments.
+    pub fn display(&self) -> String {
+        match self {
+            Value::Text(text) | Value::Nested(text) => text.clone(),
+            Value::List(items) => format!("[{}]", items.join(", ")),
+        }
+    }
+}
+
+/// Splits off the frontmatter, if the file starts with a `---` line that a
+/// later `---` (or `...`) line closes.
+pub fn split(text: &str) -> Document<'_> {
+    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+    let Some(after_open) = strip_delimiter_line(text, "---") else {
+        return Document {
+            frontmatter: Frontmatter::default(),
+            body: text,
+        };
+    };
+    let mut offset = text.len() - after_open.len();
+    for line in after_open.split_inclusive('\n') {
+        let bare = line.trim_end_matches(['\n', '\r']).trim_end();
+        if bare == "---" || bare == "..." {
+            let inner = &text[text.len() - after_open.len()..offset];
+            return Document {
+                frontmatter: parse(inner),
+                body: &text[offset + line.len()..],
+            };
+        }
+        offset += line.len();
+    }
+    Document {
+        frontmatter: Frontmatter {
+            entries: Vec::new(),
+            problems: vec![
+                "the opening `---` is never closed, so the whole file is read as the body".into(),
+            ],
+        },
+        body: text,
+    }
+}
+
+/// The text after a first line that is exactly `delimiter` (trailing white
+/// space allowed).
+fn strip_delimiter_line<'a>(text: &'a str, delimiter: &str) -> Option<&'a str> {
+    let rest = text.strip_prefix(delimiter)?;
+    let line_end = rest.find('\n').map_or(rest.len(), |at| at + 1);
+    rest[..line_end]
+        .trim()
+        .is_empty()
+        .then(|| &rest[line_end..])
+}
+
+/// Reads the lines between the delimiters.
+pub fn parse(text: &str) -> Frontmatter {
+    let lines: Vec<&str> = text
+        .split('\n')
+        .map(|line| line.strip_suffix('\r').unwrap_or(line))
+        .collect();
+    let mut frontmatter = Frontmatter::default();
+    let mut index = 0;
+    while index < lines.len() {
+        let line = lines[index];
+        let number = index + 1;
+        index += 1;
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        let Some((key, rest)) = key_value(line) else {
+            frontmatter.problems.push(format!(
+                "frontmatter line {number} is not `key: value`: `{}`",
+                line.trim()
+            ));
+            continue;
+        };
+        let start = index;
+        while index < lines.len() && continues(lines[index], rest.trim().is_empty()) {
+            index += 1;
+        }
+        let mut end = index;
+        while end > start && lines[end - 1].trim().is_empty() {
+            end -= 1;
+        }
+        let value = parse_value(rest.trim(), &lines[start..end]);
+        if frontmatter.entries.iter().any(|entry| entry.key == key) {
+            frontmatter.problems.push(format!(
+                "`{key}` is given twice in the frontmatter; the first is used"
+            ));
+            continue;
+        }
+        frontmatter.entries.push(Entry {
+            key: key.to_string(),
+            value,
+        });
+    }
+    frontmatter
+}
+
+/// `key: rest` at the start of a line; keys are the characters YAML
+/// authors use in practice.
+fn key_value(line: &str) -> Option<(&str, &str)> {
+    let colon = line.find(':')?;
+    let key = &line[..colon];
+    let rest = &line[colon + 1..];
+    let valid_key = !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    (valid_key && (rest.is_empty() || rest.starts_with([' ', '\t']))).then_some((key, rest))
+}
+
+/// Whether `line` belongs to the value of the key above it: indented or
+/// blank lines, and for a key with nothing after its colon, `- item` lines
+/// at the key's own indentation (which YAML allows).
+fn continues(line: &str, empty_value: bool) -> bool {
+    line.trim().is_empty()
+        || line.starts_with([' ', '\t'])
+        || (empty_value && (line.starts_with("- ") || line == "-"))
+}
+
+fn parse_value(rest: &str, more: &[&str]) -> Value {
+    if is_block_indicator(rest) {
+        return Value::Text(block_scalar(rest.starts_with('>'), more));
+    }
+    if rest.is_empty() {
+        return match block_list(more) {
+            Some(items) => Value::List(items),
+            None if more.is_empty() => Value::Text(String::new()),
+            None => Value::Nested(dedent(more).join("\n")),
+        };
+    }
+    let joined = fold(rest, more);
+    if let Some(inner) = joined.strip_prefix('[') {
+        if let Some(inner) = inner.trim_end().strip_suffix(']') {
+            return Value::List(
+                split_top_level(inner, ',')
+                    .into_iter()
+                    .map(|item| unquote(item.trim()))
+                    .filter(|item| !item.is_empty())
+                    .collect(),
+            );
+        }
+    }
+    if joined.starts_with('{') {
+        return Value::Nested(joined);
+    }
+    Value::Text(unquote(&joined))
+}
+
+/// `|`, `>`, with an optional chomping and indentation indicator.
+fn is_block_indicator(rest: &str) -> bool {
+    let mut chars = rest.chars();
+    matches!(chars.next(), Some('|' | '>'))
+        && chars.all(|c| matches!(c, '+' | '-') || c.is_ascii_digit())
+}
+
+fn block_scalar(folded: bool, lines: &[&str]) -> String {
+    let lines = dedent(lines);
+    if !folded {
+        return lines.join("\n");
+    }
+    let mut out = String::new();
+    let mut previous_blank = true;
+    for line in lines {
+        if line.is_empty() {
+            out.push('\n');
+            previous_blank = true;
+        } else if line.starts_with([' ', '\t']) {
+            // More-indented lines keep their line breaks in folded scalars.
+            if !out.is_empty() && !out.ends_with('\n') {
+                out.push('\n');
+            }
+            out.push_str(line);
+            out.push('\n');
+            previous_blank = true;
+        } else {
+            if !previous_blank {
+                out.push(' ');
+            }
+            out.push_str(line);
+            previous_blank = false;
+        }
+    }
+    out.trim_end_matches('\n').to_string()
+}
+
+/// `- item` lines, or `None` when the lines are not a flat list.
+fn block_list(lines: &[&str]) -> Option<Vec<String>> {
+    let mut items = Vec::new();
+    for line in lines {
+        let trimmed = line.trim();
+        if trimmed.is_empty() {
+            continue;
+        }
+        let item = trimmed.strip_prefix('-')?;
+        if !(item.is_empty() || item.starts_with(' ')) {
+            return None;
+        }
+        let item = item.trim();
+        if key_value(item).is_some() && !item.starts_with(['"', '\'']) {
+            // `- field: transcript`: a list of maps.
+            return None;
+        }
+        items.push(unquote(item));
+    }
+    (!items.is_empty()).then_some(items)
+}
+
+/// A plain or quoted scalar over several lines, joined as YAML folds them:
+/// a line break is a space, a blank line is a line break.
+fn fold(first: &str, more: &[&str]) -> String {
+    let mut out = first.to_string();
+    let mut blank_run = false;
+    for line in more {
+        let trimmed = line.trim();
+        if trimmed.is_empty() {
+            out.push('\n');
+            blank_run = true;
+            continue;
+        }
+        if !blank_run {
+            out.push(' ');
+        }
+        out.push_str(trimmed);
+        blank_run = false;
+    }
+    out
+}
+
+/// The lines without the indentation they share.
+fn dedent<'a>(lines: &[&'a str]) -> Vec<&'a str> {
+    let common = lines
+        .iter()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| line.len() - line.trim_start_matches([' ', '\t']).len())
+        .min()
+        .unwrap_or(0);
+    lines
+        .iter()
+        .map(|line| line.get(common..).unwrap_or("").trim_end())
+        .collect()
+}
+
+/// A scalar without its quotes, escapes decoded; a plain scalar as is.
+pub fn unquote(text: &str) -> String {
+    if let Some(inner) = text.strip_prefix('"') {
+        if let Some(end) = closing_double_quote(inner) {
+            return unescape_double(&inner[..end]);
+        }
+    } else if let Some(inner) = text.strip_prefix('\'') {
+        if let Some(inner) = inner.strip_suffix('\'') {
+            return inner.replace("''", "'");
+        }
+    }
+    text.to_string()
+}
+
+fn closing_double_quote(inner: &str) -> Option<usize> {
+    let mut escaped = false;
+    for (at, c) in inner.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '"' => return Some(at),
+            _ => {}
+        }
+    }
+    None
+}
+
+fn unescape_double(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('0') => out.push('\0'),
+            Some('u') => {
+                let hex: String = chars.by_ref().take(4).collect();
+                match u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                    Some(decoded) => out.push(decoded),
+                    None => {
+                        out.push_str("\\u");
+                        out.push_str(&hex);
+                    }
+                }
+            }
+            Some(other @ ('"' | '\\' | '/' | ' ')) => out.push(other),
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+/// Splits on `separator` outside quotes and brackets, so that
+/// `Bash(git add:*), Read` and `["a, b", c]` split where the author meant.
+pub fn split_top_level(text: &str, separator: char) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    let mut start = 0;
+    for (at, c) in text.char_indices() {
+        match (quote, c) {
+            (Some(open), c) if c == open => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => depth = depth.saturating_sub(1),
+            (None, c) if c == separator && depth == 0 => {
+                parts.push(&text[start..at]);
+                start = at + c.len_utf8();
+            }
+            _ => {}
+        }
+    }
+    parts.push(&text[start..]);
+    parts
+}
+
+impl Frontmatter {
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.entries
+            .iter()
+            .find(|entry| entry.key == key)
+            .map(|entry| &entry.value)
+    }
+
+    /// A text value, trimmed; `None` when absent or empty.
+    pub fn text(&self, key: &str) -> Option<&str> {
+        match self.get(key)? {
+            Value::Text(text) => Some(text.trim()).filter(|text| !text.is_empty()),
+            _ => None,
+        }
+    }
+
+    /// A list value; a text value is split on top-level commas, as tools
+    /// read `globs: a, b` and `allowed-tools: Read, Bash(git add:*)`.
+    pub fn list(&self, key: &str) -> Option<Vec<String>> {
+        match self.get(key)? {
+            Value::List(items) => Some(items.clone()),
+            Value::Text(text) => Some(
+                split_top_level(text, ',')
+                    .into_iter()
+                    .map(|item| unquote(item.trim()))
+                    .filter(|item| !item.is_empty())
+                    .collect(),
+            ),
+            Value::Nested(_) => None,
+        }
+    }
+
+    /// `true`/`false` (and YAML's `yes`/`no`), any case.
+    pub fn flag(&self, key: &str) -> Option<bool> {
+        match self.text(key)?.to_ascii_lowercase().as_str() {
+            "true" | "yes" | "on" => Some(true),
+            "false" | "no" | "off" => Some(false),
+            _ => None,
+        }
+    }
+
+    /// The entries not in `mapped`, in the order written.
+    pub fn unmapped<'a>(&'a self, mapped: &'a [&str]) -> impl Iterator<Item = &'a Entry> + 'a {
+        self.entries
+            .iter()
+            .filter(move |entry| !mapped.contains(&entry.key.as_str()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn front(text: &str) -> Frontmatter {
+        split(text).frontmatter
+    }
+
+    #[test]
+    fn reads_unquoted_globs_that_strict_yaml_rejects() {
+        let document =
+            split("---\ndescription: Go rules\nglobs: **/*\nalwaysApply: false\n---\n\n# Go\n");
+        let frontmatter = &document.frontmatter;
+        assert_eq!(frontmatter.text("globs"), Some("**/*"));
+        assert_eq!(frontmatter.list("globs"), Some(vec!["**/*".to_string()]));
+        assert_eq!(frontmatter.flag("alwaysApply"), Some(false));
+        assert_eq!(document.body, "\n# Go\n");
+        assert!(frontmatter.problems.is_empty());
+    }
+
+    #[test]
+    fn no_frontmatter_means_the_whole_file_is_body() {
+        let document = split("# Title\n---\nmore\n");
+        assert!(document.frontmatter.entries.is_empty());
+        assert_eq!(document.body, "# Title\n---\nmore\n");
+    }
+
+    #[test]
+    fn an_unclosed_frontmatter_is_a_problem_not_an_error() {
+        let document = split("---\nname: x\n\nbody\n");
+        assert_eq!(document.body, "---\nname: x\n\nbody\n");
+        assert_eq!(document.frontmatter.problems.len(), 1);
+    }
+
+    #[test]
+    fn reads_crlf_and_a_bom() {
+        let document = split("\u{FEFF}---\r\nname: x\r\n---\r\nbody\r\n");
+        assert_eq!(document.frontmatter.text("name"), Some("x"));
+        assert_eq!(document.body, "body\r\n");
+    }
+
+    #[test]
+    fn plain_scalars_keep_colons_hashes_and_backslashes() {
+        let f = front("---\ndescription: Use when: a PR #1234 says \"hi\"\\n\n---\n");
+        assert_eq!(
+            f.text("description"),
+            Some("Use when: a PR #1234 says \"hi\"\\n")
+        );
+    }
+
+    #[test]
+    fn quoted_scalars() {
+        let f = front("---\na: \"x \\\"y\\\" \\u00e9\"\nb: 'it''s'\n---\n");
+        assert_eq!(f.text("a"), Some("x \"y\" é"));
+        assert_eq!(f.text("b"), Some("it's"));
+    }
+
+    #[test]
+    fn block_scalars() {
+        let f = front("---\nlit: |-\n  one\n    two\n\n  three\nfold: >\n  one\n  two\n\n  three\nname: n\n---\n");
+        assert_eq!(f.text("lit"), Some("one\n  two\n\nthree"));
+        assert_eq!(f.text("fold"), Some("one two\nthree"));
+        assert_eq!(f.text("name"), Some("n"));
+    }
+
+    #[test]
+    fn plain_scalars_fold_their_continuation_lines() {
+        let f = front("---\ndescription: first\n  second\nname: n\n---\n");
+        assert_eq!(f.text("description"), Some("first second"));
+    }
+
+    #[test]
+    fn lists_in_every_spelling() {
+        let f = front("---\na: [\"**/*.py\", 'b', c]\nb:\n  - \"x/**\"\n  - y\nc:\n- z\nd: Read, Bash(git add:*), Grep\n---\n");
+        assert_eq!(f.list("a").unwrap(), ["**/*.py", "b", "c"]);
+        assert_eq!(f.list("b").unwrap(), ["x/**", "y"]);
+        assert_eq!(f.list("c").unwrap(), ["z"]);
+        assert_eq!(f.list("d").unwrap(), ["Read", "Bash(git add:*)", "Grep"]);
+    }
+
+    #[test]
+    fn nested_values_are_kept_raw() {
+        let f = front("---\nconditions:\n  - field: transcript\n    operator: not_contains\nmetadata:\n  author: x\n---\n");
+        assert_eq!(
+            f.get("conditions"),
+            Some(&Value::Nested(
+                "- field: transcript\n  operator: not_contains".into()
+            ))
+        );
+        assert_eq!(f.get("metadata"), Some(&Value::Nested("author: x".into())));
+    }
+
+    #[test]
+    fn strange_lines_become_problems() {
+        let f = front("---\nname: x\nthis is not yaml\nname: y\n---\n");
+        assert_eq!(f.text("name"), Some("x"));
+        assert_eq!(f.problems.len(), 2, "{:?}", f.problems);
+    }
+
+    #[test]
+    fn empty_values() {
+        let f = front("---\nglobs:\nalwaysApply: true\n---\n");
+        assert_eq!(f.text("globs"), None);
+        assert_eq!(f.list("globs"), Some(vec![]));
+        assert_eq!(f.flag("alwaysApply"), Some(true));
+    }
+}

@@ -1,0 +1,83 @@
+//! What every import test asks of a produced manifest.
+
+#![allow(dead_code)]
+
+use contrib::config::Config;
+use contrib::diagnostic::RuleGroup;
+use contrib::import::{Imported, Manifest};
+use contrib::ir::ContributorBody;
+use contrib::source::SourceFile;
+
+/// The manifest is in the canonical layout.
+///
+/// The formatter (`contrib::fmt::format`) is being written on another
+/// branch. Until it lands here, this asserts what can be asserted without
+/// it: the manifest parses and lowers with no language error. When it
+/// lands, replace the body with
+/// `assert_eq!(contrib::fmt::format(&manifest.text).unwrap(), manifest.text)`
+/// (the importer writes the canonical layout by construction, so the
+/// formatter must change nothing), and keep the lowering check.
+pub fn assert_canonical(manifest: &Manifest) {
+    let source = SourceFile::new(manifest.path.clone(), manifest.text.clone());
+    let analysis = contrib::analyze(&source, &Config::platform());
+    let language: Vec<String> = analysis
+        .diagnostics
+        .iter()
+        .filter(|diagnostic| diagnostic.rule.group == RuleGroup::Language)
+        .map(|diagnostic| {
+            format!(
+                "{} {}: {}",
+                diagnostic.rule.code, diagnostic.rule.name, diagnostic.message
+            )
+        })
+        .collect();
+    assert!(
+        language.is_empty(),
+        "{}: language errors {language:#?}",
+        manifest.path
+    );
+    assert!(analysis.plugin.is_some(), "{}: no plugin", manifest.path);
+}
+
+/// Every `text` body decodes to what was imported, byte for byte, and no
+/// budget is under what the checker measures.
+pub fn assert_faithful(manifest: &Manifest, config: &Config) {
+    let source = SourceFile::new(manifest.path.clone(), manifest.text.clone());
+    let analysis = contrib::analyze(&source, config);
+    let plugin = analysis.plugin.expect("the manifest lowers to a plugin");
+    assert_eq!(
+        plugin.contributors.len(),
+        manifest.contributors.len(),
+        "{}: every contributor lowers",
+        manifest.path
+    );
+    for (lowered, produced) in plugin.contributors.iter().zip(&manifest.contributors) {
+        assert_eq!(lowered.id.value, produced.id);
+        assert_eq!(lowered.budget.value, produced.budget);
+        if let (ContributorBody::Text { body }, Some(imported)) = (&lowered.body, &produced.body) {
+            assert!(
+                body.worst_case_text() == *imported,
+                "{}: the body of `{}` does not decode to its source text",
+                manifest.path,
+                produced.id
+            );
+        }
+    }
+    let over: Vec<&str> = analysis
+        .diagnostics
+        .iter()
+        .filter(|diagnostic| diagnostic.rule.name == "over-budget")
+        .map(|diagnostic| diagnostic.message.as_str())
+        .collect();
+    assert!(over.is_empty(), "{}: {over:#?}", manifest.path);
+}
+
+/// An import with no file that failed.
+pub fn assert_imported(imported: &Imported) {
+    assert!(
+        imported.failures.is_empty(),
+        "{}: {:#?}",
+        imported.source,
+        imported.failures
+    );
+}
