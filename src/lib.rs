@@ -9,7 +9,8 @@
 //! - [`report`]: diagnostics rendered for people and machines;
 //!
 //! beside them [`diagnostic`] (the one diagnostic type), [`rules`] (every
-//! rule's code, name and explanation) and [`cli`].
+//! rule's code, name and explanation), [`cli`] and [`lsp`] (the language
+//! server).
 //!
 //! ```
 //! let source = contrib::source::SourceFile::new(
@@ -32,6 +33,7 @@ pub mod fix;
 pub mod ir;
 pub mod limits;
 pub mod lower;
+pub mod lsp;
 pub mod report;
 pub mod rules;
 pub mod source;

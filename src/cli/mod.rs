@@ -7,6 +7,7 @@
 mod check;
 mod explain;
 mod files;
+mod lsp;
 
 use std::process::ExitCode;
 
@@ -34,6 +35,8 @@ enum Command {
     },
     /// List every rule with its code, name and default level.
     Rules,
+    /// Run the language server, speaking LSP over stdin and stdout.
+    Lsp(lsp::LspArgs),
 }
 
 /// How diagnostics are written.
@@ -79,6 +82,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::run(&args),
         Command::Explain { rule } => explain::explain(&rule),
         Command::Rules => explain::list(),
+        Command::Lsp(args) => return lsp::run(&args),
     }
     .into()
 }
