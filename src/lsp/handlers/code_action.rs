@@ -147,7 +147,20 @@ fn suppression(source: &SourceFile, diagnostic: &Diagnostic) -> Option<TextEdit>
 }
 
 /// Every safe fix, applied in rounds until nothing changes.
+///
+/// Not offered while the manifest has a language error: a contributor
+/// that does not lower is left out of the checker's view, so the
+/// suppressions written for it look unused and would be removed by a
+/// "safe" fix, which on save would delete the author's work mid-edit.
 fn fix_all(snapshot: &Snapshot<'_>) -> Option<CodeAction> {
+    let unreadable = snapshot
+        .analysis
+        .diagnostics
+        .iter()
+        .any(|diagnostic| !diagnostic.rule.is_configurable() && diagnostic.is_error());
+    if unreadable {
+        return None;
+    }
     let mut text = snapshot.source.text.to_string();
     let mut diagnostics = snapshot.analysis.diagnostics.clone();
     let mut changed = false;

@@ -28,11 +28,11 @@ use crate::ir::{
     Vocabulary,
 };
 use crate::lower::{fields_of, PLUGIN_FIELDS};
-use crate::lsp::context::Cursor;
+use crate::lsp::context::{line_bounds, Cursor};
 use crate::lsp::convert;
 use crate::lsp::handlers::hover::{goes_to, is_variable_byte};
-use crate::lsp::state::Snapshot;
-use crate::source::Span;
+use crate::lsp::state::{self, Snapshot};
+use crate::source::{SourceFile, Span};
 
 /// The items at `position`. `snippets` is whether the client expands
 /// snippets; without them, items insert plain words.
@@ -207,6 +207,9 @@ impl Items<'_, '_> {
     }
 
     /// The enclosing contributor's measured size, as a budget that fits.
+    ///
+    /// A contributor whose `budget` is half-written does not lower, so it
+    /// is measured on a copy of the text whose cursor line holds a budget.
     fn measured_budget(&mut self) {
         let Some(id) = self
             .cursor
@@ -218,16 +221,22 @@ impl Items<'_, '_> {
         else {
             return;
         };
-        let Some(plugin) = self.snapshot.analysis.plugin.as_ref() else {
-            return;
+        let config = &self.snapshot.config;
+        let tokens = match measure(self.snapshot.analysis, id, config) {
+            Some(tokens) => tokens,
+            None => {
+                let text: &str = &self.snapshot.source.text;
+                let (start, end) = line_bounds(text, self.cursor.offset);
+                let patched = format!("{}budget 1000000 tokens{}", &text[..start], &text[end..]);
+                let source = SourceFile::new(self.snapshot.source.name.clone(), patched);
+                let Some(tokens) = measure(&state::analyze(&source, config), id, config) else {
+                    return;
+                };
+                tokens
+            }
         };
-        let Some(contributor) = plugin.contributors.iter().find(|c| &c.id.value == id) else {
-            return;
-        };
-        let measure = Measure::new(plugin, contributor, &self.snapshot.config);
-        let tokens = measure.tokens().max(1);
-        let detail = format!("measured with {}", self.snapshot.config.tokenizer);
-        self.value(&format!("{tokens} tokens"), &detail);
+        let detail = format!("measured with {}", config.tokenizer);
+        self.value(&format!("{} tokens", tokens.max(1)), &detail);
     }
 
     /// A `call` block's parameters not given yet, as `name: `.
@@ -444,6 +453,13 @@ impl Items<'_, '_> {
     fn push(&mut self, item: CompletionItem) {
         self.out.push(item);
     }
+}
+
+/// The measured tokens of contributor `id`, if it lowered.
+fn measure(analysis: &crate::Analysis, id: &str, config: &Config) -> Option<u64> {
+    let plugin = analysis.plugin.as_ref()?;
+    let contributor = plugin.contributors.iter().find(|c| c.id.value == id)?;
+    Some(Measure::new(plugin, contributor, config).tokens())
 }
 
 fn kind_detail(kind: Kind) -> &'static str {

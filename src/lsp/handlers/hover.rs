@@ -252,7 +252,7 @@ pub fn describe(plugin: &Plugin, contributor: &Contributor, config: &Config) -> 
             "placement",
             format!("`{placement}`: shared by {}", placement.shared_by()),
         ),
-        ("varies per", format!("`{varies}`{why}")),
+        ("varies per", varies_per(varies, &why)),
         ("owner", format!("`{}`", contributor.owner.value)),
         ("priority", format!("`{}`", contributor.priority.value)),
         ("reach", format!("`{}`", contributor.reach.value)),
@@ -268,6 +268,14 @@ pub fn describe(plugin: &Plugin, contributor: &Contributor, config: &Config) -> 
         );
     }
     text
+}
+
+fn varies_per(variance: Placement, why: &str) -> String {
+    if variance == Placement::Platform {
+        "nothing: it is the same for everyone".to_string()
+    } else {
+        format!("`{variance}`{why}")
+    }
 }
 
 fn kind_summary(kind: Kind) -> &'static str {
