@@ -9,6 +9,7 @@
 //! blanked out (same byte offsets). The cursor's own line is read by a
 //! small tokenizer of its own, which needs no tree at all.
 
+use crate::limits::MAX_FILE_BYTES;
 use crate::source::Span;
 use crate::syntax::{
     self,
@@ -82,6 +83,10 @@ impl<'t> Cursor<'t> {
             string: None,
             comment: None,
         };
+        if text.len() > MAX_FILE_BYTES {
+            // Not read, as `contrib check` would not read it.
+            return cursor;
+        }
         let blanked;
         let tree = match syntax::parse(text) {
             Ok(tree) => Some(tree),

@@ -648,6 +648,98 @@ fn to_value(value: impl serde::Serialize) -> Answer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Write;
+    use std::sync::{Arc, Mutex};
+
+    /// An output the test can read after the server is done with it.
+    #[derive(Clone, Default)]
+    struct Output(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Output {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Serves `messages`, all queued before the server starts, and returns
+    /// the exit status and every message written.
+    fn serve_all(messages: Vec<Value>) -> (u8, Vec<Value>) {
+        let (sender, receiver) = crossbeam_channel::unbounded();
+        for message in messages {
+            let message = serde_json::from_value(message).unwrap();
+            sender.send(Incoming::Message(message)).unwrap();
+        }
+        drop(sender);
+        let output = Output::default();
+        let status = serve(receiver, Writer::new(output.clone()));
+        let bytes = output.0.lock().unwrap().clone();
+        let text = String::from_utf8(bytes).unwrap();
+        let written = text
+            .split("Content-Length: ")
+            .filter_map(|frame| frame.split_once("\r\n\r\n"))
+            .map(|(_, body)| serde_json::from_str(body).unwrap())
+            .collect();
+        (status, written)
+    }
+
+    fn start() -> Vec<Value> {
+        vec![
+            serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}),
+            serde_json::json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+        ]
+    }
+
+    #[test]
+    fn a_request_cancelled_before_it_runs_is_answered_cancelled() {
+        let mut messages = start();
+        messages.extend([
+            serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "textDocument/hover", "params": {
+                "textDocument": {"uri": "untitled:x"}, "position": {"line": 0, "character": 0}}}),
+            serde_json::json!({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 2}}),
+            serde_json::json!({"jsonrpc": "2.0", "id": 3, "method": "shutdown"}),
+            serde_json::json!({"jsonrpc": "2.0", "method": "exit"}),
+        ]);
+        let (status, written) = serve_all(messages);
+        assert_eq!(status, 0);
+        let cancelled = written.iter().find(|message| message["id"] == 2).unwrap();
+        assert_eq!(
+            cancelled["error"]["code"],
+            ErrorCode::RequestCanceled as i32
+        );
+    }
+
+    #[test]
+    fn a_burst_of_edits_is_analysed_and_published_once() {
+        let uri = "untitled:burst";
+        let mut messages = start();
+        for version in 1..=5 {
+            let method = if version == 1 {
+                "textDocument/didOpen"
+            } else {
+                "textDocument/didChange"
+            };
+            let text = format!(
+                "plugin a/b 1.0.0 {{\n    owner agent-author\n}}\n{}",
+                "#".repeat(version)
+            );
+            messages.push(serde_json::json!({"jsonrpc": "2.0", "method": method, "params": {
+                "textDocument": {"uri": uri, "languageId": "contrib", "version": version, "text": text},
+                "contentChanges": [{"text": text}]}}));
+        }
+        let (status, written) = serve_all(messages);
+        assert_eq!(status, 1, "the stream ended without shutdown");
+        let published: Vec<&Value> = written
+            .iter()
+            .filter(|message| message["method"] == "textDocument/publishDiagnostics")
+            .collect();
+        assert_eq!(published.len(), 1, "{published:#?}");
+        assert_eq!(published[0]["params"]["version"], 5);
+    }
 
     #[test]
     fn a_panicking_handler_answers_an_internal_error() {

@@ -6,6 +6,7 @@
 use lsp_types::{DocumentSymbol, SymbolKind};
 
 use crate::ir::Kind;
+use crate::limits::MAX_FILE_BYTES;
 use crate::lsp::convert;
 use crate::source::SourceFile;
 use crate::syntax::{
@@ -14,6 +15,9 @@ use crate::syntax::{
 };
 
 pub fn symbols(source: &SourceFile) -> Vec<DocumentSymbol> {
+    if source.text.len() > MAX_FILE_BYTES {
+        return Vec::new();
+    }
     let Ok(tree) = syntax::parse(&source.text) else {
         return Vec::new();
     };

@@ -204,11 +204,13 @@ impl Fixture {
                 .map(|kind| kind.as_str().to_string())
                 .unwrap_or_default();
             let _ = writeln!(out, "[{kind}] {}{preferred}", action.title);
-            let changes = action
+            let edits = action
                 .edit
                 .and_then(|edit| edit.changes)
-                .unwrap_or_default();
-            for edit in changes.values().flatten() {
+                .into_iter()
+                .flat_map(|changes| changes.into_values())
+                .flatten();
+            for edit in edits {
                 let span = convert::span(&self.source, edit.range);
                 let _ = writeln!(
                     out,
