@@ -2,11 +2,11 @@
 //! text (parse, lower, check, with the real tokenizer) and convert the
 //! diagnostics to LSP, for a generated 5,000-line manifest and a 50 KB one.
 //!
-//! `cargo bench --bench lsp` prints divan's table, and before it the
-//! median and 95th percentile of single republications, which is what the
-//! README's performance section quotes (the target is 50 ms for 5,000
-//! lines). Each sample edits the text first, as typing does, so nothing
-//! from the previous sample is reused.
+//! `cargo bench --bench lsp` prints the median and 95th percentile of
+//! single republications (what the README's performance section quotes;
+//! the target is 50 ms for 5,000 lines), then criterion's estimates. Each
+//! sample edits the text first, as typing does, so nothing from the
+//! previous sample is reused.
 
 use std::hint::black_box;
 use std::str::FromStr;
@@ -17,47 +17,39 @@ use contrib::lsp::handlers::diagnostics;
 use contrib::lsp::rule_docs::RuleDocs;
 use contrib::lsp::state;
 use contrib::source::SourceFile;
+use criterion::{Criterion, Throughput};
 use lsp_types::{PublishDiagnosticsParams, Uri};
 
 fn main() {
     let config = Config::platform();
+    // Load the vocabulary once, outside the measurements.
+    config.tokenizer.count("warm up");
     let docs = docs();
-    for (name, text) in [("5,000 lines", lines_5000()), ("50 KB", kilobytes_50())] {
+    let manifests = [("5000-lines", lines_5000()), ("50KB", kilobytes_50())];
+    for (name, text) in &manifests {
         let lines = text.lines().count();
-        let published = republish(&text, &config, &docs).diagnostics.len();
-        let (p50, p95) = percentiles(&text, &config, &docs, 100);
+        let published = republish(text, &config, &docs).diagnostics.len();
+        let (p50, p95) = percentiles(text, &config, &docs, 100);
         println!(
             "republish {name} ({lines} lines, {} bytes, {published} diagnostics): p50 {p50:.1?}, p95 {p95:.1?}",
             text.len()
         );
     }
-    divan::main();
-}
-
-#[divan::bench(sample_count = 30, sample_size = 1)]
-fn republish_5000_lines(bencher: divan::Bencher<'_, '_>) {
-    let config = Config::platform();
-    let docs = docs();
-    let text = lines_5000();
-    let mut edit = 0;
-    bencher.bench_local(|| {
-        edit += 1;
-        let text = edited(&text, edit);
-        black_box(republish(&text, &config, &docs))
-    });
-}
-
-#[divan::bench(sample_count = 30, sample_size = 1)]
-fn republish_50_kb(bencher: divan::Bencher<'_, '_>) {
-    let config = Config::platform();
-    let docs = docs();
-    let text = kilobytes_50();
-    let mut edit = 0;
-    bencher.bench_local(|| {
-        edit += 1;
-        let text = edited(&text, edit);
-        black_box(republish(&text, &config, &docs))
-    });
+    let mut criterion = Criterion::default().sample_size(20).configure_from_args();
+    let mut group = criterion.benchmark_group("republish");
+    for (name, text) in &manifests {
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        let mut edit = 0;
+        group.bench_function(*name, |bencher| {
+            bencher.iter(|| {
+                edit += 1;
+                let text = edited(text, edit);
+                black_box(republish(&text, &config, &docs))
+            })
+        });
+    }
+    group.finish();
+    criterion.final_summary();
 }
 
 /// What the server does between a `didChange` and its
@@ -103,8 +95,11 @@ fn manifest(count: usize) -> String {
     );
     for i in 0..count {
         let block = match i % 5 {
+            // One in twenty texts has the time in agent placement, so the
+            // conversion of diagnostics with related information is measured too.
             0 => format!(
-                "    text stance-{i} {{\n        placement agent\n        priority agent\n        budget 40 tokens\n        body \"\"\"\n            Prefer small, reviewable changes; explain the why of each one.\n            Name the risk you see before you name the fix.\n            \"\"\"\n    }}\n\n"
+                "    text stance-{i} {{\n        placement agent\n        priority agent\n        budget 40 tokens\n        body \"\"\"\n            Prefer small, reviewable changes; explain the why of each one.\n            Name the risk you see before you name the fix.{}\n            \"\"\"\n    }}\n\n",
+                if i % 100 == 0 { " It is {now}." } else { "" }
             ),
             1 => format!(
                 "    text voice-{i} {{\n        owner person\n        placement person\n        priority person\n        reach replies\n        budget 60 tokens\n        body \"Answer tersely, in British English. Call me {{person.name}}.\"\n    }}\n\n"

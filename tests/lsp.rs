@@ -569,6 +569,35 @@ fn a_changed_contrib_toml_is_read_again_and_its_own_diagnostics_published() {
         server.diagnostics(&config_uri, Some(1)),
         Vec::<Value>::new()
     );
+    // And follows every keystroke there.
+    let typed = CONFIG.replace("effect = \"read\"", "effect = \"reads\"");
+    server.change(&config_uri, 2, &typed);
+    let config_diagnostics = server.diagnostics(&config_uri, Some(2));
+    assert_eq!(
+        codes(&config_diagnostics),
+        ["C0201"],
+        "{config_diagnostics:#?}"
+    );
+    assert!(server.shut_down().success());
+}
+
+#[test]
+fn clients_that_register_watchers_are_asked_to_watch_contrib_toml() {
+    let mut server = Server::start();
+    server.request(
+        "initialize",
+        json!({ "capabilities": { "workspace": { "didChangeWatchedFiles": { "dynamicRegistration": true } } } }),
+    );
+    server.notify("initialized", json!({}));
+    let request = server.wait_for(|message| message["method"] == "client/registerCapability");
+    let registration = &request["params"]["registrations"][0];
+    assert_eq!(registration["method"], "workspace/didChangeWatchedFiles");
+    assert_eq!(
+        registration["registerOptions"]["watchers"][0]["globPattern"],
+        "**/contrib.toml"
+    );
+    let id = request["id"].clone();
+    server.send(&json!({ "jsonrpc": "2.0", "id": id, "result": null }));
     assert!(server.shut_down().success());
 }
 
