@@ -98,8 +98,12 @@ impl State {
     /// Opens a document, or replaces the text of an open one (full sync).
     pub fn set_text(&mut self, uri: Uri, version: i32, text: String) {
         let path = convert::path_of(&uri);
-        let role = match &path {
-            Some(path) if is_config_file(path) => Role::Config { path: path.clone() },
+        let role = match (&path, self.documents.get(&uri)) {
+            (Some(path), _) if is_config_file(path) => Role::Config { path: path.clone() },
+            // An edit keeps the configuration found at open: walking up
+            // the folders on every keystroke would find the same one, and
+            // `config_file_changed` finds them again when files come or go.
+            (_, Some(open)) => open.role.clone(),
             _ => Role::Manifest {
                 config: self.discover(path.as_deref()),
             },
