@@ -11,7 +11,8 @@
 //!   written as manifests;
 //!
 //! beside them [`diagnostic`] (the one diagnostic type), [`rules`] (every
-//! rule's code, name and explanation) and [`cli`].
+//! rule's code, name and explanation), [`cli`] and [`lsp`] (the language
+//! server).
 //!
 //! ```
 //! let source = contrib::source::SourceFile::new(
@@ -37,6 +38,7 @@ pub mod import;
 pub mod ir;
 pub mod limits;
 pub mod lower;
+pub mod lsp;
 pub mod report;
 pub mod rules;
 pub mod source;

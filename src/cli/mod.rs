@@ -12,6 +12,7 @@ mod compile;
 mod explain;
 pub mod files;
 mod import;
+mod lsp;
 mod sign;
 
 use std::process::ExitCode;
@@ -62,6 +63,8 @@ enum Command {
     },
     /// List every rule with its code, name and default level.
     Rules,
+    /// Run the language server, speaking LSP over stdin and stdout.
+    Lsp(lsp::LspArgs),
 }
 
 /// The outcome of a command, as an exit status.
@@ -111,6 +114,7 @@ pub fn main() -> ExitCode {
         Command::Import(args) => import::run(&args),
         Command::Explain { rule } => explain::explain(&rule),
         Command::Rules => explain::list(),
+        Command::Lsp(args) => return lsp::run(&args),
     }
     .into()
 }

@@ -14,7 +14,7 @@ use crate::suggest;
 use crate::syntax::tree::{Block, Field, Token};
 
 /// The fields a contributor of `kind` accepts, common ones first.
-pub(super) fn fields_of(kind: Kind) -> &'static [&'static str] {
+pub fn fields_of(kind: Kind) -> &'static [&'static str] {
     match kind {
         Kind::Text => &["owner", "placement", "priority", "reach", "budget", "body"],
         Kind::EagerLoad => &[

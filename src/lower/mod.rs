@@ -17,6 +17,10 @@ pub mod strings;
 mod template;
 mod values;
 
+/// The field names lowering accepts, for completion in the language server.
+pub use contributor::fields_of;
+pub use plugin::PLUGIN_FIELDS;
+
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Kind, Plugin};
 use crate::rules::language::{SYNTAX_ERROR, UNKNOWN_FIELD};

@@ -15,7 +15,8 @@ use crate::source::{Span, Spanned};
 use crate::suggest;
 use crate::syntax::tree::{Block, Field, Item, Token, Word};
 
-const PLUGIN_FIELDS: &[&str] = &["owner", "summary", "requires"];
+/// The fields a plugin block accepts besides its contributors.
+pub const PLUGIN_FIELDS: &[&str] = &["owner", "summary", "requires"];
 
 impl Lowerer {
     pub(super) fn plugin(&mut self, block: &Block<'_>) -> Option<Plugin> {

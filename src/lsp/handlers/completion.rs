@@ -1,0 +1,481 @@
+//! `textDocument/completion`: what may be written at the cursor.
+//!
+//! - at the start of an item: the fields its block accepts and has not got
+//!   yet (a plugin's also offers contributor kinds, as snippets with their
+//!   required fields when the client takes snippets); `plugin` at the top;
+//! - after a field's name: its vocabulary (placement, owner, priority,
+//!   reach, source, fact sections, conditions), or names from the workspace
+//!   configuration (tools, skills, a skill's operations), or the measured
+//!   size after `budget`;
+//! - in a `call` block: the tool's parameters not given yet;
+//! - after `{` in a body: the template variables;
+//! - in `# contrib: allow(`: the rules' names.
+//!
+//! Each item replaces the whole word at the cursor through a `textEdit`,
+//! because words here hold `-`, `.` and `/`, which clients' own word
+//! boundaries would split.
+
+use lsp_types::{
+    CompletionItem, CompletionItemKind, CompletionTextEdit, Documentation, InsertTextFormat,
+    MarkupContent, MarkupKind, Position, TextEdit,
+};
+
+use crate::check::Measure;
+use crate::config::{Config, ParamKind};
+use crate::ir::variables::{Availability, VARIABLES};
+use crate::ir::{
+    ConditionKind, ContributorBody, FactSection, Kind, Owner, Placement, Priority, Reach, Source,
+    Vocabulary,
+};
+use crate::lower::{fields_of, PLUGIN_FIELDS};
+use crate::lsp::context::{line_bounds, Cursor};
+use crate::lsp::convert;
+use crate::lsp::handlers::hover::{goes_to, is_variable_byte};
+use crate::lsp::state::{self, Snapshot};
+use crate::source::{SourceFile, Span};
+
+/// The items at `position`. `snippets` is whether the client expands
+/// snippets; without them, items insert plain words.
+pub fn completion(
+    snapshot: &Snapshot<'_>,
+    position: Position,
+    snippets: bool,
+) -> Vec<CompletionItem> {
+    let offset = convert::offset(snapshot.source, position);
+    let cursor = Cursor::new(&snapshot.source.text, offset);
+    let mut items = Items {
+        snapshot,
+        cursor: &cursor,
+        snippets,
+        out: Vec::new(),
+    };
+    items.collect();
+    items.out
+}
+
+struct Items<'s, 'c> {
+    snapshot: &'s Snapshot<'s>,
+    cursor: &'c Cursor<'c>,
+    snippets: bool,
+    out: Vec<CompletionItem>,
+}
+
+impl Items<'_, '_> {
+    fn collect(&mut self) {
+        let cursor = self.cursor;
+        if let Some(comment) = cursor.comment {
+            return self.rule_names(comment);
+        }
+        if let Some(string) = &cursor.string {
+            if string.key.as_deref() == Some("body") {
+                self.variables(string.before);
+            }
+            return;
+        }
+        let before = cursor.words_before();
+        let block = cursor.block().map(|head| head.keyword.clone());
+        match (block.as_deref(), before.split_first()) {
+            (None, None) => self.plugin_snippet(),
+            (Some("plugin"), None) => {
+                let present = &cursor.siblings;
+                for field in PLUGIN_FIELDS {
+                    if *field == "requires" || !present.iter().any(|p| p == field) {
+                        self.keyword(field, "field");
+                    }
+                }
+                for kind in Kind::ALL {
+                    self.kind_snippet(*kind);
+                }
+            }
+            (Some("call"), None) => self.parameters(),
+            (Some("call"), Some((key, _))) => self.argument_values(key),
+            (Some(keyword), None) => {
+                if let Some(kind) = Kind::parse(keyword) {
+                    for field in fields_of(kind) {
+                        if !cursor.siblings.iter().any(|p| p == field) {
+                            self.keyword(field, "field");
+                        }
+                    }
+                }
+            }
+            (Some(_), Some((key, rest))) => self.values(key, rest),
+            (None, Some(_)) => {}
+        }
+    }
+
+    /// What may follow `key rest…`.
+    fn values(&mut self, key: &str, rest: &[&str]) {
+        let config = self.snapshot.config.clone();
+        match (key, rest) {
+            ("placement", []) => {
+                for placement in Placement::ALL {
+                    let detail =
+                        format!("{}; goes to {}", placement.shared_by(), goes_to(*placement));
+                    self.value(placement.as_str(), &detail);
+                }
+            }
+            ("owner", []) => self.vocabulary::<Owner>(),
+            ("priority", []) => self.vocabulary::<Priority>(),
+            ("reach", []) => self.vocabulary::<Reach>(),
+            ("source", []) => self.vocabulary::<Source>(),
+            ("says", _) => {
+                for section in FactSection::spellings() {
+                    if !rest.contains(&section) {
+                        self.value(section, "fact section");
+                    }
+                }
+            }
+            ("tools", _) => {
+                for (name, tool) in &config.tools {
+                    if !rest.contains(&name.as_str()) {
+                        self.value(name, &format!("{} tool", tool.effect.as_str()));
+                    }
+                }
+            }
+            ("call", []) => {
+                for (name, tool) in &config.tools {
+                    self.value(name, &format!("{} tool", tool.effect.as_str()));
+                }
+            }
+            ("skill", []) | ("when", ["skill-updated"]) => self.skills(&config, false),
+            ("requires", []) => self.keyword("skill", "requires skill NAME \"REQ\""),
+            ("requires", ["skill"]) => self.skills(&config, true),
+            ("skill", [_]) => self.keyword("operations", "skill NAME operations a, b"),
+            ("skill", [skill, "operations", chosen @ ..]) => {
+                if let Some(found) = config.skills.get(*skill) {
+                    for (operation, tokens) in &found.operations {
+                        if !chosen.contains(&operation.as_str()) {
+                            self.value(operation, &format!("{tokens} tokens"));
+                        }
+                    }
+                }
+            }
+            ("when", []) => self.conditions(),
+            ("when", ["idle"]) => self.value(">", "idle > DURATION"),
+            ("budget", []) => self.measured_budget(),
+            ("budget", [_]) => self.keyword("tokens", "budget N tokens"),
+            _ => {}
+        }
+    }
+
+    fn vocabulary<V: Vocabulary>(&mut self) {
+        for spelling in V::spellings() {
+            self.value(spelling, V::NOUN);
+        }
+    }
+
+    fn skills(&mut self, config: &Config, with_requirement: bool) {
+        for (name, skill) in &config.skills {
+            let detail = format!("skill {}", skill.version);
+            if with_requirement {
+                let requirement = format!(
+                    "{name} \"^{}.{}\"",
+                    skill.version.major, skill.version.minor
+                );
+                self.push(CompletionItem {
+                    label: name.clone(),
+                    kind: Some(CompletionItemKind::MODULE),
+                    detail: Some(detail),
+                    filter_text: Some(name.clone()),
+                    text_edit: Some(self.edit(&requirement)),
+                    ..CompletionItem::default()
+                });
+            } else {
+                self.value(name, &detail);
+            }
+        }
+    }
+
+    fn conditions(&mut self) {
+        for condition in ConditionKind::ALL {
+            match condition {
+                ConditionKind::Idle => self.snippet(
+                    "idle",
+                    "idle > ${1:4h}",
+                    "idle > 4h",
+                    "when idle over a duration",
+                ),
+                ConditionKind::SkillUpdated => self.snippet(
+                    "skill-updated",
+                    "skill-updated ${1:skill}",
+                    "skill-updated ",
+                    "when a skill's version changes",
+                ),
+                other => self.value(other.as_str(), "condition"),
+            }
+        }
+    }
+
+    /// The enclosing contributor's measured size, as a budget that fits.
+    ///
+    /// A contributor whose `budget` is half-written does not lower, so it
+    /// is measured on a copy of the text whose cursor line holds a budget.
+    fn measured_budget(&mut self) {
+        let Some(id) = self
+            .cursor
+            .blocks
+            .iter()
+            .rev()
+            .find(|head| Kind::parse(&head.keyword).is_some())
+            .and_then(|head| head.args.first())
+        else {
+            return;
+        };
+        let config = &self.snapshot.config;
+        let tokens = match measure(self.snapshot.analysis, id, config) {
+            Some(tokens) => tokens,
+            None => {
+                let text: &str = &self.snapshot.source.text;
+                let (start, end) = line_bounds(text, self.cursor.offset);
+                let patched = format!("{}budget 1000000 tokens{}", &text[..start], &text[end..]);
+                let source = SourceFile::new(self.snapshot.source.name.clone(), patched);
+                let Some(tokens) = measure(&state::analyze(&source, config), id, config) else {
+                    return;
+                };
+                tokens
+            }
+        };
+        let detail = format!("measured with {}", config.tokenizer);
+        self.value(&format!("{} tokens", tokens.max(1)), &detail);
+    }
+
+    /// A `call` block's parameters not given yet, as `name: `.
+    fn parameters(&mut self) {
+        let Some(tool) = self.cursor.block().and_then(|head| head.args.first()) else {
+            return;
+        };
+        let Some(tool) = self.snapshot.config.tools.get(tool) else {
+            return;
+        };
+        for (name, param) in &tool.params {
+            if self.cursor.siblings.iter().any(|given| given == name) {
+                continue;
+            }
+            let required = if param.required {
+                "required"
+            } else {
+                "optional"
+            };
+            self.push(CompletionItem {
+                label: name.clone(),
+                kind: Some(CompletionItemKind::PROPERTY),
+                detail: Some(format!("{}, {required}", param.kind.as_str())),
+                filter_text: Some(name.clone()),
+                text_edit: Some(self.edit(&format!("{name}: "))),
+                ..CompletionItem::default()
+            });
+        }
+    }
+
+    fn argument_values(&mut self, key: &str) {
+        let tool = self.cursor.block().and_then(|head| head.args.first());
+        let param = tool
+            .and_then(|tool| self.snapshot.config.tools.get(tool))
+            .and_then(|tool| tool.params.get(key));
+        if param.is_some_and(|param| param.kind == ParamKind::Boolean) {
+            self.value("true", "boolean");
+            self.value("false", "boolean");
+        }
+    }
+
+    /// Template variables after the last `{` before the cursor in a body.
+    fn variables(&mut self, before: Span) {
+        let text = self.cursor.text;
+        let prefix = self.cursor.slice(before);
+        let Some(open) = prefix.rfind('{') else {
+            return;
+        };
+        if prefix[..open].ends_with('{') {
+            return; // `{{` is a literal brace
+        }
+        let start = before.start + open + 1;
+        if !text[start..self.cursor.offset]
+            .bytes()
+            .all(is_variable_byte)
+        {
+            return;
+        }
+        let end = self.cursor.offset
+            + text[self.cursor.offset..]
+                .bytes()
+                .position(|byte| !is_variable_byte(byte))
+                .unwrap_or(text.len() - self.cursor.offset);
+        let closed = text[end..].starts_with('}');
+        let range = convert::range(self.snapshot.source, Span::new(start, end));
+        let condition = self.condition();
+        for variable in VARIABLES {
+            let available = match variable.available {
+                Availability::Always => true,
+                Availability::When(kind) => condition == Some(kind),
+            };
+            let new_text = if closed {
+                variable.name.to_string()
+            } else {
+                format!("{}}}", variable.name)
+            };
+            self.out.push(CompletionItem {
+                label: variable.name.to_string(),
+                kind: Some(CompletionItemKind::VARIABLE),
+                detail: Some(format!(
+                    "varies per {}, up to {} characters",
+                    variable.variance, variable.worst_case_chars
+                )),
+                documentation: Some(markdown(variable.description)),
+                sort_text: Some(format!(
+                    "{}{}",
+                    if available { 0 } else { 1 },
+                    variable.name
+                )),
+                filter_text: Some(variable.name.to_string()),
+                text_edit: Some(CompletionTextEdit::Edit(TextEdit::new(range, new_text))),
+                ..CompletionItem::default()
+            });
+        }
+    }
+
+    /// The condition of the system message the cursor is in, if any.
+    fn condition(&self) -> Option<ConditionKind> {
+        let plugin = self.snapshot.analysis.plugin.as_ref()?;
+        let contributor = plugin
+            .contributors
+            .iter()
+            .find(|contributor| contributor.span.contains(self.cursor.offset))?;
+        match &contributor.body {
+            ContributorBody::SystemMessage { condition, .. } => Some(condition.kind),
+            _ => None,
+        }
+    }
+
+    /// Rule names inside `allow(…)` of a suppression comment.
+    fn rule_names(&mut self, comment: Span) {
+        let prefix = &self.cursor.text[comment.start..self.cursor.offset];
+        let Some(open) = prefix.find("allow(") else {
+            return;
+        };
+        let inside = &prefix[open + "allow(".len()..];
+        if !prefix.contains("contrib:") || inside.contains(')') {
+            return;
+        }
+        let typed = inside.rsplit(',').next().unwrap_or("").trim_start();
+        let start = self.cursor.offset - typed.len();
+        let range = convert::range(self.snapshot.source, Span::new(start, self.cursor.offset));
+        for rule in crate::rules::all()
+            .into_iter()
+            .filter(|rule| rule.is_configurable())
+        {
+            self.out.push(CompletionItem {
+                label: rule.name.to_string(),
+                kind: Some(CompletionItemKind::REFERENCE),
+                detail: Some(format!("{}: {}", rule.code, rule.summary)),
+                filter_text: Some(rule.name.to_string()),
+                text_edit: Some(CompletionTextEdit::Edit(TextEdit::new(
+                    range,
+                    rule.name.to_string(),
+                ))),
+                ..CompletionItem::default()
+            });
+        }
+    }
+
+    fn plugin_snippet(&mut self) {
+        self.snippet(
+            "plugin",
+            "plugin ${1:scope/name} ${2:1.0.0} {\n\towner ${3:agent-author}\n\t$0\n}",
+            "plugin",
+            "a manifest's one block",
+        );
+    }
+
+    /// A contributor kind, as a block with the fields it requires.
+    fn kind_snippet(&mut self, kind: Kind) {
+        let fields = match kind {
+            Kind::Text => "\tplacement ${2:agent}\n\tbudget ${3:100} tokens\n\tbody \"$0\"",
+            Kind::EagerLoad => "\tplacement ${2:agent}\n\tbudget ${3:500} tokens\n\ttools $0",
+            Kind::EagerRun => "\tbudget ${2:50} tokens\n\tcall ${3:get_current_time} {$0}",
+            Kind::SystemMessage => "\twhen ${2:idle > 4h}\n\tbudget ${3:40} tokens\n\tbody \"$0\"",
+            Kind::Preface => {
+                "\tsource ${2:user-authored}\n\torigin \"${3:host:scope}\"\n\tbudget ${4:800} tokens\n\tcall ${5:read_object} { $0 }"
+            }
+            Kind::Fact => "\tsays ${2:date}\n\tbudget ${3:60} tokens$0",
+        };
+        let snippet = format!("{kind} ${{1:id}} {{\n{fields}\n}}");
+        let detail = format!("contributor: {}", kind_detail(kind));
+        self.snippet(kind.as_str(), &snippet, kind.as_str(), &detail);
+    }
+
+    fn snippet(&mut self, label: &str, snippet: &str, plain: &str, detail: &str) {
+        let (text, format) = if self.snippets {
+            (snippet, InsertTextFormat::SNIPPET)
+        } else {
+            (plain, InsertTextFormat::PLAIN_TEXT)
+        };
+        self.push(CompletionItem {
+            label: label.to_string(),
+            kind: Some(if self.snippets {
+                CompletionItemKind::SNIPPET
+            } else {
+                CompletionItemKind::KEYWORD
+            }),
+            detail: Some(detail.to_string()),
+            filter_text: Some(label.to_string()),
+            insert_text_format: Some(format),
+            text_edit: Some(self.edit(text)),
+            ..CompletionItem::default()
+        });
+    }
+
+    fn keyword(&mut self, word: &str, detail: &str) {
+        self.push(CompletionItem {
+            label: word.to_string(),
+            kind: Some(CompletionItemKind::KEYWORD),
+            detail: Some(detail.to_string()),
+            text_edit: Some(self.edit(word)),
+            ..CompletionItem::default()
+        });
+    }
+
+    fn value(&mut self, word: &str, detail: &str) {
+        self.push(CompletionItem {
+            label: word.to_string(),
+            kind: Some(CompletionItemKind::VALUE),
+            detail: Some(detail.to_string()),
+            text_edit: Some(self.edit(word)),
+            ..CompletionItem::default()
+        });
+    }
+
+    /// Replaces the word at the cursor.
+    fn edit(&self, new_text: &str) -> CompletionTextEdit {
+        let range = convert::range(self.snapshot.source, self.cursor.replace_span());
+        CompletionTextEdit::Edit(TextEdit::new(range, new_text.to_string()))
+    }
+
+    fn push(&mut self, item: CompletionItem) {
+        self.out.push(item);
+    }
+}
+
+/// The measured tokens of contributor `id`, if it lowered.
+fn measure(analysis: &crate::Analysis, id: &str, config: &Config) -> Option<u64> {
+    let plugin = analysis.plugin.as_ref()?;
+    let contributor = plugin.contributors.iter().find(|c| c.id.value == id)?;
+    Some(Measure::new(plugin, contributor, config).tokens())
+}
+
+fn kind_detail(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Text => "text in the system prompt",
+        Kind::EagerLoad => "tools loaded at conversation start",
+        Kind::EagerRun => "a read-only call at conversation start",
+        Kind::SystemMessage => "a note before a turn",
+        Kind::Preface => "retrieved content before a turn",
+        Kind::Fact => "session facts",
+    }
+}
+
+fn markdown(text: &str) -> Documentation {
+    Documentation::MarkupContent(MarkupContent {
+        kind: MarkupKind::Markdown,
+        value: text.to_string(),
+    })
+}

@@ -1,0 +1,64 @@
+//! `textDocument/formatting`, through the formatter once it exists.
+//!
+//! The formatter (`contrib::fmt::format(text) -> Result<String, Diagnostic>`)
+//! is written on another branch. Hooking it up is one line, [`FORMATTER`]:
+//!
+//! ```text
+//! pub const FORMATTER: Option<Formatter> = Some(crate::fmt::format);
+//! ```
+//!
+//! Until then the server does not announce formatting
+//! (`documentFormattingProvider` follows `FORMATTER.is_some()`), and a
+//! client that asks anyway gets no edits. Text that does not parse is left
+//! alone (the formatter's diagnostic is already published by the checker).
+
+use lsp_types::TextEdit;
+
+use super::whole_document_edit;
+use crate::diagnostic::Diagnostic;
+use crate::source::SourceFile;
+
+/// A formatter: the text, formatted, or why it cannot be.
+pub type Formatter = fn(&str) -> Result<String, Diagnostic>;
+
+/// The formatter the server uses; `None` until `contrib::fmt` lands.
+pub const FORMATTER: Option<Formatter> = None;
+
+/// The edits that format `source` with [`FORMATTER`].
+pub fn formatting(source: &SourceFile) -> Vec<TextEdit> {
+    format_with(FORMATTER, source)
+}
+
+/// The edits that format `source` with `formatter`: one edit covering
+/// what changed, or none when nothing did.
+pub fn format_with(formatter: Option<Formatter>, source: &SourceFile) -> Vec<TextEdit> {
+    let Some(format) = formatter else {
+        return Vec::new();
+    };
+    match format(&source.text) {
+        Ok(formatted) => whole_document_edit(source, &formatted)
+            .into_iter()
+            .collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shout(text: &str) -> Result<String, Diagnostic> {
+        Ok(text.replace("agent", "AGENT"))
+    }
+
+    #[test]
+    fn a_formatter_hooks_up_as_one_edit_of_what_changed() {
+        let source = SourceFile::new("x", "a\nplacement agent\nb\n");
+        let edits = format_with(Some(shout), &source);
+        assert_eq!(edits.len(), 1);
+        assert_eq!(edits[0].new_text, "AGENT");
+        assert_eq!(edits[0].range.start, lsp_types::Position::new(1, 10));
+        assert!(format_with(None, &source).is_empty());
+        assert!(formatting(&source).is_empty());
+    }
+}

@@ -1,0 +1,98 @@
+//! `textDocument/documentSymbol`: the outline, plugin → contributors.
+//!
+//! Read from the syntax tree, not the IR, so the outline stays whole while
+//! a contributor has errors (lowering leaves such contributors out).
+
+use lsp_types::{DocumentSymbol, SymbolKind};
+
+use crate::ir::Kind;
+use crate::limits::MAX_FILE_BYTES;
+use crate::lsp::convert;
+use crate::source::SourceFile;
+use crate::syntax::{
+    self,
+    tree::{Block, Item},
+};
+
+pub fn symbols(source: &SourceFile) -> Vec<DocumentSymbol> {
+    if source.text.len() > MAX_FILE_BYTES {
+        return Vec::new();
+    }
+    let Ok(tree) = syntax::parse(&source.text) else {
+        return Vec::new();
+    };
+    tree.items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Block(block) if block.keyword.text == "plugin" => Some(plugin(source, block)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn plugin(source: &SourceFile, block: &Block<'_>) -> DocumentSymbol {
+    let children = block
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Block(child) => {
+                Kind::parse(child.keyword.text).map(|kind| contributor(source, child, kind))
+            }
+            _ => None,
+        })
+        .collect();
+    let name = block.args.first().map_or("plugin", |word| word.text);
+    symbol(
+        source,
+        block,
+        name,
+        block.args.get(1).map(|word| word.text.to_string()),
+        SymbolKind::MODULE,
+        Some(children),
+    )
+}
+
+fn contributor(source: &SourceFile, block: &Block<'_>, kind: Kind) -> DocumentSymbol {
+    let name = block.args.first().map_or("?", |word| word.text);
+    let symbol_kind = match kind {
+        Kind::Text | Kind::SystemMessage => SymbolKind::STRING,
+        Kind::EagerLoad => SymbolKind::PACKAGE,
+        Kind::EagerRun | Kind::Preface => SymbolKind::FUNCTION,
+        Kind::Fact => SymbolKind::CONSTANT,
+    };
+    symbol(
+        source,
+        block,
+        name,
+        Some(kind.to_string()),
+        symbol_kind,
+        None,
+    )
+}
+
+fn symbol(
+    source: &SourceFile,
+    block: &Block<'_>,
+    name: &str,
+    detail: Option<String>,
+    kind: SymbolKind,
+    children: Option<Vec<DocumentSymbol>>,
+) -> DocumentSymbol {
+    let selection = block
+        .args
+        .first()
+        .map_or(block.keyword.span, |word| word.span);
+    // Clients drop symbols with an empty name.
+    let name = if name.is_empty() { "?" } else { name };
+    #[allow(deprecated)] // `deprecated` is a required field of the type
+    DocumentSymbol {
+        name: name.to_string(),
+        detail,
+        kind,
+        tags: None,
+        deprecated: None,
+        range: convert::range(source, block.span),
+        selection_range: convert::range(source, selection),
+        children,
+    }
+}

@@ -1,0 +1,413 @@
+//! Handlers called directly, with the cursor drawn in the snapshot: each
+//! `.snap` shows the line the cursor is on, `|` where it is, then what the
+//! handler answered, so it reads without the test beside it.
+
+use std::fmt::Write as _;
+use std::str::FromStr;
+use std::sync::Arc;
+
+use lsp_types::{
+    CodeActionContext, CodeActionOrCommand, CodeActionParams, CompletionTextEdit, HoverContents,
+    PartialResultParams, Position, Uri, WorkDoneProgressParams,
+};
+
+use super::{code_action, completion, definition, hover, symbols};
+use crate::config::Config;
+use crate::lsp::context::line_bounds;
+use crate::lsp::convert;
+use crate::lsp::rule_docs::RuleDocs;
+use crate::lsp::state::{analyze, Snapshot};
+use crate::source::SourceFile;
+
+const CONFIG: &str = r#"[egress]
+allow = ["docs.acme.dev"]
+
+[tools.search_code]
+effect = "read"
+params = { query = "string", limit = "integer?" }
+schema_tokens = 150
+
+[tools.post_comment]
+effect = "write"
+gated = true
+params = { body = "string" }
+schema_tokens = 80
+
+[tools.read_memory]
+effect = "read"
+params = { store = "string" }
+schema_tokens = 60
+
+[skills.code-review]
+version = "2.3.0"
+manifest_tokens = 300
+operations = [{ name = "diff", tokens = 400 }, { name = "annotate", tokens = 200 }]
+"#;
+
+/// The language's example manifest, clean against [`CONFIG`].
+const MANIFEST: &str = r#"# A reviewer's stance, and the review skill's hot operations loaded up front.
+plugin acme/code-review 1.4.0 {
+    owner agent-author
+    summary "Review stance and eager loads for code-review agents"
+    requires skill code-review "^2.1"
+
+    # contrib: allow(budget-unused) -- room for the stance to grow
+    text stance {
+        placement agent
+        priority agent
+        reach every-turn
+        budget 120 tokens
+        body """
+            Challenge premises; do not call a design good when it is merely fine.
+            """
+    }
+
+    text voice {
+        owner person
+        placement person
+        priority person
+        reach replies
+        budget 60 tokens
+        body "Answer tersely, in British English. Call me {person.name}."
+    }
+
+    eager-load review-ops {
+        placement agent
+        budget 2000 tokens
+        tools read_object, search_code
+        skill code-review operations diff, annotate
+    }
+
+    eager-run style-guide {
+        placement conversation
+        budget 1500 tokens
+        call fetch_url { url: "https://docs.acme.dev/style" }
+    }
+
+    system-message idle {
+        when idle > 4h
+        budget 40 tokens
+        body "It has been {idle} since your last turn."
+    }
+
+    fact environment {
+        says date, os, arch
+        budget 60 tokens
+    }
+}
+"#;
+
+struct Fixture {
+    uri: Uri,
+    source: SourceFile,
+    analysis: crate::Analysis,
+    config: Arc<Config>,
+    position: Position,
+    offset: usize,
+}
+
+impl Fixture {
+    /// `marked` with its `|` removed, the cursor where it was.
+    fn new(marked: &str) -> Self {
+        let offset = marked.find('|').unwrap_or(marked.len());
+        let text = marked.replacen('|', "", 1);
+        let (config, problems) = Config::from_source(SourceFile::new("/ws/contrib.toml", CONFIG));
+        assert!(problems.is_empty(), "{problems:?}");
+        let config = Arc::new(config);
+        let source = SourceFile::new("/ws/test.contrib", text);
+        let analysis = analyze(&source, &config);
+        let position = convert::position(&source, offset);
+        Fixture {
+            uri: Uri::from_str("file:///ws/test.contrib").unwrap(),
+            source,
+            analysis,
+            config,
+            position,
+            offset,
+        }
+    }
+
+    /// The manifest with `from` replaced by `to`, which holds the cursor.
+    fn manifest(from: &str, to: &str) -> Self {
+        assert!(MANIFEST.contains(from), "{from}");
+        Fixture::new(&MANIFEST.replacen(from, to, 1))
+    }
+
+    fn snapshot(&self) -> Snapshot<'_> {
+        Snapshot {
+            uri: &self.uri,
+            source: &self.source,
+            analysis: &self.analysis,
+            config: self.config.clone(),
+            config_uri: Some(Uri::from_str("file:///ws/contrib.toml").unwrap()),
+        }
+    }
+
+    /// The cursor's line with `|` at the cursor.
+    fn cursor_line(&self) -> String {
+        let text: &str = &self.source.text;
+        let (start, end) = line_bounds(text, self.offset);
+        format!("{}|{}", &text[start..self.offset], &text[self.offset..end])
+    }
+
+    fn hover(&self) -> String {
+        let answer = hover::hover(&self.snapshot(), self.position);
+        let text = match answer.map(|hover| hover.contents) {
+            Some(HoverContents::Markup(markup)) => markup.value,
+            Some(other) => format!("{other:?}"),
+            None => "(no hover)".to_string(),
+        };
+        format!("----- CURSOR\n{}\n----- HOVER\n{text}", self.cursor_line())
+    }
+
+    fn completion(&self, snippets: bool) -> String {
+        let items = completion::completion(&self.snapshot(), self.position, snippets);
+        let mut out = format!("----- CURSOR\n{}\n----- COMPLETION\n", self.cursor_line());
+        if items.is_empty() {
+            out.push_str("(no items)\n");
+        }
+        for item in items {
+            let inserts = match &item.text_edit {
+                Some(CompletionTextEdit::Edit(edit)) if edit.new_text != item.label => {
+                    format!(" => {:?}", edit.new_text)
+                }
+                _ => String::new(),
+            };
+            let detail = item.detail.unwrap_or_default();
+            let _ = writeln!(out, "{}{inserts}  -- {detail}", item.label);
+        }
+        out
+    }
+
+    fn actions(&self) -> String {
+        let params = CodeActionParams {
+            text_document: lsp_types::TextDocumentIdentifier::new(self.uri.clone()),
+            range: lsp_types::Range::new(self.position, self.position),
+            context: CodeActionContext::default(),
+            work_done_progress_params: WorkDoneProgressParams::default(),
+            partial_result_params: PartialResultParams::default(),
+        };
+        let docs = RuleDocs::new(Some("https://example.test/{name}".to_string()));
+        let actions = code_action::code_actions(&self.snapshot(), &params, &docs);
+        let mut out = format!("----- CURSOR\n{}\n----- ACTIONS\n", self.cursor_line());
+        for action in actions {
+            let CodeActionOrCommand::CodeAction(action) = action else {
+                continue;
+            };
+            let preferred = if action.is_preferred == Some(true) {
+                " (preferred)"
+            } else {
+                ""
+            };
+            let kind = action
+                .kind
+                .map(|kind| kind.as_str().to_string())
+                .unwrap_or_default();
+            let _ = writeln!(out, "[{kind}] {}{preferred}", action.title);
+            let edits = action
+                .edit
+                .and_then(|edit| edit.changes)
+                .into_iter()
+                .flat_map(|changes| changes.into_values())
+                .flatten();
+            for edit in edits {
+                let span = convert::span(&self.source, edit.range);
+                let _ = writeln!(
+                    out,
+                    "    {:?} -> {:?}",
+                    self.source.slice(span),
+                    edit.new_text
+                );
+            }
+        }
+        out
+    }
+}
+
+#[test]
+fn hover_on_a_placement_shows_the_placement_table() {
+    let fixture = Fixture::manifest(
+        "        placement agent\n        priority agent",
+        "        placement ag|ent\n        priority agent",
+    );
+    insta::assert_snapshot!(fixture.hover());
+}
+
+#[test]
+fn hover_on_a_contributor_shows_its_measure_against_its_budget() {
+    let fixture = Fixture::manifest("text stance", "text sta|nce");
+    insta::assert_snapshot!(fixture.hover());
+}
+
+#[test]
+fn hover_on_a_framed_contributor_shows_its_framing() {
+    let fixture = Fixture::manifest(
+        "budget 60 tokens\n        body",
+        "bud|get 60 tokens\n        body",
+    );
+    insta::assert_snapshot!(fixture.hover());
+}
+
+#[test]
+fn hover_on_a_tool_shows_its_effect_gating_and_egress() {
+    let fixture = Fixture::manifest("call fetch_url", "call fetch|_url");
+    insta::assert_snapshot!(fixture.hover());
+}
+
+#[test]
+fn hover_on_a_loaded_tool_and_an_operation() {
+    let tool = Fixture::manifest("read_object, search_code", "read_object, search_co|de");
+    let operation = Fixture::manifest("operations diff,", "operations di|ff,");
+    insta::assert_snapshot!(format!("{}\n{}", tool.hover(), operation.hover()));
+}
+
+#[test]
+fn hover_on_a_variable_shows_its_variance_and_worst_case() {
+    let fixture = Fixture::manifest("{person.name}", "{person.na|me}");
+    insta::assert_snapshot!(fixture.hover());
+}
+
+#[test]
+fn hover_on_a_rule_in_a_suppression_shows_its_explanation() {
+    let fixture = Fixture::manifest("allow(budget-unused", "allow(budget-un|used");
+    insta::assert_snapshot!(fixture.hover());
+}
+
+#[test]
+fn hover_on_plain_words_shows_nothing() {
+    let fixture = Fixture::manifest("Answer tersely", "Answer ters|ely");
+    assert_eq!(hover::hover(&fixture.snapshot(), fixture.position), None);
+}
+
+#[test]
+fn completes_placements_after_placement() {
+    let fixture = Fixture::manifest("placement person\n", "placement |\n");
+    insta::assert_snapshot!(fixture.completion(false));
+}
+
+#[test]
+fn completes_the_fields_a_contributor_has_not_got() {
+    let fixture = Fixture::manifest(
+        "        says date, os, arch\n",
+        "        says date, os, arch\n        |\n",
+    );
+    insta::assert_snapshot!(fixture.completion(false));
+}
+
+#[test]
+fn completes_plugin_fields_and_contributor_snippets() {
+    let fixture = Fixture::manifest("\n    text voice", "\n    |\n    text voice");
+    insta::assert_snapshot!(fixture.completion(true));
+}
+
+#[test]
+fn completes_tools_and_operations_from_the_config() {
+    let tools = Fixture::manifest("tools read_object, search_code", "tools read_object, |");
+    let operations = Fixture::manifest("operations diff, annotate", "operations diff, |");
+    insta::assert_snapshot!(format!(
+        "{}\n{}",
+        tools.completion(false),
+        operations.completion(false)
+    ));
+}
+
+#[test]
+fn completes_variables_after_a_brace_in_a_body() {
+    let fixture = Fixture::manifest("Call me {person.name}.", "Call me {per|");
+    insta::assert_snapshot!(fixture.completion(false));
+}
+
+#[test]
+fn completes_parameters_in_a_call() {
+    let fixture = Fixture::manifest(
+        "call fetch_url { url: \"https://docs.acme.dev/style\" }",
+        "call fetch_url { url: \"https://docs.acme.dev/style\", | }",
+    );
+    insta::assert_snapshot!(fixture.completion(false));
+}
+
+#[test]
+fn completes_conditions_and_a_measured_budget() {
+    let when = Fixture::manifest("when idle > 4h", "when |");
+    let budget = Fixture::manifest("budget 120 tokens", "budget |");
+    insta::assert_snapshot!(format!(
+        "{}\n{}",
+        when.completion(false),
+        budget.completion(false)
+    ));
+}
+
+#[test]
+fn completes_plugin_in_an_empty_file_and_rules_in_a_suppression() {
+    let empty = Fixture::new("|");
+    assert_eq!(
+        completion::completion(&empty.snapshot(), empty.position, true)
+            .iter()
+            .map(|item| item.label.as_str())
+            .collect::<Vec<_>>(),
+        ["plugin"]
+    );
+    let rules = Fixture::manifest("allow(budget-unused)", "allow(budget-un|");
+    let labels: Vec<String> = completion::completion(&rules.snapshot(), rules.position, false)
+        .into_iter()
+        .map(|item| item.label)
+        .collect();
+    assert!(labels.contains(&"budget-unused".to_string()), "{labels:?}");
+    assert!(!labels.contains(&"syntax-error".to_string()), "{labels:?}");
+}
+
+#[test]
+fn code_actions_offer_the_fixes_safe_ones_preferred() {
+    let misspelt = Fixture::manifest(
+        "placement agent\n        priority",
+        "plac|ment agent\n        priority",
+    );
+    let over = Fixture::manifest("budget 120 tokens", "budget |3 tokens");
+    insta::assert_snapshot!(format!("{}\n{}", misspelt.actions(), over.actions()));
+}
+
+#[test]
+fn document_symbols_outline_the_plugin() {
+    let fixture = Fixture::new(MANIFEST);
+    let mut out = String::new();
+    for plugin in symbols::symbols(&fixture.source) {
+        let _ = writeln!(
+            out,
+            "{} {:?} ({:?})",
+            plugin.name, plugin.detail, plugin.kind
+        );
+        for child in plugin.children.unwrap_or_default() {
+            let line = child.selection_range.start.line + 1;
+            let _ = writeln!(out, "  {} {:?} line {line}", child.name, child.detail);
+        }
+    }
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn go_to_definition_lands_on_the_tool_table() {
+    let fixture = Fixture::manifest("search_code\n", "search_co|de\n");
+    let Some(lsp_types::GotoDefinitionResponse::Scalar(location)) =
+        definition::definition(&fixture.snapshot(), fixture.position)
+    else {
+        panic!("no definition");
+    };
+    assert_eq!(location.uri.as_str(), "file:///ws/contrib.toml");
+    let config = SourceFile::new("contrib.toml", CONFIG);
+    let declared = config.slice(convert::span(&config, location.range));
+    assert_eq!(declared, "[tools.search_code]");
+    assert_eq!(location.range.start.line, 3);
+    // The platform's own tools are declared nowhere a client can open.
+    let platform = Fixture::manifest("call fetch_url", "call fetch|_url");
+    assert!(definition::definition(&platform.snapshot(), platform.position).is_none());
+}
+
+#[test]
+fn the_base_manifest_is_clean() {
+    let fixture = Fixture::new(MANIFEST);
+    assert!(
+        fixture.analysis.diagnostics.is_empty(),
+        "{:#?}",
+        fixture.analysis.diagnostics
+    );
+}

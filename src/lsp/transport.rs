@@ -1,0 +1,234 @@
+//! JSON-RPC over a byte stream, framed by `Content-Length` headers.
+//!
+//! `lsp-server` ships a stdio transport, but its reader thread stops at the
+//! first body that is not a JSON-RPC message, which would take the whole
+//! server down on one bad write by a client. This reader recovers from
+//! everything that leaves the stream in a known state: a body that is not
+//! JSON, a JSON value that is not a message, a header block without a
+//! length, a body over [`MAX_BODY_BYTES`]. Each is handed to the run loop
+//! as [`Incoming::Invalid`] so it can be answered as JSON-RPC says (a
+//! parse error carries a `null` id). Only the stream ending, or failing to
+//! read, ends the reader.
+
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::thread::JoinHandle;
+
+use crossbeam_channel::{Receiver, Sender};
+use lsp_server::{ErrorCode, Message, RequestId};
+
+/// The largest body read. A 4 MiB manifest (the compiler's own limit) is
+/// at most about 24 MiB as an escaped JSON string; past this a body is
+/// skipped, not buffered.
+pub const MAX_BODY_BYTES: usize = 64 * 1024 * 1024;
+
+/// The longest header line kept; longer ones are cut, which at worst makes
+/// the header unreadable, never exhausts memory.
+const MAX_HEADER_LINE: u64 = 8 * 1024;
+
+/// What the reader hands to the run loop.
+#[derive(Debug)]
+pub enum Incoming {
+    Message(Message),
+    /// A frame that was not a message: answered with `code`, under `id`
+    /// when the body had a readable one and `null` otherwise.
+    Invalid {
+        id: Option<RequestId>,
+        code: ErrorCode,
+        message: String,
+    },
+}
+
+/// Reads frames from `input` on a thread of its own, so the run loop can
+/// look ahead for cancellations and newer edits while it works.
+pub fn spawn_reader(input: impl Read + Send + 'static) -> (Receiver<Incoming>, JoinHandle<()>) {
+    let (sender, receiver) = crossbeam_channel::unbounded();
+    let handle = std::thread::spawn(move || read_all(BufReader::new(input), &sender));
+    (receiver, handle)
+}
+
+fn read_all(mut input: impl BufRead, sender: &Sender<Incoming>) {
+    loop {
+        let incoming = match read_frame(&mut input) {
+            Ok(Some(Frame::Body(body))) => parse(&body),
+            Ok(Some(Frame::Invalid(message))) => Incoming::Invalid {
+                id: None,
+                code: ErrorCode::InvalidRequest,
+                message,
+            },
+            Ok(None) | Err(_) => return,
+        };
+        if sender.send(incoming).is_err() {
+            return;
+        }
+    }
+}
+
+enum Frame {
+    Body(Vec<u8>),
+    /// Headers without a usable length, or a body too large to keep.
+    Invalid(String),
+}
+
+/// One frame, or `None` at the end of the stream.
+fn read_frame(input: &mut impl BufRead) -> io::Result<Option<Frame>> {
+    let mut length: Option<Result<usize, String>> = None;
+    let mut saw_header = false;
+    loop {
+        let mut line = Vec::new();
+        let read = input
+            .by_ref()
+            .take(MAX_HEADER_LINE)
+            .read_until(b'\n', &mut line)?;
+        if read == 0 {
+            return Ok(None);
+        }
+        let line = String::from_utf8_lossy(&line);
+        let line = line.trim_end_matches(['\r', '\n']);
+        if line.is_empty() {
+            if saw_header {
+                break;
+            }
+            // Blank lines between frames are tolerated.
+            continue;
+        }
+        saw_header = true;
+        if let Some((name, value)) = line.split_once(':') {
+            if name.trim().eq_ignore_ascii_case("content-length") {
+                length =
+                    Some(value.trim().parse::<usize>().map_err(|_| {
+                        format!("`Content-Length: {}` is not a length", value.trim())
+                    }));
+            }
+        }
+    }
+    let length = match length {
+        Some(Ok(length)) => length,
+        Some(Err(message)) => return Ok(Some(Frame::Invalid(message))),
+        None => {
+            return Ok(Some(Frame::Invalid(
+                "a message without a `Content-Length` header".to_string(),
+            )))
+        }
+    };
+    if length > MAX_BODY_BYTES {
+        io::copy(&mut input.by_ref().take(length as u64), &mut io::sink())?;
+        return Ok(Some(Frame::Invalid(format!(
+            "a message of {length} bytes, over the limit of {MAX_BODY_BYTES}"
+        ))));
+    }
+    let mut body = vec![0; length];
+    input.read_exact(&mut body)?;
+    Ok(Some(Frame::Body(body)))
+}
+
+fn parse(body: &[u8]) -> Incoming {
+    let value: serde_json::Value = match serde_json::from_slice(body) {
+        Ok(value) => value,
+        Err(error) => {
+            return Incoming::Invalid {
+                id: None,
+                code: ErrorCode::ParseError,
+                message: format!("the message is not JSON: {error}"),
+            }
+        }
+    };
+    let id = value
+        .get("id")
+        .and_then(|id| serde_json::from_value::<RequestId>(id.clone()).ok());
+    match serde_json::from_value::<Message>(value) {
+        Ok(message) => Incoming::Message(message),
+        Err(error) => Incoming::Invalid {
+            id,
+            code: ErrorCode::InvalidRequest,
+            message: format!(
+                "the message is not a JSON-RPC request, response or notification: {error}"
+            ),
+        },
+    }
+}
+
+/// Writes messages, framed, and flushes each so the client sees it at once.
+pub struct Writer {
+    output: Box<dyn Write + Send>,
+}
+
+impl Writer {
+    pub fn new(output: impl Write + Send + 'static) -> Self {
+        Writer {
+            output: Box::new(output),
+        }
+    }
+
+    pub fn send(&mut self, message: impl Into<Message>) -> io::Result<()> {
+        message.into().write(&mut self.output)?;
+        self.output.flush()
+    }
+
+    /// An error response to a request whose id could not be read, which
+    /// JSON-RPC answers with `"id": null` (a `Message` cannot hold that).
+    pub fn send_unidentified_error(&mut self, code: ErrorCode, message: &str) -> io::Result<()> {
+        let body = serde_json::json!({
+            "jsonrpc": "2.0",
+            "id": null,
+            "error": { "code": code as i32, "message": message },
+        })
+        .to_string();
+        write!(self.output, "Content-Length: {}\r\n\r\n{body}", body.len())?;
+        self.output.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frames(input: &str) -> Vec<Incoming> {
+        let (sender, receiver) = crossbeam_channel::unbounded();
+        read_all(input.as_bytes(), &sender);
+        drop(sender);
+        receiver.into_iter().collect()
+    }
+
+    fn frame(body: &str) -> String {
+        format!("Content-Length: {}\r\n\r\n{body}", body.len())
+    }
+
+    #[test]
+    fn reads_messages_and_recovers_from_bad_ones() {
+        let input = [
+            frame(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#),
+            frame("{not json"),
+            frame(r#"{"jsonrpc":"2.0","id":7,"params":{}}"#),
+            "X-Garbage: 1\r\n\r\n".to_string(),
+            "Content-Length: lots\r\n\r\n".to_string(),
+            frame(r#"{"jsonrpc":"2.0","method":"exit"}"#),
+        ]
+        .concat();
+        let got = frames(&input);
+        assert_eq!(got.len(), 6);
+        assert!(
+            matches!(&got[0], Incoming::Message(Message::Request(r)) if r.method == "initialize")
+        );
+        assert!(matches!(
+            &got[1],
+            Incoming::Invalid {
+                id: None,
+                code: ErrorCode::ParseError,
+                ..
+            }
+        ));
+        assert!(
+            matches!(&got[2], Incoming::Invalid { id: Some(id), code: ErrorCode::InvalidRequest, .. } if *id == RequestId::from(7))
+        );
+        assert!(matches!(&got[3], Incoming::Invalid { id: None, .. }));
+        assert!(matches!(&got[4], Incoming::Invalid { id: None, .. }));
+        assert!(
+            matches!(&got[5], Incoming::Message(Message::Notification(n)) if n.method == "exit")
+        );
+    }
+
+    #[test]
+    fn a_truncated_stream_ends_the_reader() {
+        assert!(frames("Content-Length: 50\r\n\r\n{\"jsonrpc\"").is_empty());
+    }
+}
