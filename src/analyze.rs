@@ -34,7 +34,10 @@ pub fn analyze(source: &SourceFile, config: &Config) -> Analysis {
     if let Some(plugin) = &lowered.plugin {
         diagnostics.extend(check::check(plugin, config));
     }
-    check::suppress::apply(&tree, source, &mut diagnostics);
+    let checked_whole = !diagnostics
+        .iter()
+        .any(|diagnostic| diagnostic.is_error() && !diagnostic.rule.is_configurable());
+    check::suppress::apply(&tree, source, &mut diagnostics, checked_whole);
     check::apply_levels(&mut diagnostics, config);
     diagnostic::sort(&mut diagnostics);
     Analysis {

@@ -199,3 +199,21 @@ plugin acme/clock 1.0.0 {
     }
     println!("checking a small manifest with nothing to tokenize: {check:?}");
 }
+
+#[test]
+fn a_suppression_over_a_contributor_with_a_language_error_is_not_called_unused() {
+    // `budgte` keeps `stance` from lowering, so nothing was checked there:
+    // calling the suppression unused would offer a safe fix deleting it.
+    let text = r#"
+plugin acme/review 1.0.0 {
+    owner agent-author
+    # contrib: allow(budget-unused) -- room for the fuller guidance planned for 1.1
+    text stance {
+        placement agent
+        budgte 400 tokens
+        body "Challenge premises."
+    }
+}
+"#;
+    assert_eq!(fired(text), ["unknown-field"]);
+}

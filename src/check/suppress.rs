@@ -70,7 +70,12 @@ struct Suppression {
 /// Applies the manifest's suppressions to `diagnostics` and reports the
 /// suppressions themselves when they are malformed, give no reason or
 /// suppress nothing.
-pub fn apply(tree: &File<'_>, source: &SourceFile, diagnostics: &mut Vec<Diagnostic>) {
+///
+/// `checked_whole` says whether every contributor reached the checker: when
+/// some did not (a language error dropped them), a suppression may look
+/// unused only because what it covers was never checked, so it is not
+/// reported as unused (and its removal is not offered as a safe fix).
+pub fn apply(tree: &File<'_>, source: &SourceFile, diagnostics: &mut Vec<Diagnostic>, checked_whole: bool) {
     let mut problems = Vec::new();
     let suppressions = parse(tree, source, &mut problems);
     if suppressions.is_empty() && problems.is_empty() {
@@ -78,7 +83,7 @@ pub fn apply(tree: &File<'_>, source: &SourceFile, diagnostics: &mut Vec<Diagnos
     }
     diagnostics.retain(|diagnostic| !suppressed(&suppressions, diagnostic));
     for suppression in &suppressions {
-        report(suppression, &source.text, &mut problems);
+        report(suppression, &source.text, checked_whole, &mut problems);
     }
     diagnostics.extend(problems);
 }
@@ -106,7 +111,7 @@ fn suppressed(suppressions: &[Suppression], diagnostic: &Diagnostic) -> bool {
     hit
 }
 
-fn report(suppression: &Suppression, text: &str, problems: &mut Vec<Diagnostic>) {
+fn report(suppression: &Suppression, text: &str, checked_whole: bool, problems: &mut Vec<Diagnostic>) {
     // A suppression that still suppresses something (or names what cannot
     // be judged unused) keeps its comment: only the unused names go.
     let keeps_comment = suppression
@@ -131,7 +136,7 @@ fn report(suppression: &Suppression, text: &str, problems: &mut Vec<Diagnostic>)
                     .primary(named.span, "a language rule")
                     .help("the language's own errors mean the manifest cannot be read; fix the manifest instead"),
             ),
-            Some(rule) if !named.used.get() => {
+            Some(rule) if !named.used.get() && checked_whole => {
                 let fix = if keeps_comment {
                     Fix::replace(
                         format!("Remove `{}` from the suppression", rule.name),
