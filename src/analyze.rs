@@ -57,10 +57,8 @@ pub fn decode_bytes(name: &str, bytes: &[u8]) -> Result<SourceFile, (SourceFile,
     if bytes.len() > MAX_FILE_BYTES {
         let diagnostic = Diagnostic::new(
             &LIMIT_EXCEEDED,
-            format!(
-                "the file is {} bytes, over the limit of {MAX_FILE_BYTES} (4 MiB)",
-                bytes.len()
-            ),
+            // Readers stop one byte past the limit, so the size is not known.
+            format!("the file is over the limit of {MAX_FILE_BYTES} bytes (4 MiB)"),
         )
         .primary(Span::point(0), "file too large")
         .help("split the manifest into several plugins; real manifests are a few kilobytes");
