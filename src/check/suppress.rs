@@ -75,7 +75,12 @@ struct Suppression {
 /// some did not (a language error dropped them), a suppression may look
 /// unused only because what it covers was never checked, so it is not
 /// reported as unused (and its removal is not offered as a safe fix).
-pub fn apply(tree: &File<'_>, source: &SourceFile, diagnostics: &mut Vec<Diagnostic>, checked_whole: bool) {
+pub fn apply(
+    tree: &File<'_>,
+    source: &SourceFile,
+    diagnostics: &mut Vec<Diagnostic>,
+    checked_whole: bool,
+) {
     let mut problems = Vec::new();
     let suppressions = parse(tree, source, &mut problems);
     if suppressions.is_empty() && problems.is_empty() {
@@ -111,7 +116,12 @@ fn suppressed(suppressions: &[Suppression], diagnostic: &Diagnostic) -> bool {
     hit
 }
 
-fn report(suppression: &Suppression, text: &str, checked_whole: bool, problems: &mut Vec<Diagnostic>) {
+fn report(
+    suppression: &Suppression,
+    text: &str,
+    checked_whole: bool,
+    problems: &mut Vec<Diagnostic>,
+) {
     // A suppression that still suppresses something (or names what cannot
     // be judged unused) keeps its comment: only the unused names go.
     let keeps_comment = suppression
@@ -126,8 +136,7 @@ fn report(suppression: &Suppression, text: &str, checked_whole: bool, problems: 
                     .primary(named.span, "not a rule");
                 problems.push(match suggest::closest(&named.name, names) {
                     Some(suggestion) => diagnostic
-                        .help(format!("did you mean `{suggestion}`?"))
-                        .fix(Fix::replace(format!("Replace with `{suggestion}`"), Applicability::Safe, named.span, suggestion)),
+                        .suggest(named.span, suggestion),
                     None => diagnostic.help("`contrib rules` lists every rule"),
                 });
             }

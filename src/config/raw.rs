@@ -135,14 +135,7 @@ impl Reader {
             )
             .primary(span, "not a key here");
             let diagnostic = match suggest::closest(name, allowed.iter().copied()) {
-                Some(suggestion) => diagnostic
-                    .help(format!("did you mean `{suggestion}`?"))
-                    .fix(Fix::replace(
-                        format!("Replace with `{suggestion}`"),
-                        Applicability::Safe,
-                        span,
-                        suggestion,
-                    )),
+                Some(suggestion) => diagnostic.suggest(span, suggestion),
                 None => diagnostic.help(format!(
                     "the keys of {context} are {}",
                     suggest::list(allowed.iter().copied())
@@ -560,8 +553,7 @@ impl Reader {
                         .primary(span, "not a rule");
                     self.diagnostics.push(match suggest::closest(name, names) {
                         Some(suggestion) => diagnostic
-                            .help(format!("did you mean `{suggestion}`?"))
-                            .fix(Fix::replace(format!("Replace with `{suggestion}`"), Applicability::Safe, span, suggestion)),
+                            .suggest(span, suggestion),
                         None => diagnostic.help("`contrib rules` lists every rule's name and code"),
                     });
                 }

@@ -134,6 +134,18 @@ impl Diagnostic {
         self
     }
 
+    /// "Did you mean `x`?", with a safe fix replacing `span` by it: the help
+    /// every misspelling gets.
+    pub fn suggest(self, span: Span, suggestion: &str) -> Self {
+        self.help(format!("did you mean `{suggestion}`?"))
+            .fix(Fix::replace(
+                format!("Replace with `{suggestion}`"),
+                Applicability::Safe,
+                span,
+                suggestion,
+            ))
+    }
+
     pub fn with_severity(mut self, severity: Severity) -> Self {
         self.severity = severity;
         self

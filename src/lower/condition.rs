@@ -1,6 +1,5 @@
 //! `when CONDITION` and durations.
 
-use super::values::with_suggestion;
 use super::Lowerer;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Condition, ConditionKind, Duration};
@@ -49,10 +48,9 @@ impl Lowerer {
                 .primary(rest_span(word.span, rest), "expected `> DURATION`")
                 .help("write `when idle > 4h`");
                 let diagnostic = match rest {
-                    [Token::Op(op), ..] if op.text == ">=" => {
-                        with_suggestion(diagnostic, op.span, ">")
-                            .help("`idle` fires once the gap is over the threshold: write `>`")
-                    }
+                    [Token::Op(op), ..] if op.text == ">=" => diagnostic
+                        .suggest(op.span, ">")
+                        .help("`idle` fires once the gap is over the threshold: write `>`"),
                     _ => diagnostic,
                 };
                 self.report(diagnostic);

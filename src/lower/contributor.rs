@@ -1,7 +1,7 @@
 //! `kind id { … }`: one contributor, its common fields and its kind's own.
 
 use super::fields::{Entry, Fields};
-use super::values::{extra_tokens, no_value, with_suggestion};
+use super::values::{extra_tokens, no_value};
 use super::Lowerer;
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::ir::{
@@ -244,7 +244,7 @@ impl Lowerer {
                 let diagnostic = if suggest::closest(unit.text, ["tokens"]).is_some()
                     || unit.text == "token"
                 {
-                    with_suggestion(diagnostic, unit.span, "tokens")
+                    diagnostic.suggest(unit.span, "tokens")
                 } else {
                     diagnostic.help("write `budget N tokens`; tokens are counted with the workspace's tokenizer")
                 };
@@ -425,7 +425,7 @@ impl Lowerer {
                 .primary(other.span(), "expected `operations`");
                 let diagnostic = match other {
                     Token::Word(word) if suggest::closest(word.text, ["operations"]).is_some() => {
-                        with_suggestion(diagnostic, word.span, "operations")
+                        diagnostic.suggest(word.span, "operations")
                     }
                     _ => diagnostic.help(example),
                 };

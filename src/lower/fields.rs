@@ -5,7 +5,7 @@ use std::collections::HashSet;
 
 use indexmap::IndexMap;
 
-use super::{values, Lowerer};
+use super::Lowerer;
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::rules::language::{DUPLICATE_FIELD, MISSING_FIELD, SYNTAX_ERROR, UNKNOWN_FIELD};
 use crate::source::Span;
@@ -218,7 +218,7 @@ fn unknown_field(
     let diagnostic = Diagnostic::new(&UNKNOWN_FIELD, format!("unknown field `{name}` in {owner}"))
         .primary(span, "not a field here");
     if let Some(suggestion) = suggestion {
-        return values::with_suggestion(diagnostic, span, suggestion);
+        return diagnostic.suggest(span, suggestion);
     }
     let fields = suggest::list(allowed.iter().copied());
     match elsewhere(name) {

@@ -120,7 +120,7 @@ impl Lowerer {
         let mut diagnostic = Diagnostic::new(&UNKNOWN_FIELD, format!("unknown block `{keyword}`"))
             .primary(block.keyword.span, "not a block the language has");
         diagnostic = match suggest::closest(keyword, ["plugin"]) {
-            Some(suggestion) => values::with_suggestion(diagnostic, block.keyword.span, suggestion),
+            Some(suggestion) => diagnostic.suggest(block.keyword.span, suggestion),
             None => diagnostic.help("a manifest is one block: `plugin scope/name 1.0.0 { … }`"),
         };
         self.report(diagnostic);

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use super::values::{is_kebab, no_value, to_kebab, with_suggestion};
+use super::values::{is_kebab, no_value, to_kebab};
 use super::Lowerer;
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::ir::{Kind, Owner, Plugin, PluginName, Requirement};
@@ -226,7 +226,7 @@ impl Lowerer {
                     )
                     .primary(kind.span, "expected `skill`");
                     let diagnostic = match suggest::closest(kind.text, ["skill"]) {
-                        Some(suggestion) => with_suggestion(diagnostic, kind.span, suggestion),
+                        Some(suggestion) => diagnostic.suggest(kind.span, suggestion),
                         None => diagnostic.help(example),
                     };
                     self.report(diagnostic);
@@ -355,7 +355,7 @@ impl Lowerer {
             )
             .primary(keyword.span, "not a contributor kind");
             match suggest::closest(keyword.text, Kind::spellings()) {
-                Some(suggestion) => with_suggestion(diagnostic, keyword.span, suggestion),
+                Some(suggestion) => diagnostic.suggest(keyword.span, suggestion),
                 None => diagnostic.help(format!(
                     "the contributor kinds are {}",
                     suggest::list(Kind::spellings())

@@ -1,7 +1,6 @@
 //! Bodies → templates: literal runs and `{variables}`.
 
 use super::strings::Decoded;
-use super::values::with_suggestion;
 use super::Lowerer;
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::ir::variables::{self, VARIABLES};
@@ -130,7 +129,7 @@ impl Lowerer {
             Diagnostic::new(&UNKNOWN_VARIABLE, format!("unknown variable `{{{name}}}`"))
                 .primary(span, "the platform has no such variable");
         let diagnostic = match suggest::closest(name, names.clone()) {
-            Some(suggestion) => with_suggestion(diagnostic, span, &format!("{{{suggestion}}}")),
+            Some(suggestion) => diagnostic.suggest(span, &format!("{{{suggestion}}}")),
             None => diagnostic.help(format!(
                 "the variables are {}; write `{{{{` for a literal brace",
                 suggest::list(names.map(|name| format!("{{{name}}}")))

@@ -10,18 +10,6 @@ use crate::source::{Span, Spanned};
 use crate::suggest;
 use crate::syntax::tree::{Field, Token, Word};
 
-/// Adds "did you mean" help and a safe fix replacing `span`.
-pub(super) fn with_suggestion(diagnostic: Diagnostic, span: Span, suggestion: &str) -> Diagnostic {
-    diagnostic
-        .help(format!("did you mean `{suggestion}`?"))
-        .fix(Fix::replace(
-            format!("Replace with `{suggestion}`"),
-            Applicability::Safe,
-            span,
-            suggestion,
-        ))
-}
-
 /// "a placement", "an owner".
 pub(super) fn with_article(noun: &str) -> String {
     let article = if noun.starts_with(['a', 'e', 'i', 'o', 'u']) {
@@ -105,7 +93,7 @@ impl Lowerer {
         )
         .primary(word.span, format!("not {}", with_article(T::NOUN)));
         let diagnostic = match suggest::closest(word.text, T::spellings()) {
-            Some(suggestion) => with_suggestion(diagnostic, word.span, suggestion),
+            Some(suggestion) => diagnostic.suggest(word.span, suggestion),
             None => diagnostic.help(format!(
                 "{} is one of {}",
                 with_article(T::NOUN),

@@ -120,8 +120,7 @@ fn unknown_argument<'k>(call: &Call, name: &str, span: Span, suggestion: Option<
         .primary(span, "not a parameter of this tool");
     if let Some(suggestion) = suggestion {
         return diagnostic
-            .help(format!("did you mean `{suggestion}`?"))
-            .fix(Fix::replace(format!("Replace with `{suggestion}`"), Applicability::Safe, span, suggestion));
+            .suggest(span, suggestion);
     }
     let params: Vec<&str> = known.collect();
     if params.is_empty() {

@@ -42,8 +42,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             let known = skill.operations.keys().map(String::as_str);
             out.push(match suggest::closest(&operation.value, known.clone()) {
                 Some(suggestion) => diagnostic
-                    .help(format!("did you mean `{suggestion}`?"))
-                    .fix(Fix::replace(format!("Replace with `{suggestion}`"), Applicability::Safe, operation.span, suggestion)),
+                    .suggest(operation.span, suggestion),
                 None => diagnostic.help(format!("`{}` has the operations {}", load.skill.value, suggest::list(known))),
             });
         }

@@ -51,8 +51,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             let known = cx.config.tools.keys().map(String::as_str);
             out.push(match suggest::closest(&name.value, known) {
                 Some(suggestion) => diagnostic
-                    .help(format!("did you mean `{suggestion}`?"))
-                    .fix(Fix::replace(format!("Replace with `{suggestion}`"), Applicability::Safe, name.span, suggestion)),
+                    .suggest(name.span, suggestion),
                 None => diagnostic.help(format!(
                     "declare it in `contrib.toml` as `[tools.{}]` with its effect, parameters and schema tokens",
                     name.value
