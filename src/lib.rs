@@ -35,6 +35,7 @@ pub mod limits;
 pub mod lower;
 pub mod report;
 pub mod rules;
+pub mod runtime;
 pub mod source;
 pub mod suggest;
 pub mod syntax;
