@@ -11,6 +11,7 @@ pub mod check;
 mod compile;
 mod explain;
 pub mod files;
+mod runtime;
 mod sign;
 
 use std::process::ExitCode;
@@ -51,6 +52,11 @@ enum Command {
     Sign(sign::SignArgs),
     /// Verify a bundle's signature (fails closed).
     Verify(sign::VerifyArgs),
+    /// Print the request layout the runtime composes, turn by turn.
+    Compose(runtime::ComposeArgs),
+    /// Simulate many conversations and compare cache sharing against a
+    /// naive layout.
+    Simulate(runtime::SimulateArgs),
     /// Explain a rule, by name or code.
     Explain {
         /// A rule's name (`placement-too-wide`) or code (`C0101`).
@@ -104,6 +110,8 @@ pub fn main() -> ExitCode {
         Command::Keygen(args) => sign::keygen(&args),
         Command::Sign(args) => sign::sign(&args),
         Command::Verify(args) => sign::verify(&args),
+        Command::Compose(args) => runtime::compose(&args),
+        Command::Simulate(args) => runtime::simulate(&args),
         Command::Explain { rule } => explain::explain(&rule),
         Command::Rules => explain::list(),
     }
