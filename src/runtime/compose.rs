@@ -561,7 +561,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
                     )
                 })
             }
-            ConditionKind::DateCrossed => (at.date() != last.date())
+            ConditionKind::DateCrossed => (at.date() > last.date())
                 .then(|| format!("the date moved from {} to {}", last.date(), at.date())),
             ConditionKind::SkillUpdated => {
                 let skill = condition.skill.as_deref().unwrap_or_default();
