@@ -56,6 +56,10 @@ pub struct SimulateArgs {
     turns: usize,
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Compact a conversation when its stored history passes this many
+    /// tokens.
+    #[arg(long, value_name = "TOKENS", default_value_t = Options::default().compact_after_tokens)]
+    compact_after: u64,
     #[command(flatten)]
     cache: CacheArgs,
     #[arg(long, value_enum, default_value_t = LayoutFormat::Human)]
@@ -407,6 +411,7 @@ pub fn simulate(args: &SimulateArgs) -> Outcome {
         conversations: args.conversations,
         turns: args.turns,
         seed: args.seed,
+        compact_after_tokens: args.compact_after,
         ..Options::default()
     };
     let report = simulate::simulate(&bundles, &profile, &options);
@@ -417,10 +422,12 @@ pub fn simulate(args: &SimulateArgs) -> Outcome {
                 #[serde(flatten)]
                 report: &'r Report,
                 naive_cost_ratio: f64,
+                naive_unmarked_cost_ratio: f64,
             }
             serde_json::to_string_pretty(&WithRatio {
                 report: &report,
                 naive_cost_ratio: report.naive_cost_ratio(),
+                naive_unmarked_cost_ratio: report.naive_unmarked_cost_ratio(),
             })
             .unwrap_or_default()
         }
@@ -438,14 +445,15 @@ fn human_report(report: &Report) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{} agents × {} persons × {} conversations × {} turns = {} requests (seed {}, profile `{}`)\n",
+        "{} agents × {} persons × {} conversations × {} turns = {} requests (seed {}, profile `{}`, compaction past {} tokens)\n",
         options.agents,
         options.persons,
         options.conversations,
         options.turns,
         report.requests,
         options.seed,
-        report.profile
+        report.profile,
+        options.compact_after_tokens
     );
     let _ = writeln!(out, "{:<46} {:>18} {:>18}", "", "composed", "naive");
     let rows: [(&str, Row); 12] = [
@@ -496,8 +504,9 @@ fn human_report(report: &Report) -> String {
     }
     let _ = writeln!(
         out,
-        "\nthe naive layout costs {:.2}× the composed one",
-        report.naive_cost_ratio()
+        "\nthe naive layout costs {:.2}× the composed one ({:.2}× if it marks no breakpoints)",
+        report.naive_cost_ratio(),
+        report.naive_unmarked_cost_ratio()
     );
     for short in &report.short_prefixes {
         let _ = writeln!(out, "warning: {}", short.describe(report.requests));
