@@ -11,7 +11,7 @@ use super::{fail, Outcome};
 use crate::bundle::Bundle;
 use crate::runtime::simulate::{self, Figures, Options, Report};
 use crate::runtime::{
-    Boundary, Breakpoint, CliGate, Conversation, OpeningItem, Profile, Profiles, Session,
+    Boundary, Breakpoint, Caching, CliGate, Conversation, OpeningItem, Profile, Profiles, Session,
     SystemPrompt, Turn, TurnInput,
 };
 
@@ -130,7 +130,7 @@ pub fn compose(args: &ComposeArgs) -> Outcome {
                 LayoutFormat::Json => serde_json::to_string_pretty(&layout).unwrap_or_default(),
                 LayoutFormat::Human => human_layout(&layout),
             };
-            println!("{text}");
+            print(&text);
             Outcome::Clean
         }
         Err(message) => fail(message),
@@ -433,8 +433,15 @@ pub fn simulate(args: &SimulateArgs) -> Outcome {
         }
         LayoutFormat::Human => human_report(&report),
     };
-    println!("{text}");
+    print(&text);
     Outcome::Clean
+}
+
+/// Writes `text` and a line break to stdout; a closed pipe (`| head`) is
+/// not an error worth a panic.
+fn print(text: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stdout().lock(), "{text}");
 }
 
 /// One row of the report: its label's figure, from a layout's figures.
@@ -502,11 +509,18 @@ fn human_report(report: &Report) -> String {
             value(&report.naive)
         );
     }
+    let unmarked = if report.caching == Caching::Explicit {
+        format!(
+            " ({:.2}× if it marks no breakpoints)",
+            report.naive_unmarked_cost_ratio()
+        )
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         out,
-        "\nthe naive layout costs {:.2}× the composed one ({:.2}× if it marks no breakpoints)",
-        report.naive_cost_ratio(),
-        report.naive_unmarked_cost_ratio()
+        "\nthe naive layout costs {:.2}× the composed one{unmarked}",
+        report.naive_cost_ratio()
     );
     for short in &report.short_prefixes {
         let _ = writeln!(out, "warning: {}", short.describe(report.requests));

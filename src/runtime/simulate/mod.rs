@@ -125,6 +125,9 @@ pub struct Figures {
 pub struct Report {
     pub options: Options,
     pub profile: String,
+    /// How the profile caches: the naive layout's breakpoints matter only
+    /// when it is explicit.
+    pub caching: Caching,
     pub requests: u64,
     pub composed: Figures,
     pub naive: Figures,
@@ -223,6 +226,7 @@ pub fn simulate(bundles: &[Bundle], profile: &Profile, options: &Options) -> Rep
     Report {
         options: options.clone(),
         profile: profile.name.clone(),
+        caching: profile.caching,
         requests,
         composed: composed.figures(profile),
         naive: naive.figures(profile),
