@@ -41,6 +41,7 @@ pub mod lower;
 pub mod lsp;
 pub mod report;
 pub mod rules;
+pub mod runtime;
 pub mod source;
 pub mod suggest;
 pub mod syntax;

@@ -13,6 +13,7 @@ mod explain;
 pub mod files;
 mod import;
 mod lsp;
+mod runtime;
 mod sign;
 
 use std::process::ExitCode;
@@ -56,6 +57,11 @@ enum Command {
     /// Write other tools' skills, plugins, rules and instruction files as
     /// manifests.
     Import(import::ImportArgs),
+    /// Print the request layout the runtime composes, turn by turn.
+    Compose(runtime::ComposeArgs),
+    /// Simulate many conversations and compare cache sharing against a
+    /// naive layout.
+    Simulate(runtime::SimulateArgs),
     /// Explain a rule, by name or code.
     Explain {
         /// A rule's name (`placement-too-wide`) or code (`C0101`).
@@ -112,6 +118,8 @@ pub fn main() -> ExitCode {
         Command::Sign(args) => sign::sign(&args),
         Command::Verify(args) => sign::verify(&args),
         Command::Import(args) => import::run(&args),
+        Command::Compose(args) => runtime::compose(&args),
+        Command::Simulate(args) => runtime::simulate(&args),
         Command::Explain { rule } => explain::explain(&rule),
         Command::Rules => explain::list(),
         Command::Lsp(args) => return lsp::run(&args),

@@ -1,0 +1,116 @@
+//! The gate: how a contributor's tool calls reach the host.
+//!
+//! Eager runs (at the conversation opening) and prefaces (before each turn)
+//! call tools with nobody asking. The runtime never calls a tool itself: it
+//! hands each call to a [`Gate`] the host implements, which dispatches
+//! read-only tools, checks egress and gating, and answers or refuses. The
+//! request names the contributor that asked (`plugin@version/id`), so the
+//! host can log and attribute it, and carries the effect and gating the
+//! person approved in the bundle's permissions, so the host can hold the
+//! call to them.
+//!
+//! ```
+//! use contrib::config::Effect;
+//! use contrib::runtime::{CliGate, Gate, GateOutcome, GateRequest, Timestamp};
+//!
+//! let request = GateRequest {
+//!     contributor: "acme/clock@2.0.0/started-at".into(),
+//!     tool: "get_current_time".into(),
+//!     arguments: Default::default(),
+//!     effect: Effect::Read,
+//!     gated: false,
+//!     at: Timestamp::parse("2026-03-02T09:00:00+01:00").unwrap(),
+//! };
+//! assert_eq!(
+//!     CliGate.call(&request),
+//!     GateOutcome::Ran { output: "2026-03-02T09:00:00+01:00".into() }
+//! );
+//! let write = GateRequest { tool: "deploy".into(), effect: Effect::Write, ..request };
+//! assert!(matches!(CliGate.call(&write), GateOutcome::Refused { .. }));
+//! ```
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::time::Timestamp;
+use crate::config::Effect;
+use crate::ir::Value;
+
+/// One tool call a contributor makes.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GateRequest {
+    /// `plugin@version/id`: whose call this is. Never the model's.
+    pub contributor: String,
+    pub tool: String,
+    pub arguments: BTreeMap<String, Value>,
+    /// The tool's effect as the bundle's permissions record it.
+    pub effect: Effect,
+    /// Whether the tool waits for a person's approval.
+    pub gated: bool,
+    /// When the call is made, in the person's offset.
+    pub at: Timestamp,
+}
+
+/// What became of a call.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "outcome", rename_all = "kebab-case")]
+pub enum GateOutcome {
+    Ran { output: String },
+    Refused { reason: String },
+}
+
+/// The host's side of contributor tool calls.
+pub trait Gate {
+    fn call(&mut self, request: &GateRequest) -> GateOutcome;
+}
+
+impl<G: Gate + ?Sized> Gate for &mut G {
+    fn call(&mut self, request: &GateRequest) -> GateOutcome {
+        (**self).call(request)
+    }
+}
+
+impl<G: Gate + ?Sized> Gate for Box<G> {
+    fn call(&mut self, request: &GateRequest) -> GateOutcome {
+        (**self).call(request)
+    }
+}
+
+/// The gate `contrib compose` and `contrib simulate` use: no host behind
+/// it, so it answers the one tool it can answer honestly, echoes other
+/// read calls so the layout shows where their results go, and refuses what
+/// it could not do safely — writes, and gated tools, whose approval it has
+/// nobody to ask for.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CliGate;
+
+impl Gate for CliGate {
+    fn call(&mut self, request: &GateRequest) -> GateOutcome {
+        if request.effect == Effect::Write {
+            return GateOutcome::Refused {
+                reason: format!(
+                    "`{}` writes, and contributor calls may only read",
+                    request.tool
+                ),
+            };
+        }
+        if request.gated {
+            return GateOutcome::Refused {
+                reason: format!(
+                    "`{}` is gated and there is nobody here to approve it",
+                    request.tool
+                ),
+            };
+        }
+        let output = match request.tool.as_str() {
+            "get_current_time" => request.at.to_string(),
+            _ => format!(
+                "({} {}: the CLI has no host to run it)",
+                request.tool,
+                serde_json::to_string(&request.arguments).unwrap_or_default()
+            ),
+        };
+        GateOutcome::Ran { output }
+    }
+}
