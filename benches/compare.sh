@@ -67,7 +67,7 @@ cmds=(
 )
 command -v taplo >/dev/null && cmds+=("taplo lint (TOML):find toml -name '*.toml' -print0 | xargs -0 taplo lint --no-schema > /dev/null 2>&1 || true")
 command -v check-jsonschema >/dev/null && cmds+=("check-jsonschema (JSON):find json -name '*.json' -print0 | xargs -0 check-jsonschema --schemafile schema.json > /dev/null 2>&1 || true")
-command -v jsonschema-cli >/dev/null && cmds+=("jsonschema-cli (JSON):find json -name '*.json' -printf '-i\0%p\0' | xargs -0 jsonschema-cli schema.json > /dev/null 2>&1 || true")
+command -v jsonschema-cli >/dev/null && cmds+=("jsonschema-cli (JSON):find json -name '*.json' -printf '--instance=%p\0' | xargs -0 jsonschema-cli validate schema.json > /dev/null 2>&1 || true")
 
 args=()
 for entry in "${cmds[@]}"; do
