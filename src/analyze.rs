@@ -39,6 +39,8 @@ pub fn analyze(source: &SourceFile) -> Analysis {
 ///
 /// On error the returned source holds the text decoded lossily, so the
 /// diagnostic can still be shown against it.
+// Called once per file, never in a loop: the large error costs nothing.
+#[allow(clippy::result_large_err)]
 pub fn decode_bytes(name: &str, bytes: &[u8]) -> Result<SourceFile, (SourceFile, Diagnostic)> {
     if bytes.len() > MAX_FILE_BYTES {
         let diagnostic = Diagnostic::new(

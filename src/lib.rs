@@ -7,6 +7,7 @@
 //! - [`lower`]: syntax tree → typed [`ir`], with the language's diagnostics;
 //! - [`check`]: the semantic rules, one file per rule;
 //! - [`report`]: diagnostics rendered for people and machines;
+//! - [`fmt`]: syntax tree → the canonical layout, comments kept;
 //!
 //! beside them [`diagnostic`] (the one diagnostic type), [`rules`] (every
 //! rule's code, name and explanation) and [`cli`].
@@ -22,11 +23,13 @@
 //! ```
 
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 pub mod check;
 pub mod cli;
 pub mod config;
 pub mod diagnostic;
+pub mod fmt;
 pub mod ir;
 pub mod limits;
 pub mod lower;
