@@ -7,6 +7,7 @@
 mod check;
 mod explain;
 mod files;
+mod fmt;
 
 use std::process::ExitCode;
 
@@ -23,6 +24,8 @@ struct Cli {
 enum Command {
     /// Check manifests (files, or folders searched for `*.contrib`).
     Check(check::CheckArgs),
+    /// Rewrite manifests in the canonical layout (`-` for standard input).
+    Fmt(fmt::FmtArgs),
     /// Explain a rule, by name or code.
     Explain {
         /// A rule's name (`placement-too-wide`) or code (`C0101`).
@@ -73,6 +76,7 @@ pub fn main() -> ExitCode {
     };
     match cli.command {
         Command::Check(args) => check::run(&args),
+        Command::Fmt(args) => fmt::run(&args),
         Command::Explain { rule } => explain::explain(&rule),
         Command::Rules => explain::list(),
     }
