@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Runs one fuzz target for a while, its corpus seeded from examples/ and the
+# editor samples. Usage: fuzz/run.sh TARGET SECONDS [more libFuzzer flags]
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+target="$1"
+seconds="$2"
+shift 2
+corpus="$here/corpus/$target"
+mkdir -p "$corpus"
+find "$here/../examples" "$here/../editors/vscode/test" -name '*.contrib' -exec cp {} "$corpus/" \;
+cd "$here"
+exec cargo +nightly fuzz run "$target" "$corpus" -- \
+    -dict="$here/contrib.dict" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 "$@"
