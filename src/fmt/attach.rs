@@ -15,7 +15,7 @@
 //! this linear in the size of the file.
 
 use super::order::{self, Role};
-use crate::syntax::tree::{Block, Comment, File, Item};
+use crate::syntax::tree::{Block, Comment, Field, File, Item, Pair};
 
 /// A comment on a line of its own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,8 +40,20 @@ pub(super) struct Entry<'t, 'a> {
 #[derive(Debug)]
 pub(super) enum Node<'t, 'a> {
     Block(Group<'t, 'a>),
-    /// A field or a `key: value` pair, printed from the syntax tree.
-    Line(&'t Item<'a>),
+    Field(&'t Field<'a>),
+    /// `key: value`, as call arguments are written.
+    Pair(&'t Pair<'a>),
+}
+
+impl Node<'_, '_> {
+    /// The word the item starts with.
+    pub fn keyword(&self) -> &str {
+        match self {
+            Node::Block(group) => group.block.keyword.text,
+            Node::Field(field) => field.key.text,
+            Node::Pair(pair) => pair.key.text,
+        }
+    }
 }
 
 /// A block's header, contents and comments.
@@ -142,15 +154,16 @@ impl<'t, 'a> Region<'t, 'a> {
             Item::Block(block) => {
                 Node::Block(group(self.text, block, inside, parent, &mut leading))
             }
-            Item::Field(_) | Item::Pair(_) => {
-                // The line is printed whole, so what was inside goes above it.
-                leading.extend(inside.iter().map(|comment| Note {
-                    text: trimmed(comment),
-                    blank_before: false,
-                }));
-                Node::Line(item)
-            }
+            Item::Field(field) => Node::Field(field),
+            Item::Pair(pair) => Node::Pair(pair),
         };
+        if !matches!(node, Node::Block(_)) {
+            // The line is printed whole, so what was inside goes above it.
+            leading.extend(inside.iter().map(|comment| Note {
+                text: trimmed(comment),
+                blank_before: false,
+            }));
+        }
         self.contents.entries.push(Entry {
             leading,
             blank_before_item,

@@ -5,7 +5,7 @@ use super::attach::{Contents, Entry, Group, Node, Note};
 use super::order::Role;
 use crate::limits::MAX_STRING_BYTES;
 use crate::lower::strings::block_lines;
-use crate::syntax::tree::{Item, Quotes, StrLit, Token};
+use crate::syntax::tree::{Field, Pair, Quotes, StrLit, Token};
 
 const INDENT: &str = "    ";
 
@@ -53,7 +53,8 @@ impl Printer {
         self.indent(depth);
         match &entry.node {
             Node::Block(group) => self.group(group, depth),
-            Node::Line(item) => self.line(item, depth),
+            Node::Field(field) => self.field(field, depth),
+            Node::Pair(pair) => self.pair(pair, depth),
         }
         self.trailing(entry.trailing);
         self.out.push('\n');
@@ -104,7 +105,7 @@ impl Printer {
             .entries
             .iter()
             .map(|entry| match &entry.node {
-                Node::Line(Item::Pair(pair)) if fits_one_line(&pair.value) => Some(pair),
+                Node::Pair(pair) if fits_one_line(&pair.value) => Some(*pair),
                 _ => None,
             })
             .collect();
@@ -116,33 +117,26 @@ impl Printer {
             if index > 0 {
                 self.out.push_str(", ");
             }
-            self.out.push_str(pair.key.text);
-            self.out.push_str(": ");
-            self.token(&pair.value, depth);
+            self.pair(pair, depth);
         }
         self.out.push_str(" }");
         true
     }
 
-    /// A field or a `key: value` pair.
-    fn line(&mut self, item: &Item<'_>, depth: usize) {
-        match item {
-            Item::Field(field) => {
-                self.out.push_str(field.key.text);
-                for token in &field.tokens {
-                    if !matches!(token, Token::Comma(_)) {
-                        self.out.push(' ');
-                    }
-                    self.token(token, depth);
-                }
+    fn field(&mut self, field: &Field<'_>, depth: usize) {
+        self.out.push_str(field.key.text);
+        for token in &field.tokens {
+            if !matches!(token, Token::Comma(_)) {
+                self.out.push(' ');
             }
-            Item::Pair(pair) => {
-                self.out.push_str(pair.key.text);
-                self.out.push_str(": ");
-                self.token(&pair.value, depth);
-            }
-            Item::Block(_) => {}
+            self.token(token, depth);
         }
+    }
+
+    fn pair(&mut self, pair: &Pair<'_>, depth: usize) {
+        self.out.push_str(pair.key.text);
+        self.out.push_str(": ");
+        self.token(&pair.value, depth);
     }
 
     fn token(&mut self, token: &Token<'_>, depth: usize) {

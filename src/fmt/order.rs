@@ -69,17 +69,13 @@ pub(super) fn sort(entries: &mut [Entry<'_, '_>], role: Role) {
 fn plugin_rank(entry: &Entry<'_, '_>) -> usize {
     match &entry.node {
         Node::Block(_) => PLUGIN.len() + 1,
-        Node::Line(item) => position(PLUGIN.iter(), item.keyword().text).unwrap_or(PLUGIN.len()),
+        node => position(PLUGIN.iter(), node.keyword()).unwrap_or(PLUGIN.len()),
     }
 }
 
 fn contributor_rank(kind: Kind, entry: &Entry<'_, '_>) -> usize {
-    let keyword = match &entry.node {
-        Node::Block(group) => group.block.keyword.text,
-        Node::Line(item) => item.keyword().text,
-    };
     let order = SETTINGS.iter().chain(kind_order(kind));
-    position(order, keyword).unwrap_or(usize::MAX)
+    position(order, entry.node.keyword()).unwrap_or(usize::MAX)
 }
 
 fn position<'k>(mut order: impl Iterator<Item = &'k &'static str>, keyword: &str) -> Option<usize> {
