@@ -264,3 +264,34 @@ fn line_breaks(text: &str) -> usize {
         .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')))
         .count()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax;
+
+    #[test]
+    fn line_breaks_count_crlf_and_lone_cr_once() {
+        assert_eq!(line_breaks("a\r\nb\rc\nd"), 3);
+        assert_eq!(line_breaks("  \t"), 0);
+    }
+
+    #[test]
+    fn each_comment_finds_its_place() {
+        let text = "# top\nplugin a/b 1.0.0 { # open\n    # before\n    owner x # after\n    # end\n} # close\n";
+        let file = syntax::parse(text).unwrap();
+        let document = document(text, &file);
+        let [plugin] = document.entries.as_slice() else {
+            panic!("one plugin");
+        };
+        assert_eq!(plugin.leading[0].text, "# top");
+        assert_eq!(plugin.trailing, Some("# close"));
+        let Node::Block(group) = &plugin.node else {
+            panic!("a block");
+        };
+        assert_eq!(group.after_open, Some("# open"));
+        assert_eq!(group.contents.entries[0].leading[0].text, "# before");
+        assert_eq!(group.contents.entries[0].trailing, Some("# after"));
+        assert_eq!(group.contents.end[0].text, "# end");
+    }
+}

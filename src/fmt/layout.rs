@@ -240,3 +240,46 @@ fn fits_one_line(token: &Token<'_>) -> bool {
         Token::Word(_) | Token::Op(_) | Token::Comma(_) => true,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::fmt::format;
+    use crate::lower::strings::decode;
+    use crate::syntax::{self, tree::Item, tree::Token};
+
+    /// The value of the string in `field`'s first token.
+    fn value(text: &str) -> String {
+        let file = syntax::parse(text).unwrap();
+        let Some(Item::Field(field)) = file.items.first() else {
+            panic!("a field");
+        };
+        let Some(Token::Str(literal)) = field.tokens.first() else {
+            panic!("a string");
+        };
+        decode(literal, &mut Vec::new()).value
+    }
+
+    #[test]
+    fn reindenting_a_block_keeps_its_value() {
+        for text in [
+            "body \"\"\"\n   a\n     b\n\n   c\n   \"\"\"\n",
+            "body \"\"\"first\n      second\"\"\"\n",
+            "body \"\"\"\r\n\t\ta\r\n\t\t  b\r\n\"\"\"\n",
+            "body \"\"\"\n\"\"\"\n",
+            "body \"\"\"\n\n\n\"\"\"\n",
+            "body \"\"\"\n  trailing  \n  \"\"\"\n",
+        ] {
+            let formatted = format(text).unwrap();
+            assert_eq!(value(&formatted), value(text), "{text:?} → {formatted:?}");
+            assert_eq!(format(&formatted).unwrap(), formatted);
+        }
+    }
+
+    #[test]
+    fn blocks_go_one_level_deeper_than_their_line() {
+        assert_eq!(
+            format("body \"\"\"\n  a\n\"\"\"\n").unwrap(),
+            "body \"\"\"\n    a\n    \"\"\"\n"
+        );
+    }
+}
