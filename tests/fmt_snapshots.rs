@@ -178,3 +178,16 @@ fn empty_and_comment_only_files() {
         "# only\n\n# comments\n"
     );
 }
+
+/// Found by `fmt_roundtrip`: a name starting with U+FEFF, first in the
+/// file, was written at the very start of the output, read back as a
+/// byte-order mark, and lost.
+#[test]
+fn a_first_name_starting_with_u_feff_keeps_it() {
+    let text = "\r\u{feff}owner\r# c\n";
+    let formatted = format(text).unwrap();
+    assert_eq!(formatted, "\u{feff}\u{feff}owner\n# c\n");
+    assert_eq!(format(&formatted).unwrap(), formatted);
+    let tree = contrib::syntax::parse(&formatted).unwrap();
+    assert_eq!(tree.items[0].keyword().text, "\u{feff}owner");
+}

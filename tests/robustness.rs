@@ -227,29 +227,38 @@ fn next(state: &mut u64) -> u64 {
     *state
 }
 
-/// What the fuzz targets do with bytes, with their assertions: decode,
-/// parse and lower, check positions, and format twice.
+/// What the fuzz targets do with bytes, with their assertions: `check`
+/// decodes them and places every diagnostic; `parse_lower` and
+/// `fmt_roundtrip` take any UTF-8 text (NUL bytes included), lower it and
+/// format it twice.
 fn run_everything(bytes: &[u8]) {
     let source = match decode_bytes("fuzz.contrib", bytes) {
         Ok(source) => source,
         Err((source, error)) => {
             let _ = source.position(error.span().start);
-            return;
+            source
         }
     };
-    if let Ok(tree) = syntax::parse(&source.text) {
+    for (_, message) in diagnostics(&source.text) {
+        assert!(!message.is_empty());
+    }
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return;
+    };
+    let source = SourceFile::new("fuzz.contrib", text);
+    if let Ok(tree) = syntax::parse(text) {
         for diagnostic in lower::lower(&tree).diagnostics {
             let _ = source.position(diagnostic.span().start);
             let _ = source.position(diagnostic.span().end);
         }
     }
-    if let Ok(formatted) = fmt::format(&source.text) {
+    if let Ok(formatted) = fmt::format(text) {
         assert_eq!(
             fmt::format(&formatted).ok().as_deref(),
             Some(formatted.as_str())
         );
-        assert_eq!(common::meaning(&formatted), common::meaning(&source.text));
-        let mut before = common::comments(&source.text);
+        assert_eq!(common::meaning(&formatted), common::meaning(text));
+        let mut before = common::comments(text);
         let mut after = common::comments(&formatted);
         before.sort();
         after.sort();

@@ -14,7 +14,9 @@
 //!   mixed endings all become `\n`); exactly one newline at the end of the
 //!   file (an empty file stays empty).
 //! - A byte-order mark is dropped: it carries no meaning, and canonical
-//!   files are plain UTF-8.
+//!   files are plain UTF-8. (One is written only when the first item's
+//!   name itself starts with U+FEFF, which would otherwise be read back as
+//!   the mark and lost.)
 //! - At the top of the file and inside the plugin block, blocks are set
 //!   apart by one blank line: a blank line after the plugin's own fields
 //!   and between contributors. Inside contributors and calls there are no
@@ -114,12 +116,20 @@ pub fn format(text: &str) -> Result<String, Diagnostic> {
     let tree = syntax::parse(text)?;
     guard::open_ends(&tree)?;
     let document = attach::document(text, &tree);
-    let formatted = layout::render(&document);
+    let mut formatted = layout::render(&document);
+    if formatted.starts_with(BOM) {
+        // The first item's name starts with U+FEFF, which the grammar reads
+        // as a byte-order mark at the start of a file: the character would
+        // be dropped from the name. One mark in front keeps it in.
+        formatted.insert(0, BOM);
+    }
     if formatted.len() > MAX_FILE_BYTES {
         return Err(too_large(formatted.len(), "formatted, the file would be"));
     }
     Ok(formatted)
 }
+
+const BOM: char = '\u{feff}';
 
 fn too_large(len: usize, what: &str) -> Diagnostic {
     Diagnostic::new(
