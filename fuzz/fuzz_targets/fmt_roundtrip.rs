@@ -14,10 +14,17 @@ fuzz_target!(|data: &[u8]| {
     };
     let again = match contrib::fmt::format(&formatted) {
         Ok(again) => again,
-        Err(error) => panic!("the output does not format again: {}\n{formatted}", error.message),
+        Err(error) => panic!(
+            "the output does not format again: {}\n{formatted}",
+            error.message
+        ),
     };
     assert_eq!(again, formatted, "not idempotent");
-    assert_eq!(meaning(text), meaning(&formatted), "meaning changed:\n{formatted}");
+    assert_eq!(
+        meaning(text),
+        meaning(&formatted),
+        "meaning changed:\n{formatted}"
+    );
     let mut before = comments(text);
     let mut after = comments(&formatted);
     before.sort();
