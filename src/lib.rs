@@ -7,6 +7,7 @@
 //! - [`lower`]: syntax tree → typed [`ir`], with the language's diagnostics;
 //! - [`check`]: the semantic rules, one file per rule;
 //! - [`report`]: diagnostics rendered for people and machines;
+//! - [`fmt`]: syntax tree → the canonical layout, comments kept;
 //! - [`import`]: other tools' skills, plugins, rules and instruction files,
 //!   written as manifests;
 //!
@@ -34,6 +35,7 @@ pub mod cli;
 pub mod config;
 pub mod diagnostic;
 pub mod fix;
+pub mod fmt;
 pub mod import;
 pub mod ir;
 pub mod limits;

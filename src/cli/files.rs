@@ -142,15 +142,28 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
         .unwrap_or(Path::new("."));
     let fail =
         |error: std::io::Error| format!("cannot write `{}`: {}", path.display(), describe(&error));
-    let mut temporary = tempfile::NamedTempFile::new_in(folder).map_err(fail)?;
+    let permissions = std::fs::metadata(path)
+        .ok()
+        .map(|metadata| metadata.permissions());
+    if permissions
+        .as_ref()
+        .is_some_and(std::fs::Permissions::readonly)
+    {
+        return Err(fail(std::io::ErrorKind::PermissionDenied.into()));
+    }
+    let mut temporary = tempfile::Builder::new()
+        .prefix(".contrib-")
+        .suffix(".tmp")
+        .tempfile_in(folder)
+        .map_err(fail)?;
     temporary.write_all(bytes).map_err(fail)?;
-    temporary.as_file().sync_all().map_err(fail)?;
-    if let Ok(metadata) = std::fs::metadata(path) {
+    if let Some(permissions) = permissions {
         temporary
             .as_file()
-            .set_permissions(metadata.permissions())
+            .set_permissions(permissions)
             .map_err(fail)?;
     }
+    temporary.as_file().sync_all().map_err(fail)?;
     temporary.persist(path).map_err(|error| fail(error.error))?;
     Ok(())
 }

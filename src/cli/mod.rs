@@ -11,6 +11,7 @@ pub mod check;
 mod compile;
 mod explain;
 pub mod files;
+mod fmt;
 mod import;
 mod lsp;
 mod runtime;
@@ -62,6 +63,8 @@ enum Command {
     /// Simulate many conversations and compare cache sharing against a
     /// naive layout.
     Simulate(runtime::SimulateArgs),
+    /// Rewrite manifests in the canonical layout (`-` for standard input).
+    Fmt(fmt::FmtArgs),
     /// Explain a rule, by name or code.
     Explain {
         /// A rule's name (`placement-too-wide`) or code (`C0101`).
@@ -120,6 +123,7 @@ pub fn main() -> ExitCode {
         Command::Import(args) => import::run(&args),
         Command::Compose(args) => runtime::compose(&args),
         Command::Simulate(args) => runtime::simulate(&args),
+        Command::Fmt(args) => fmt::run(&args),
         Command::Explain { rule } => explain::explain(&rule),
         Command::Rules => explain::list(),
         Command::Lsp(args) => return lsp::run(&args),

@@ -17,6 +17,8 @@ pub mod strings;
 mod template;
 mod values;
 
+use std::cell::Cell;
+
 /// The field names lowering accepts, for completion in the language server.
 pub use contributor::fields_of;
 pub use plugin::PLUGIN_FIELDS;
@@ -51,6 +53,11 @@ pub fn lower(file: &File<'_>) -> Lowered {
 #[derive(Default)]
 struct Lowerer {
     diagnostics: Vec<Diagnostic>,
+    /// How many of `diagnostics` have been counted, and how many of those
+    /// were errors. `error_count` is asked before and after every
+    /// contributor, call and body; counting only what is new keeps a file
+    /// with many errors linear instead of quadratic.
+    counted: Cell<(usize, usize)>,
 }
 
 impl Lowerer {
@@ -58,8 +65,14 @@ impl Lowerer {
         self.diagnostics.push(diagnostic);
     }
 
+    /// Diagnostics are only ever appended, so the errors among those
+    /// already counted stay counted.
     fn error_count(&self) -> usize {
-        self.diagnostics.iter().filter(|d| d.is_error()).count()
+        let (seen, errors) = self.counted.get();
+        let new = self.diagnostics.get(seen..).unwrap_or_default();
+        let errors = errors + new.iter().filter(|d| d.is_error()).count();
+        self.counted.set((self.diagnostics.len(), errors));
+        errors
     }
 
     fn file(&mut self, file: &File<'_>) -> Option<Plugin> {

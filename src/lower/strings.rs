@@ -75,7 +75,8 @@ pub fn decode(literal: &StrLit<'_>, diagnostics: &mut Vec<Diagnostic>) -> Decode
     decoded
 }
 
-fn unterminated(literal: &StrLit<'_>) -> Diagnostic {
+/// The error for a literal whose closing quotes never came.
+pub fn unterminated(literal: &StrLit<'_>) -> Diagnostic {
     let (open, label, help) = match literal.quotes {
         Quotes::Single => (
             Span::new(literal.span.start, literal.span.start + 1),
@@ -136,9 +137,24 @@ fn indentation(text: &str) -> usize {
     text.len() - text.trim_start_matches([' ', '\t']).len()
 }
 
-fn decode_block(body: &str, base: usize, out: &mut Decoded, diagnostics: &mut Vec<Diagnostic>) {
+/// One line of a `"""` block's value, still raw: what is left of a source
+/// line once the block's blank first and last lines and its common
+/// indentation are dropped. Blank lines come out empty.
+///
+/// Decoding and the formatter both read blocks through [`block_lines`], so
+/// a block the formatter re-indents keeps exactly the value it had.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlockLine<'a> {
+    pub text: &'a str,
+    /// Where `text` starts in the source.
+    pub start: usize,
+}
+
+/// The lines of a `"""` block's value; `base` is where `body` starts in the
+/// source. There is always at least one line.
+pub fn block_lines(body: &str, base: usize) -> Vec<BlockLine<'_>> {
     let mut lines = split_lines(body, base);
-    if lines.len() > 1 && is_blank(lines[0].text) {
+    if lines.len() > 1 && lines.first().is_some_and(|line| is_blank(line.text)) {
         lines.remove(0);
     }
     if lines.len() > 1 && lines.last().is_some_and(|line| is_blank(line.text)) {
@@ -150,17 +166,33 @@ fn decode_block(body: &str, base: usize, out: &mut Decoded, diagnostics: &mut Ve
         .map(|line| indentation(line.text))
         .min()
         .unwrap_or(0);
-    for (index, line) in lines.iter().enumerate() {
+    lines
+        .into_iter()
+        .map(|line| {
+            if is_blank(line.text) {
+                return BlockLine {
+                    text: "",
+                    start: line.start,
+                };
+            }
+            // Indentation is spaces and tabs, one byte each, so `common`
+            // bytes are a character boundary on every non-blank line.
+            BlockLine {
+                text: line.text.get(common..).unwrap_or(line.text),
+                start: line.start + common,
+            }
+        })
+        .collect()
+}
+
+fn decode_block(body: &str, base: usize, out: &mut Decoded, diagnostics: &mut Vec<Diagnostic>) {
+    for (index, line) in block_lines(body, base).into_iter().enumerate() {
         if index > 0 {
             out.value.push('\n');
         }
-        if is_blank(line.text) {
-            continue;
+        if !line.text.is_empty() {
+            unescape_into(line.text, line.start, out, diagnostics);
         }
-        // Indentation is spaces and tabs, one byte each, so `common` bytes
-        // are a character boundary on every non-blank line.
-        let kept = &line.text[common..];
-        unescape_into(kept, line.start + common, out, diagnostics);
     }
 }
 

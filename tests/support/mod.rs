@@ -8,15 +8,9 @@ use contrib::import::{Imported, Manifest};
 use contrib::ir::ContributorBody;
 use contrib::source::SourceFile;
 
-/// The manifest is in the canonical layout.
-///
-/// The formatter (`contrib::fmt::format`) is being written on another
-/// branch. Until it lands here, this asserts what can be asserted without
-/// it: the manifest parses and lowers with no language error. When it
-/// lands, replace the body with
-/// `assert_eq!(contrib::fmt::format(&manifest.text).unwrap(), manifest.text)`
-/// (the importer writes the canonical layout by construction, so the
-/// formatter must change nothing), and keep the lowering check.
+/// The manifest lowers with no language error and is in the canonical
+/// layout: the importer writes that layout by construction, so the
+/// formatter must change nothing.
 pub fn assert_canonical(manifest: &Manifest) {
     let source = SourceFile::new(manifest.path.clone(), manifest.text.clone());
     let analysis = contrib::analyze(&source, &Config::platform());
@@ -37,6 +31,12 @@ pub fn assert_canonical(manifest: &Manifest) {
         manifest.path
     );
     assert!(analysis.plugin.is_some(), "{}: no plugin", manifest.path);
+    let formatted = contrib::fmt::format(&manifest.text).expect("an imported manifest formats");
+    assert!(
+        formatted == manifest.text,
+        "{}: not in the canonical layout",
+        manifest.path
+    );
 }
 
 /// Every `text` body decodes to what was imported, byte for byte, and no

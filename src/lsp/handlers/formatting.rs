@@ -1,16 +1,9 @@
-//! `textDocument/formatting`, through the formatter once it exists.
+//! `textDocument/formatting`, through `contrib fmt`'s formatter.
 //!
-//! The formatter (`contrib::fmt::format(text) -> Result<String, Diagnostic>`)
-//! is written on another branch. Hooking it up is one line, [`FORMATTER`]:
-//!
-//! ```text
-//! pub const FORMATTER: Option<Formatter> = Some(crate::fmt::format);
-//! ```
-//!
-//! Until then the server does not announce formatting
-//! (`documentFormattingProvider` follows `FORMATTER.is_some()`), and a
-//! client that asks anyway gets no edits. Text that does not parse is left
-//! alone (the formatter's diagnostic is already published by the checker).
+//! The server announces formatting when [`FORMATTER`] is set
+//! (`documentFormattingProvider` follows `FORMATTER.is_some()`). Text that
+//! does not parse is left alone (the formatter's diagnostic is already
+//! published by the checker).
 
 use lsp_types::TextEdit;
 
@@ -21,8 +14,8 @@ use crate::source::SourceFile;
 /// A formatter: the text, formatted, or why it cannot be.
 pub type Formatter = fn(&str) -> Result<String, Diagnostic>;
 
-/// The formatter the server uses; `None` until `contrib::fmt` lands.
-pub const FORMATTER: Option<Formatter> = None;
+/// The formatter the server uses.
+pub const FORMATTER: Option<Formatter> = Some(crate::fmt::format);
 
 /// The edits that format `source` with [`FORMATTER`].
 pub fn formatting(source: &SourceFile) -> Vec<TextEdit> {

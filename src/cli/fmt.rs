@@ -1,0 +1,247 @@
+//! `contrib fmt PATH…`: rewrite manifests in the canonical layout.
+//!
+//! Without flags, each file that is not already formatted is replaced
+//! atomically: the new text goes to a temporary file in the same folder,
+//! which takes the original's permissions and is then renamed over it, so a
+//! crash or a full disk leaves either the old file or the new one, never
+//! half of each. A read-only file is not replaced.
+//!
+//! Symbolic links: a link named on the command line is followed, and the
+//! file it points to is replaced (the link stays a link). A link found by
+//! searching a folder is read (so `--check` sees it) but never written
+//! through: it may point anywhere, and the person did not ask about it.
+//!
+//! `--check` and `--diff` change nothing: `--check` lists the files that
+//! would change, `--diff` prints what would change as a unified diff; both
+//! exit 1 if anything would. `-` formats standard input to standard output,
+//! for editors.
+//!
+//! Exit status: 0 when every file is formatted (or was rewritten), 1 when a
+//! file would change under `--check`/`--diff` or cannot be formatted (a
+//! syntax error, shown like `check` shows it, leaves the file untouched), 2
+//! when the command could not run (usage, I/O).
+
+use std::io::{self, IsTerminal, Read, Write};
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::files;
+use super::{fail, Outcome};
+use crate::diagnostic::Diagnostic;
+use crate::limits::MAX_FILE_BYTES;
+use crate::report::human::Human;
+use crate::source::SourceFile;
+
+#[derive(Args)]
+pub struct FmtArgs {
+    /// Files and folders to format (folders are searched for `*.contrib`),
+    /// or `-` to format standard input to standard output.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Change nothing; list the files that would change, and exit 1 if any
+    /// would.
+    #[arg(long)]
+    check: bool,
+    /// Change nothing; print a unified diff of what would change, and exit
+    /// 1 if anything would.
+    #[arg(long)]
+    diff: bool,
+}
+
+/// What to do with a file that is not formatted.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Write,
+    Check,
+    Diff,
+}
+
+impl FmtArgs {
+    fn mode(&self) -> Mode {
+        if self.diff {
+            Mode::Diff
+        } else if self.check {
+            Mode::Check
+        } else {
+            Mode::Write
+        }
+    }
+}
+
+pub fn run(args: &FmtArgs) -> Outcome {
+    if args.paths.iter().any(|path| path.as_os_str() == "-") {
+        if args.paths.len() > 1 {
+            return fail("`-` (standard input) cannot be combined with other paths");
+        }
+        return standard_input(args.mode());
+    }
+    let manifests = match files::manifests(&args.paths) {
+        Ok(manifests) => manifests,
+        Err(message) => return fail(message),
+    };
+    manifests
+        .into_iter()
+        .map(|path| {
+            // A path found by searching a folder is never one of those given.
+            let named = args.paths.contains(&path);
+            one_file(&Found { path, named }, args.mode())
+        })
+        .fold(Outcome::Clean, worst)
+}
+
+/// A manifest to format, and whether the person named it.
+struct Found {
+    path: PathBuf,
+    /// Named on the command line rather than found in a folder: only then
+    /// is a symbolic link written through.
+    named: bool,
+}
+
+fn one_file(found: &Found, mode: Mode) -> Outcome {
+    let path = &found.path;
+    let bytes = match files::read_limited(path) {
+        Ok(bytes) => bytes,
+        Err(message) => return fail(message),
+    };
+    let name = files::display_name(path);
+    let (source, formatted) = match format_bytes(&name, &bytes) {
+        Ok(pair) => pair,
+        Err(outcome) => return outcome,
+    };
+    if *source.text == *formatted {
+        return Outcome::Clean;
+    }
+    match mode {
+        Mode::Check => {
+            println!("{name}");
+            Outcome::Problems
+        }
+        Mode::Diff => print_diff(&name, &source.text, &formatted),
+        Mode::Write => match write(found, &formatted) {
+            Ok(()) => Outcome::Clean,
+            Err(message) => fail(message),
+        },
+    }
+}
+
+fn standard_input(mode: Mode) -> Outcome {
+    let mut bytes = Vec::new();
+    if let Err(error) = io::stdin()
+        .lock()
+        .take(MAX_FILE_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+    {
+        return fail(format!(
+            "cannot read standard input: {}",
+            files::describe(&error)
+        ));
+    }
+    let name = "<stdin>";
+    let (source, formatted) = match format_bytes(name, &bytes) {
+        Ok(pair) => pair,
+        Err(outcome) => return outcome,
+    };
+    let changed = *source.text != *formatted;
+    match mode {
+        Mode::Write => match io::stdout().lock().write_all(formatted.as_bytes()) {
+            Ok(()) => Outcome::Clean,
+            Err(error) => fail(format!(
+                "cannot write standard output: {}",
+                files::describe(&error)
+            )),
+        },
+        Mode::Check if changed => {
+            println!("{name}");
+            Outcome::Problems
+        }
+        Mode::Diff if changed => print_diff(name, &source.text, &formatted),
+        Mode::Check | Mode::Diff => Outcome::Clean,
+    }
+}
+
+/// The file's source and its formatted text; on failure the diagnostic is
+/// shown on standard error and the outcome returned.
+fn format_bytes(name: &str, bytes: &[u8]) -> Result<(SourceFile, String), Outcome> {
+    let source = match crate::decode_bytes(name, bytes) {
+        Ok(source) => source,
+        Err((source, diagnostic)) => return Err(show(&source, &diagnostic)),
+    };
+    match crate::fmt::format(&source.text) {
+        Ok(formatted) => Ok((source, formatted)),
+        Err(diagnostic) => Err(show(&source, &diagnostic)),
+    }
+}
+
+fn show(source: &SourceFile, diagnostic: &Diagnostic) -> Outcome {
+    let human = Human::new(stderr_color());
+    let mut err = io::stderr().lock();
+    match writeln!(err, "{}", human.render(source, diagnostic)) {
+        Ok(()) => Outcome::Problems,
+        Err(_) => Outcome::Failed,
+    }
+}
+
+fn print_diff(name: &str, old: &str, new: &str) -> Outcome {
+    let diff = similar::TextDiff::from_lines(old, new);
+    let text = diff
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("a/{name}"), &format!("b/{name}"))
+        .to_string();
+    match io::stdout().lock().write_all(text.as_bytes()) {
+        Ok(()) => Outcome::Problems,
+        Err(error) => fail(format!(
+            "cannot write standard output: {}",
+            files::describe(&error)
+        )),
+    }
+}
+
+/// Replaces the manifest's text, through a symbolic link only if the link
+/// was named on the command line.
+fn write(found: &Found, text: &str) -> Result<(), String> {
+    let path = &found.path;
+    let cannot = |error: io::Error| {
+        format!(
+            "cannot write `{}`: {}",
+            path.display(),
+            files::describe(&error)
+        )
+    };
+    let is_link = std::fs::symlink_metadata(path)
+        .map_err(cannot)?
+        .file_type()
+        .is_symlink();
+    let target = match (is_link, found.named) {
+        (false, _) => path.clone(),
+        (true, true) => std::fs::canonicalize(path).map_err(cannot)?,
+        (true, false) => {
+            return Err(format!(
+                "not writing through the symbolic link `{}`, found in a folder; name it on the command line to format the file it points to",
+                path.display()
+            ))
+        }
+    };
+    super::files::write_atomically(&target, text.as_bytes())
+}
+
+/// The worse of two outcomes: a failure outweighs problems, which
+/// outweigh a clean run.
+fn worst(a: Outcome, b: Outcome) -> Outcome {
+    let rank = |outcome| match outcome {
+        Outcome::Clean => 0,
+        Outcome::NeedsApproval => 1,
+        Outcome::Problems => 2,
+        Outcome::Failed => 3,
+    };
+    if rank(b) > rank(a) {
+        b
+    } else {
+        a
+    }
+}
+
+fn stderr_color() -> bool {
+    io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|value| value.is_empty())
+}

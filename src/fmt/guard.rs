@@ -1,0 +1,52 @@
+//! The two open ends the grammar accepts so that lowering can explain them:
+//! a string whose closing quotes never come, and a block whose `}` never
+//! comes. Formatting either would mean guessing where the author meant it
+//! to end, and a wrong guess moves text into or out of a string, so the
+//! formatter refuses the file instead.
+
+use crate::diagnostic::Diagnostic;
+use crate::lower::strings;
+use crate::rules::language::SYNTAX_ERROR;
+use crate::syntax::tree::{Block, File, Item, Token};
+
+/// The first open end in the file, as an error.
+pub(super) fn open_ends(file: &File<'_>) -> Result<(), Diagnostic> {
+    items(&file.items)
+}
+
+fn items(items: &[Item<'_>]) -> Result<(), Diagnostic> {
+    for item in items {
+        match item {
+            Item::Block(block) => self::block(block)?,
+            Item::Field(field) => tokens(&field.tokens)?,
+            Item::Pair(pair) => tokens(std::slice::from_ref(&pair.value))?,
+        }
+    }
+    Ok(())
+}
+
+fn block(block: &Block<'_>) -> Result<(), Diagnostic> {
+    items(&block.items)?;
+    if block.close.is_none() {
+        return Err(Diagnostic::new(
+            &SYNTAX_ERROR,
+            format!("unclosed `{}` block", block.keyword.text),
+        )
+        .primary(block.open, "this `{` is never closed")
+        .help("add the matching `}` on a line of its own, then format again"));
+    }
+    Ok(())
+}
+
+fn tokens(tokens: &[Token<'_>]) -> Result<(), Diagnostic> {
+    for token in tokens {
+        match token {
+            Token::Str(literal) if !literal.terminated => {
+                return Err(strings::unterminated(literal))
+            }
+            Token::List(list) => self::tokens(&list.items)?,
+            _ => {}
+        }
+    }
+    Ok(())
+}

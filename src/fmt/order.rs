@@ -1,0 +1,97 @@
+//! The canonical order of fields, documented in the module above.
+//!
+//! The order of contributor fields follows the reference example,
+//! `examples/code-review.contrib`. No single order fits every kind there (an
+//! `eager-run` puts its `call` after `budget`, a `preface` before it), so the
+//! order is given per kind. Sorting is stable: anything without a place
+//! keeps the order it was written in, after the fields that have one.
+
+use super::attach::{Entry, Node};
+use crate::ir::Kind;
+
+/// What a block is, which decides how its items are ordered and spaced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Role {
+    /// The top of the file.
+    File,
+    Plugin,
+    Contributor(Kind),
+    Call,
+    /// Any other block: a misspelt kind, a nested plugin. Kept as written.
+    Other,
+}
+
+impl Role {
+    /// Whether blocks among this block's items are set apart by blank
+    /// lines.
+    pub fn spaces_blocks(self) -> bool {
+        matches!(self, Role::File | Role::Plugin)
+    }
+}
+
+/// The role of a block named `keyword` inside a block of role `parent`.
+pub(super) fn role(parent: Role, keyword: &str) -> Role {
+    match (parent, keyword) {
+        (_, "call") => Role::Call,
+        (Role::File, "plugin") => Role::Plugin,
+        (Role::Plugin, keyword) => Kind::parse(keyword).map_or(Role::Other, Role::Contributor),
+        _ => Role::Other,
+    }
+}
+
+const PLUGIN: &[&str] = &["owner", "summary", "requires"];
+
+const SETTINGS: [&str; 4] = ["owner", "placement", "priority", "reach"];
+
+/// A contributor's fields after the common settings, in order.
+fn kind_order(kind: Kind) -> &'static [&'static str] {
+    match kind {
+        Kind::Text => &["budget", "body"],
+        Kind::EagerLoad => &["budget", "tools", "skill"],
+        Kind::EagerRun => &["budget", "call"],
+        Kind::SystemMessage => &["when", "budget", "body"],
+        Kind::Preface => &["source", "origin", "call", "budget"],
+        Kind::Fact => &["says", "budget"],
+    }
+}
+
+/// Puts a block's entries in canonical order for its role.
+pub(super) fn sort(entries: &mut [Entry<'_, '_>], role: Role) {
+    match role {
+        Role::Plugin => entries.sort_by_key(plugin_rank),
+        Role::Contributor(kind) => entries.sort_by_key(|entry| contributor_rank(kind, entry)),
+        Role::File | Role::Call | Role::Other => {}
+    }
+}
+
+/// The plugin's own fields first, in `PLUGIN` order, then any other field,
+/// then the blocks (contributors) in the order written.
+fn plugin_rank(entry: &Entry<'_, '_>) -> usize {
+    match &entry.node {
+        Node::Block(_) => PLUGIN.len() + 1,
+        node => position(PLUGIN.iter(), node.keyword()).unwrap_or(PLUGIN.len()),
+    }
+}
+
+fn contributor_rank(kind: Kind, entry: &Entry<'_, '_>) -> usize {
+    let order = SETTINGS.iter().chain(kind_order(kind));
+    position(order, entry.node.keyword()).unwrap_or(usize::MAX)
+}
+
+fn position<'k>(mut order: impl Iterator<Item = &'k &'static str>, keyword: &str) -> Option<usize> {
+    order.position(|name| *name == keyword)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roles() {
+        assert_eq!(role(Role::File, "plugin"), Role::Plugin);
+        assert_eq!(role(Role::Plugin, "text"), Role::Contributor(Kind::Text));
+        assert_eq!(role(Role::Plugin, "txt"), Role::Other);
+        assert_eq!(role(Role::Contributor(Kind::EagerRun), "call"), Role::Call);
+        assert_eq!(role(Role::Plugin, "plugin"), Role::Other);
+    }
+}

@@ -1,0 +1,170 @@
+//! Pathological inputs finish in linear time and memory: for each, the
+//! work done on an input of size 2N must stay within 2.5 times the work on
+//! size N. Work is counted, not timed, so the test is deterministic on a
+//! busy machine: this binary's allocator counts, per thread, how many
+//! allocations the front end and the formatter make and how many bytes
+//! they ask for.
+//!
+//! The pipeline run on each input is what `contrib check` and `contrib fmt`
+//! do: decode the bytes, parse, lower, and format.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use contrib::{decode_bytes, fmt, lower, syntax};
+
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+    static BYTES: Cell<u64> = const { Cell::new(0) };
+}
+
+fn count(bytes: usize) {
+    let _ = ALLOCATIONS.try_with(|count| count.set(count.get() + 1));
+    let _ = BYTES.try_with(|total| total.set(total.get() + bytes as u64));
+}
+
+// SAFETY: every call is passed straight to the system allocator; counting
+// touches only const-initialised thread-locals, which never allocate.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count(layout.size());
+        System.alloc(layout)
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count(layout.size());
+        System.alloc_zeroed(layout)
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count(new_size);
+        System.realloc(ptr, layout, new_size)
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout)
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Allocations and bytes allocated while running the pipeline on `text`.
+fn work(text: &str) -> (u64, u64) {
+    let before = (ALLOCATIONS.with(Cell::get), BYTES.with(Cell::get));
+    pipeline(text);
+    (
+        ALLOCATIONS.with(Cell::get) - before.0,
+        BYTES.with(Cell::get) - before.1,
+    )
+}
+
+fn pipeline(text: &str) {
+    let Ok(source) = decode_bytes("big.contrib", text.as_bytes()) else {
+        return;
+    };
+    if let Ok(tree) = syntax::parse(&source.text) {
+        let lowered = lower::lower(&tree);
+        std::hint::black_box(lowered);
+    }
+    let _ = std::hint::black_box(fmt::format(&source.text));
+}
+
+/// Fails if doubling the input more than 2.5-folds either count.
+fn assert_linear(name: &str, make: impl Fn(usize) -> String, n: usize) {
+    let small = make(n);
+    let large = make(2 * n);
+    let (small_allocations, small_bytes) = work(&small);
+    let (large_allocations, large_bytes) = work(&large);
+    let allocations = large_allocations as f64 / small_allocations.max(1) as f64;
+    let bytes = large_bytes as f64 / small_bytes.max(1) as f64;
+    assert!(
+        allocations < 2.5 && bytes < 2.5,
+        "{name}: doubling the input from {} to {} bytes grew allocations {small_allocations} → {large_allocations} \
+         ({allocations:.2}×) and bytes allocated {small_bytes} → {large_bytes} ({bytes:.2}×)",
+        small.len(),
+        large.len(),
+    );
+}
+
+fn plugin_with(contents: &str) -> String {
+    format!("plugin acme/big 1.0.0 {{\n    owner agent-author\n{contents}}}\n")
+}
+
+#[test]
+fn a_huge_string() {
+    // 2 MiB and 4 MiB: over the string limit, under the file limit.
+    let make = |bytes: usize| {
+        plugin_with(&format!(
+            "    text t {{\n        placement agent\n        budget 9 tokens\n        body \"{}\"\n    }}\n",
+            "a".repeat(bytes - 200)
+        ))
+    };
+    assert_linear("a huge string", make, 2 * 1024 * 1024);
+}
+
+#[test]
+fn a_long_triple_quoted_block() {
+    // Under the string limit, so that it is decoded and re-indented.
+    let make = |lines: usize| {
+        plugin_with(&format!(
+            "    text t {{\n        placement agent\n        budget 9 tokens\n        body \"\"\"\n{}\"\"\"\n    }}\n",
+            "  a line of the body {person.name}\n".repeat(lines)
+        ))
+    };
+    assert_linear("a long \"\"\" block", make, 10_000);
+}
+
+#[test]
+fn ten_thousand_contributors() {
+    let make = |count: usize| {
+        plugin_with(
+            &(0..count)
+                .map(|index| {
+                    format!(
+                        "    # the {index}th\n    text t{index} {{\n        placement agent\n        budget 9 tokens\n        body \"x {{person.name}}\"\n    }}\n"
+                    )
+                })
+                .collect::<String>(),
+        )
+    };
+    assert_linear("10,000 contributors", make, 5_000);
+    // Under the contributor limit, where every one is lowered.
+    assert_linear("2,000 contributors", make, 1_000);
+}
+
+#[test]
+fn contributors_that_are_all_wrong() {
+    let make = |count: usize| {
+        plugin_with(
+            &(0..count)
+                .map(|index| format!("    text t{index} {{\n        colour red\n        budget x tokens\n    }}\n"))
+                .collect::<String>(),
+        )
+    };
+    assert_linear("2,000 contributors with errors", make, 1_000);
+}
+
+#[test]
+fn a_hundred_thousand_comment_lines() {
+    let make = |lines: usize| format!("{}{}", "# a comment line\n".repeat(lines), plugin_with(""));
+    assert_linear("100,000 comment lines", make, 50_000);
+}
+
+#[test]
+fn deeply_nested_lists() {
+    // Far past the nesting limit: refused at the first bracket too many.
+    let deep = |depth: usize| format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+    assert_linear("lists nested a million deep", deep, 500_000);
+    // Many lists nested as deep as allowed.
+    let many = |count: usize| {
+        let list = format!("{}1{}", "[".repeat(28), "]".repeat(28));
+        plugin_with(&format!(
+            "    eager-run r {{\n        budget 5 tokens\n        call t {{\n{}        }}\n    }}\n",
+            (0..count).map(|index| format!("            k{index}: {list}\n")).collect::<String>()
+        ))
+    };
+    assert_linear("many lists nested 28 deep", many, 500);
+}
