@@ -473,3 +473,64 @@ fn json_and_human_outputs_of_the_same_run() {
     insta::assert_snapshot!("json_report", broken_check("json"));
     insta::assert_snapshot!("human_report", broken_check("human"));
 }
+
+#[test]
+fn the_runtime_loads_a_catalog_under_its_trust_policy() {
+    let workspace = Workspace::new();
+    assert!(workspace
+        .run(&["publish", "review.contrib", "--catalog", "c"])
+        .status
+        .success());
+    let session = root().join("examples/runtime/session.toml");
+    let session = session.to_string_lossy();
+    let compose = |workspace: &Workspace| {
+        workspace.run(&["compose", "--bundles", "c", "--session", &session])
+    };
+    assert!(
+        compose(&workspace).status.success(),
+        "{}",
+        String::from_utf8_lossy(&compose(&workspace).stderr)
+    );
+
+    // The lock now trusts a key: an unsigned bundle is refused.
+    assert!(workspace
+        .run(&["keygen", "--out", "publisher"])
+        .status
+        .success());
+    let public =
+        std::fs::read_to_string(workspace.path().join("publisher.pub")).expect("public key");
+    let key = contrib::bundle::sign::read_public(&public).expect("a key");
+    let id = contrib::bundle::sign::key_id(&key);
+    let lock_path = workspace.path().join("c/catalog.lock");
+    let lock = std::fs::read_to_string(&lock_path).expect("lock");
+    let lock = lock.replacen(
+        "[[published]]",
+        &format!("trusted_keys = [\"{id}\"]\n\n[[published]]"),
+        1,
+    );
+    std::fs::write(&lock_path, lock).expect("lock");
+    let refused = compose(&workspace);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("not signed by a trusted key"));
+
+    // Signed, with the public key in the catalog's keys/ folder: loaded.
+    let bundle = "c/acme/code-review/1.4.0.bundle.json";
+    assert!(workspace
+        .run(&["sign", bundle, "--key", "publisher.key"])
+        .status
+        .success());
+    std::fs::create_dir_all(workspace.path().join("c/keys")).expect("keys/");
+    std::fs::write(
+        workspace
+            .path()
+            .join(format!("c/keys/{}.pub", id.replace(':', "-"))),
+        public,
+    )
+    .expect("key");
+    let trusted = compose(&workspace);
+    assert!(
+        trusted.status.success(),
+        "{}",
+        String::from_utf8_lossy(&trusted.stderr)
+    );
+}

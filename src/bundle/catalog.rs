@@ -348,6 +348,45 @@ fn load_diagnostic(error: &super::LoadError, source: &SourceFile) -> Diagnostic 
     }
 }
 
+/// The bundles a runtime may load from `folder`: the newest version of each
+/// plugin, each verified against its own digest. When the folder is a
+/// catalog (it has a `catalog.lock`), a bundle must also match its lock
+/// entry, yanked versions are not picked, and when the lock trusts keys
+/// every bundle must carry a valid signature by one of them: verification
+/// fails closed, as `catalog check` does.
+pub fn installable(folder: &Path) -> Result<Vec<Bundle>, String> {
+    let lock = Lock::read(folder)?;
+    let mut chosen: Vec<Bundle> = Vec::new();
+    for path in bundles_in(folder) {
+        let bundle =
+            Bundle::load(&path).map_err(|error| format!("`{}`: {error}", path.display()))?;
+        let entry = lock.entry(&bundle.plugin, &bundle.version);
+        if let Some(entry) = entry {
+            if bundle.digest.as_deref() != Some(entry.digest.as_str()) {
+                return Err(format!(
+                    "`{}` is not the bundle the catalog's lock records for {}",
+                    path.display(),
+                    bundle.id()
+                ));
+            }
+            if entry.yanked {
+                continue;
+            }
+        }
+        if !lock.trusted_keys.is_empty() {
+            verify_signature(&path, &bundle, &lock.trusted_keys).map_err(|why| {
+                format!("`{}` is not signed by a trusted key: {why}", path.display())
+            })?;
+        }
+        match chosen.iter_mut().find(|kept| kept.plugin == bundle.plugin) {
+            Some(kept) if kept.version < bundle.version => *kept = bundle,
+            Some(_) => {}
+            None => chosen.push(bundle),
+        }
+    }
+    Ok(chosen)
+}
+
 fn verify_signature(bundle_file: &Path, bundle: &Bundle, trusted: &[String]) -> Result<(), String> {
     let path = sign::signature_path(bundle_file);
     let text =

@@ -190,40 +190,15 @@ fn read_turns(path: &Path) -> Result<Vec<TurnInput>, String> {
     Ok(file.turn)
 }
 
-/// Every bundle under `folder`, verified; the newest version of each
-/// plugin when a folder (such as a catalog) holds several.
+/// The bundles to compose: under `folder`, verified; the newest
+/// installable version of each plugin (see `bundle::catalog::installable`, which
+/// applies a catalog's lock and signature policy).
 fn load_bundles(folder: &Path) -> Result<Vec<Bundle>, String> {
-    let mut paths = Vec::new();
-    collect(folder, &mut paths)?;
-    paths.sort();
-    let mut bundles: Vec<Bundle> = Vec::new();
-    for path in paths {
-        let bundle =
-            Bundle::load(&path).map_err(|error| format!("`{}`: {error}", path.display()))?;
-        match bundles.iter_mut().find(|kept| kept.plugin == bundle.plugin) {
-            Some(kept) if kept.version < bundle.version => *kept = bundle,
-            Some(_) => {}
-            None => bundles.push(bundle),
-        }
-    }
+    let bundles = crate::bundle::catalog::installable(folder)?;
     if bundles.is_empty() {
         return Err(format!("no bundles under `{}`", folder.display()));
     }
     Ok(bundles)
-}
-
-fn collect(folder: &Path, paths: &mut Vec<PathBuf>) -> Result<(), String> {
-    let entries = std::fs::read_dir(folder)
-        .map_err(|error| format!("cannot read `{}`: {error}", folder.display()))?;
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            collect(&path, paths)?;
-        } else if path.to_string_lossy().ends_with(".bundle.json") {
-            paths.push(path);
-        }
-    }
-    Ok(())
 }
 
 fn human_layout(layout: &Layout) -> String {
