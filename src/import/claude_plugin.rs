@@ -148,6 +148,12 @@ fn identity(host: Host, file: &InputFile, object: &Map<String, Value>, draft: &m
             format!("the {} manifest gives no version", host.as_str()),
         ),
     }
+    describe(draft, object);
+}
+
+/// The summary, author and licence a manifest (plugin.json, an MCP
+/// bundle's manifest.json) gives, in the draft's summary and header.
+pub(super) fn describe(draft: &mut Draft, object: &serde_json::Map<String, Value>) {
     draft.summary = object
         .get("description")
         .and_then(Value::as_str)

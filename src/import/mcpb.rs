@@ -18,7 +18,7 @@
 
 use serde_json::{Map, Value};
 
-use super::claude_plugin::{author, display, warn_version};
+use super::claude_plugin::{display, warn_version};
 use super::emit::{kebab, tool_name, Content, Draft, DraftContributor};
 use super::{json, metadata_note, shorten, Failure, InputFile, Note};
 use crate::ir::Placement;
@@ -114,20 +114,7 @@ fn identity(file: &InputFile, object: &Map<String, Value>, draft: &mut Draft) {
         },
         _ => warn_version(draft, &file.path, "the bundle gives no version".to_string()),
     }
-    draft.summary = object
-        .get("description")
-        .and_then(Value::as_str)
-        .map(str::trim)
-        .filter(|text| !text.is_empty())
-        .map(str::to_string);
-    if let Some(author) = object.get("author").map(author) {
-        draft.header.push(format!(
-            "Author: {author} (the language's owner is a role, set by `--owner`)"
-        ));
-    }
-    if let Some(license) = object.get("license").and_then(Value::as_str) {
-        draft.header.push(format!("Declared licence: {license}"));
-    }
+    super::claude_plugin::describe(draft, object);
 }
 
 fn tools(file: &InputFile, value: &Value, draft: &mut Draft) {
