@@ -36,7 +36,8 @@ pub fn manifests(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     Ok(found)
 }
 
-fn walk(folder: &Path, excluded: &[PathBuf], found: &mut Vec<PathBuf>) -> Result<(), String> {
+/// A folder's entries, in name order, so every walk is deterministic.
+pub fn sorted_entries(folder: &Path) -> Result<Vec<PathBuf>, String> {
     let entries = std::fs::read_dir(folder).map_err(|error| {
         format!(
             "cannot read folder `{}`: {}",
@@ -48,6 +49,11 @@ fn walk(folder: &Path, excluded: &[PathBuf], found: &mut Vec<PathBuf>) -> Result
         .filter_map(|entry| entry.ok().map(|entry| entry.path()))
         .collect();
     paths.sort();
+    Ok(paths)
+}
+
+fn walk(folder: &Path, excluded: &[PathBuf], found: &mut Vec<PathBuf>) -> Result<(), String> {
+    let paths = sorted_entries(folder)?;
     let mut excluded = excluded.to_vec();
     if let Ok(canonical) = folder.canonicalize() {
         excluded.extend(excluded_by(&canonical));

@@ -12,7 +12,7 @@
 //! does — the row for each imported folder is kept, so every manifest
 //! carries its origin and licence.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::{Failure, Skipped};
 use crate::limits::MAX_FILE_BYTES;
@@ -121,17 +121,7 @@ fn file_name(path: &Path) -> String {
 }
 
 fn walk(folder: &Path, relative: &str, tree: &mut SourceTree) -> Result<(), String> {
-    let entries = std::fs::read_dir(folder).map_err(|error| {
-        format!(
-            "cannot read folder `{}`: {}",
-            folder.display(),
-            describe(&error)
-        )
-    })?;
-    let mut paths: Vec<PathBuf> = entries
-        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
-        .collect();
-    paths.sort();
+    let paths = crate::cli::files::sorted_entries(folder)?;
     for path in paths {
         let name = file_name(&path);
         let child = if relative.is_empty() {
