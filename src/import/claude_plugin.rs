@@ -255,14 +255,7 @@ fn rest(
                 locations.push(format!("{key} in `{}`", display(value)));
             }
             key if PACKAGE_KEYS.contains(&key) => package.push((key.to_string(), display(value))),
-            key => draft.notes.push(
-                Note::new(
-                    &file.path,
-                    "field",
-                    format!("`{key}` has no counterpart in the language"),
-                )
-                .detail(shorten(&display(value))),
-            ),
+            key => draft.notes.push(unmapped_field(file, key, value)),
         }
     }
     if !locations.is_empty() {
@@ -403,26 +396,16 @@ pub fn agent(file: &InputFile, config: &Config, draft: &mut Draft) {
             "the subagent has no description, so the main agent is not told about it",
         )),
     }
-    if body.trim().is_empty() {
-        notes.push(Note::new(&file.path, "empty", "the subagent has no prompt"));
-        draft.notes.append(&mut notes);
-        return;
-    }
-    comments.insert(
-        0,
-        format!(
-            "from {}: the subagent `{name}`'s own system prompt, as conversation text (the language has no separate agents)",
-            file.path
-        ),
+    let origin = format!(
+        "from {}: the subagent `{name}`'s own system prompt, as conversation text (the language has no separate agents)",
+        file.path
     );
-    draft.contributors.push(DraftContributor {
+    let prompt = Prompt {
         id: format!("agent-{name}-prompt"),
-        source: file.path.clone(),
-        comments,
-        notes,
-        placement: Placement::Conversation,
-        content: Content::Body(body),
-    });
+        origin,
+        empty: "the subagent has no prompt",
+    };
+    push_prompt(draft, file, prompt, comments, notes, body);
 }
 
 const COMMAND_MAPPED: &[&str] = &[
@@ -474,26 +457,15 @@ pub fn command(file: &InputFile, config: &Config, draft: &mut Draft) {
         (_, true) => comments.push("not listed to the model: the command hides itself".into()),
         (None, false) => comments.push("not listed to the model: no description".into()),
     }
-    if body.trim().is_empty() {
-        notes.push(Note::new(&file.path, "empty", "the command has no text"));
-        draft.notes.append(&mut notes);
-        return;
-    }
-    comments.insert(
-        0,
-        format!(
+    let prompt = Prompt {
+        id: format!("command-{name}-prompt"),
+        origin: format!(
             "from {}: the text `/{name}` adds to the conversation when a person runs it",
             file.path
         ),
-    );
-    draft.contributors.push(DraftContributor {
-        id: format!("command-{name}-prompt"),
-        source: file.path.clone(),
-        comments,
-        notes,
-        placement: Placement::Conversation,
-        content: Content::Body(body),
-    });
+        empty: "the command has no text",
+    };
+    push_prompt(draft, file, prompt, comments, notes, body);
 }
 
 /// Shell expansions and argument placeholders of a command's text.
@@ -561,14 +533,7 @@ pub fn hooks(file: &InputFile, draft: &mut Draft) -> Result<(), Failure> {
                 )
                 .detail(shorten(&display(value))),
             ),
-            key => draft.notes.push(
-                Note::new(
-                    &file.path,
-                    "field",
-                    format!("`{key}` has no counterpart in the language"),
-                )
-                .detail(shorten(&display(value))),
-            ),
+            key => draft.notes.push(unmapped_field(file, key, value)),
         }
     }
     Ok(())
@@ -680,4 +645,49 @@ pub(super) fn display(value: &Value) -> String {
         Value::String(text) => text.clone(),
         other => other.to_string(),
     }
+}
+
+/// A subagent's or command's prompt, as conversation text.
+struct Prompt {
+    id: String,
+    /// The first comment: where the text comes from and what it is.
+    origin: String,
+    /// The note when there is no text.
+    empty: &'static str,
+}
+
+/// Adds `body` as a conversation-placement contributor, or notes that
+/// there is none.
+fn push_prompt(
+    draft: &mut Draft,
+    file: &InputFile,
+    prompt: Prompt,
+    mut comments: Vec<String>,
+    mut notes: Vec<Note>,
+    body: String,
+) {
+    if body.trim().is_empty() {
+        notes.push(Note::new(&file.path, "empty", prompt.empty));
+        draft.notes.append(&mut notes);
+        return;
+    }
+    comments.insert(0, prompt.origin);
+    draft.contributors.push(DraftContributor {
+        id: prompt.id,
+        source: file.path.clone(),
+        comments,
+        notes,
+        placement: Placement::Conversation,
+        content: Content::Body(body),
+    });
+}
+
+/// The note for a manifest key the language has no counterpart for.
+pub(super) fn unmapped_field(file: &InputFile, key: &str, value: &Value) -> Note {
+    Note::new(
+        &file.path,
+        "field",
+        format!("`{key}` has no counterpart in the language"),
+    )
+    .detail(shorten(&display(value)))
 }

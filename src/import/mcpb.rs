@@ -18,7 +18,7 @@
 
 use serde_json::{Map, Value};
 
-use super::claude_plugin::{display, warn_version};
+use super::claude_plugin::{display, unmapped_field, warn_version};
 use super::emit::{kebab, tool_name, Content, Draft, DraftContributor};
 use super::{json, metadata_note, shorten, Failure, InputFile, Note};
 use crate::ir::Placement;
@@ -68,14 +68,7 @@ pub fn import(file: &InputFile, draft: &mut Draft) -> Result<(), Failure> {
             "tools_generated" | "prompts_generated" => generated(file, key, value, draft),
             "prompts" => prompts(file, value, draft),
             key if PACKAGE_KEYS.contains(&key) => package.push((key.to_string(), display(value))),
-            key => draft.notes.push(
-                Note::new(
-                    &file.path,
-                    "field",
-                    format!("`{key}` has no counterpart in the language"),
-                )
-                .detail(shorten(&display(value))),
-            ),
+            key => draft.notes.push(unmapped_field(file, key, value)),
         }
     }
     if !package.is_empty() {
