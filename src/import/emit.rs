@@ -457,21 +457,7 @@ fn push_char(out: &mut String, c: char) {
 /// `copilot-money`. A name that would start with a digit or be empty gets
 /// `fallback` in front, and long names are cut at a word.
 pub fn kebab(text: &str, fallback: &str) -> String {
-    let mut out = String::new();
-    let mut previous: Option<char> = None;
-    for c in text.chars() {
-        if c.is_ascii_alphanumeric() {
-            let boundary = c.is_ascii_uppercase()
-                && previous.is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit());
-            if boundary && !out.is_empty() && !out.ends_with('-') {
-                out.push('-');
-            }
-            out.push(c.to_ascii_lowercase());
-        } else if !out.is_empty() && !out.ends_with('-') {
-            out.push('-');
-        }
-        previous = Some(c);
-    }
+    let out = lowercase_words(text, '-', &[]);
     let mut out = out.trim_end_matches('-').to_string();
     if out.len() > MAX_NAME {
         let cut = out[..MAX_NAME].rfind('-').unwrap_or(MAX_NAME);
@@ -487,29 +473,37 @@ pub fn kebab(text: &str, fallback: &str) -> String {
 /// A tool name as the language reads it: lowercase letters, digits, `_`
 /// and `-`, starting with a letter. `getTransactions` → `get_transactions`.
 pub fn tool_name(text: &str) -> String {
-    let mut out = String::new();
-    let mut previous: Option<char> = None;
-    for c in text.chars() {
-        if c.is_ascii_alphanumeric() {
-            let boundary = c.is_ascii_uppercase()
-                && previous.is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit());
-            if boundary && !out.is_empty() && !out.ends_with('_') {
-                out.push('_');
-            }
-            out.push(c.to_ascii_lowercase());
-        } else if c == '-' || c == '_' {
-            out.push(c);
-        } else if !out.is_empty() && !out.ends_with('_') {
-            out.push('_');
-        }
-        previous = Some(c);
-    }
+    let out = lowercase_words(text, '_', &['-', '_']);
     let out = out.trim_matches(['_', '-']).to_string();
     match out.chars().next() {
         None => "tool".to_string(),
         Some(first) if !first.is_ascii_lowercase() => format!("tool_{out}"),
         Some(_) => out,
     }
+}
+
+/// `text` in lowercase ASCII, words joined by `separator`: a camelCase
+/// boundary or any run of other characters becomes one separator, and the
+/// characters in `keep` stay as they are.
+fn lowercase_words(text: &str, separator: char, keep: &[char]) -> String {
+    let mut out = String::new();
+    let mut previous: Option<char> = None;
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            let boundary = c.is_ascii_uppercase()
+                && previous.is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit());
+            if boundary && !out.is_empty() && !out.ends_with(separator) {
+                out.push(separator);
+            }
+            out.push(c.to_ascii_lowercase());
+        } else if keep.contains(&c) {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with(separator) {
+            out.push(separator);
+        }
+        previous = Some(c);
+    }
+    out
 }
 
 /// `name`, or `name-2`, `name-3`… when taken.

@@ -230,21 +230,25 @@ fn findings_table(out: &mut String, summaries: &[Summary]) {
     }
     out.push_str("| code | rule | severity | count | in |\n|---|---|---|---:|---|\n");
     for (finding, sources) in findings {
-        let count: usize = sources.iter().map(|(_, count)| count).sum();
-        let within: Vec<String> = sources
-            .iter()
-            .map(|(source, count)| format!("{source} {count}"))
-            .collect();
+        let (count, within) = count_within(&sources);
         out.push_str(&format!(
-            "| {} | `{}` | {} | {} | {} |\n",
+            "| {} | `{}` | {} | {count} | {within} |\n",
             finding.code,
             finding.name,
             finding.severity.as_str(),
-            thousands(count as u64),
-            within.join(", ")
         ));
     }
     out.push('\n');
+}
+
+/// The total of per-source counts, and where they are: `a 3, b 1`.
+fn count_within(sources: &[(String, usize)]) -> (String, String) {
+    let count: usize = sources.iter().map(|(_, count)| count).sum();
+    let within: Vec<String> = sources
+        .iter()
+        .map(|(source, count)| format!("{source} {count}"))
+        .collect();
+    (thousands(count as u64), within.join(", "))
 }
 
 fn not_mapped_table(out: &mut String, summaries: &[Summary]) {
@@ -263,16 +267,8 @@ fn not_mapped_table(out: &mut String, summaries: &[Summary]) {
     out.push_str("### Not mapped (each is a comment in its manifest)\n\n");
     out.push_str("| what | count | in |\n|---|---:|---|\n");
     for (category, sources) in categories {
-        let count: usize = sources.iter().map(|(_, count)| count).sum();
-        let within: Vec<String> = sources
-            .iter()
-            .map(|(source, count)| format!("{source} {count}"))
-            .collect();
-        out.push_str(&format!(
-            "| {category} | {} | {} |\n",
-            thousands(count as u64),
-            within.join(", ")
-        ));
+        let (count, within) = count_within(&sources);
+        out.push_str(&format!("| {category} | {count} | {within} |\n"));
     }
     out.push('\n');
 }
