@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 
 use super::build::print_changes;
-use super::compile::bundle_or_manifest;
-use super::{check::check_bytes, fail, files, use_color, Outcome};
+use super::compile::{bundle_or_manifest, compile, Compiled, NotBuilt};
+use super::{fail, files, use_color, Outcome};
 use crate::bundle::catalog::{self, Lock};
 use crate::bundle::diff;
 use crate::bundle::rules::SOURCE_CHANGED;
@@ -133,34 +133,36 @@ fn sources_against_catalog(
     let mut resolver = Resolver::new(args.config.clone());
     let mut out = Vec::new();
     for path in files::manifests(&args.sources)? {
-        let (loaded, _) = resolver.for_manifest(&path)?;
-        let bytes = files::read_limited(&path)?;
-        let (source, mut diagnostics) =
-            check_bytes(&files::display_name(&path), &bytes, &loaded.config);
-        if !diagnostics.iter().any(Diagnostic::is_error) {
-            if let Some(plugin) = crate::analyze(&source, &loaded.config).plugin {
-                let bundle = crate::bundle::build(&plugin, &loaded.config);
-                if let Some(entry) = lock.entry(&bundle.plugin, &bundle.version) {
-                    let built = bundle.digest.clone().unwrap_or_default();
-                    if entry.digest != built {
-                        diagnostics.push(
-                            Diagnostic::new(
-                                &SOURCE_CHANGED,
-                                format!(
-                                    "this manifest no longer matches the published {}",
-                                    bundle.id()
-                                ),
-                            )
-                            .primary(
-                                plugin.version.span,
-                                format!("published as {}", entry.digest),
-                            )
-                            .help(format!(
-                                "it now builds to {built}; bump the version and publish it"
-                            )),
-                        );
-                    }
-                }
+        let compiled = match compile(&path, &mut resolver) {
+            Ok(compiled) => compiled,
+            Err(NotBuilt::Errors(source, diagnostics)) => {
+                out.push((source, diagnostics));
+                continue;
+            }
+            Err(NotBuilt::Failed(message)) => return Err(message),
+        };
+        let Compiled {
+            source,
+            mut diagnostics,
+            bundle,
+            version_span,
+        } = compiled;
+        if let Some(entry) = lock.entry(&bundle.plugin, &bundle.version) {
+            let built = bundle.digest.clone().unwrap_or_default();
+            if entry.digest != built {
+                diagnostics.push(
+                    Diagnostic::new(
+                        &SOURCE_CHANGED,
+                        format!(
+                            "this manifest no longer matches the published {}",
+                            bundle.id()
+                        ),
+                    )
+                    .primary(version_span, format!("published as {}", entry.digest))
+                    .help(format!(
+                        "it now builds to {built}; bump the version and publish it"
+                    )),
+                );
             }
         }
         out.push((source, diagnostics));

@@ -17,6 +17,7 @@ use crate::config::{Config, Loaded, Resolver};
 use crate::diagnostic::{self, Diagnostic};
 use crate::report::{self, Format, Totals};
 use crate::source::SourceFile;
+use crate::Analysis;
 
 /// How many rounds of fixes `--fix` applies before it stops, as ruff does.
 const MAX_FIX_ROUNDS: usize = 8;
@@ -178,15 +179,28 @@ fn check_path(
 
 /// One file's diagnostics, from its bytes.
 pub fn check_bytes(name: &str, bytes: &[u8], config: &Config) -> (SourceFile, Vec<Diagnostic>) {
+    let (source, analysis) = analyze_bytes(name, bytes, config);
+    (source, analysis.diagnostics)
+}
+
+/// One file's analysis, from its bytes: bytes that are not a manifest's
+/// text yield no plugin and the diagnostic that says why.
+pub fn analyze_bytes(name: &str, bytes: &[u8], config: &Config) -> (SourceFile, Analysis) {
     match crate::decode_bytes(name, bytes) {
         Ok(source) => {
             let analysis = crate::analyze(&source, config);
-            (source, analysis.diagnostics)
+            (source, analysis)
         }
         Err((source, diagnostic)) => {
             let mut diagnostics = vec![diagnostic];
             diagnostic::sort(&mut diagnostics);
-            (source, diagnostics)
+            (
+                source,
+                Analysis {
+                    plugin: None,
+                    diagnostics,
+                },
+            )
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::check::check_bytes;
+use super::check::analyze_bytes;
 use super::files;
 use crate::bundle::{self, Bundle};
 use crate::config::Resolver;
@@ -30,13 +30,11 @@ pub enum NotBuilt {
 pub fn compile(path: &Path, resolver: &mut Resolver) -> Result<Compiled, NotBuilt> {
     let (loaded, _) = resolver.for_manifest(path).map_err(NotBuilt::Failed)?;
     let bytes = files::read_limited(path).map_err(NotBuilt::Failed)?;
-    let (source, diagnostics) = check_bytes(&files::display_name(path), &bytes, &loaded.config);
-    if diagnostics.iter().any(Diagnostic::is_error) {
-        return Err(NotBuilt::Errors(source, diagnostics));
-    }
-    let analysis = crate::analyze(&source, &loaded.config);
-    let Some(plugin) = analysis.plugin else {
-        return Err(NotBuilt::Errors(source, diagnostics));
+    let (source, analysis) = analyze_bytes(&files::display_name(path), &bytes, &loaded.config);
+    let diagnostics = analysis.diagnostics;
+    let plugin = match analysis.plugin {
+        Some(plugin) if !diagnostics.iter().any(Diagnostic::is_error) => plugin,
+        _ => return Err(NotBuilt::Errors(source, diagnostics)),
     };
     Ok(Compiled {
         bundle: bundle::build(&plugin, &loaded.config),
