@@ -232,7 +232,7 @@ fn parse_key(hex: &str) -> Option<Key> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::language::UNKNOWN_FIELD;
+    use crate::rules::UNKNOWN_FIELD;
 
     #[test]
     fn round_trips_diagnostics_and_ignores_corrupt_indexes() {

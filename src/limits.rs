@@ -21,3 +21,17 @@ pub const MAX_CONTRIBUTORS: usize = 4096;
 
 /// Most template variables in one body.
 pub const MAX_TEMPLATE_VARIABLES: usize = 256;
+
+/// Most items in one list of tools, operations, fact sections or globs: the
+/// bound the platform's fact sections use, and far more than a
+/// conversation should load up front.
+pub const MAX_LIST_ITEMS: usize = 64;
+
+/// Longest name (a plugin, contributor, tool, skill, operation, command or
+/// subagent), in characters: names appear in paths, approval screens and
+/// turn records.
+pub const MAX_NAME_CHARS: usize = 200;
+
+/// Longest description of a text the model may ask for, in characters: it
+/// is kept in the system prompt for every conversation.
+pub const MAX_DESCRIPTION_CHARS: usize = 1024;

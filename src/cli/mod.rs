@@ -14,6 +14,7 @@ pub mod files;
 mod fmt;
 mod import;
 mod lsp;
+mod migrate;
 mod runtime;
 mod sign;
 
@@ -65,6 +66,9 @@ enum Command {
     Simulate(runtime::SimulateArgs),
     /// Rewrite manifests in the canonical layout (`-` for standard input).
     Fmt(fmt::FmtArgs),
+    /// Rewrite manifests and `contrib.toml` files of the language's first
+    /// version in the current one, comments kept.
+    Migrate(migrate::MigrateArgs),
     /// Explain a rule, by name or code.
     Explain {
         /// A rule's name (`placement-too-wide`) or code (`C0101`).
@@ -76,8 +80,9 @@ enum Command {
     Lsp(lsp::LspArgs),
 }
 
-/// The outcome of a command, as an exit status.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The outcome of a command, as an exit status; the worse of two is the
+/// greater.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Outcome {
     Clean,
     Problems,
@@ -124,6 +129,7 @@ pub fn main() -> ExitCode {
         Command::Compose(args) => runtime::compose(&args),
         Command::Simulate(args) => runtime::simulate(&args),
         Command::Fmt(args) => fmt::run(&args),
+        Command::Migrate(args) => migrate::run(&args),
         Command::Explain { rule } => explain::explain(&rule),
         Command::Rules => explain::list(),
         Command::Lsp(args) => return lsp::run(&args),

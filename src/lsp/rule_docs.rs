@@ -94,7 +94,7 @@ fn write_all(folder: &Path) -> bool {
     if std::fs::create_dir_all(folder).is_err() {
         return false;
     }
-    crate::rules::all().into_iter().all(|rule| {
+    crate::rules::all().iter().all(|rule| {
         let path = folder.join(format!("{}.md", rule.name));
         let temporary = folder.join(format!(".{}.md.{}", rule.name, std::process::id()));
         std::fs::write(&temporary, page(rule)).is_ok() && std::fs::rename(&temporary, &path).is_ok()

@@ -18,9 +18,10 @@ use std::fmt::Write as _;
 
 use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind, Position};
 
-use crate::check::{variance, Measure};
+use crate::check::Measure;
 use crate::config::{Config, Effect, Tool};
 use crate::ir::variables::{self, Availability};
+use crate::ir::variance;
 use crate::ir::{self, Contributor, Kind, Owner, Placement, Plugin, Priority, Reach, Source};
 use crate::lsp::context::Cursor;
 use crate::lsp::convert;
@@ -469,13 +470,13 @@ fn variable(cursor: &Cursor<'_>, before: Span) -> Option<(String, Span)> {
         Availability::When(condition) => format!("only in a `system-message` `when {condition} …`"),
     };
     let text = format!(
-        "**variable** `{{{}}}` — {}\n\n| | |\n|---|---|\n| varies per | `{}`: place it at `{}` or narrower |\n| worst case | {} characters, as budgets count it |\n| available | {available} |\n| e.g. | `{}` |\n",
+        "**variable** `{{{}}}` — {}\n\n| | |\n|---|---|\n| varies per | `{}`: place it at `{}` or narrower |\n| at most | {} tokens, as budgets count it; a longer value is withheld |\n| available | {available} |\n| e.g. | `{}` |\n",
         variable.name,
         variable.description,
         variable.variance,
         variable.variance,
-        variable.worst_case_chars,
-        variable.sample,
+        variable.max_tokens,
+        variable.example,
     );
     Some((text, span))
 }

@@ -66,7 +66,7 @@ plugin acme/code-review 1.4.0 {
         owner person
         placement person
         priority person
-        reach replies
+        reach with-person
         budget 60 tokens
         body "Answer tersely, in British English. Call me {person.name}."
     }
@@ -74,12 +74,11 @@ plugin acme/code-review 1.4.0 {
     eager-load review-ops {
         placement agent
         budget 2000 tokens
-        tools read_object, search_code
-        skill code-review operations diff, annotate
+        tools [read_object, search_code]
+        skill code-review operations [diff, annotate]
     }
 
     eager-run style-guide {
-        placement conversation
         budget 1500 tokens
         call fetch_url { url: "https://docs.acme.dev/style" }
     }
@@ -91,7 +90,7 @@ plugin acme/code-review 1.4.0 {
     }
 
     fact environment {
-        says date, os, arch
+        says [date, os, arch]
         budget 60 tokens
     }
 }
@@ -256,8 +255,8 @@ fn hover_on_a_tool_shows_its_effect_gating_and_egress() {
 
 #[test]
 fn hover_on_a_loaded_tool_and_an_operation() {
-    let tool = Fixture::manifest("read_object, search_code", "read_object, search_co|de");
-    let operation = Fixture::manifest("operations diff,", "operations di|ff,");
+    let tool = Fixture::manifest("read_object, search_code]", "read_object, search_co|de]");
+    let operation = Fixture::manifest("operations [diff,", "operations [di|ff,");
     insta::assert_snapshot!(format!("{}\n{}", tool.hover(), operation.hover()));
 }
 
@@ -288,8 +287,8 @@ fn completes_placements_after_placement() {
 #[test]
 fn completes_the_fields_a_contributor_has_not_got() {
     let fixture = Fixture::manifest(
-        "        says date, os, arch\n",
-        "        says date, os, arch\n        |\n",
+        "        says [date, os, arch]\n",
+        "        says [date, os, arch]\n        |\n",
     );
     insta::assert_snapshot!(fixture.completion(false));
 }
@@ -302,8 +301,8 @@ fn completes_plugin_fields_and_contributor_snippets() {
 
 #[test]
 fn completes_tools_and_operations_from_the_config() {
-    let tools = Fixture::manifest("tools read_object, search_code", "tools read_object, |");
-    let operations = Fixture::manifest("operations diff, annotate", "operations diff, |");
+    let tools = Fixture::manifest("tools [read_object, search_code]", "tools [read_object, |]");
+    let operations = Fixture::manifest("operations [diff, annotate]", "operations [diff, |]");
     insta::assert_snapshot!(format!(
         "{}\n{}",
         tools.completion(false),
@@ -386,7 +385,7 @@ fn document_symbols_outline_the_plugin() {
 
 #[test]
 fn go_to_definition_lands_on_the_tool_table() {
-    let fixture = Fixture::manifest("search_code\n", "search_co|de\n");
+    let fixture = Fixture::manifest("search_code]\n", "search_co|de]\n");
     let Some(lsp_types::GotoDefinitionResponse::Scalar(location)) =
         definition::definition(&fixture.snapshot(), fixture.position)
     else {
