@@ -2,6 +2,11 @@
 //! (syntax and lowering), the checker's, the configuration's and the
 //! bundle's. `contrib rules` lists them, `contrib explain` prints one, and
 //! the tests make sure each has an explanation and fixtures.
+//!
+//! A rule's page ([`page`]) is written once and read in three places: the
+//! terminal (`contrib explain`), the editor (hover on a rule named in a
+//! suppression), and `docs/rules/<name>.md`, where a diagnostic's link
+//! points (see `lsp::rule_docs`).
 
 pub mod language;
 
@@ -23,4 +28,26 @@ pub fn find(code_or_name: &str) -> Option<&'static Rule> {
     all()
         .into_iter()
         .find(|rule| rule.name == code_or_name || rule.code.eq_ignore_ascii_case(code_or_name))
+}
+
+/// A rule's page, in Markdown: what `contrib explain` prints, and what
+/// `docs/rules/<name>.md` holds.
+pub fn page(rule: &Rule) -> String {
+    format!(
+        "# {} ({})\n\n{}\n\nDefault level: {}\n{}\n",
+        rule.name,
+        rule.code,
+        rule.summary,
+        rule.default_level.as_str(),
+        rule.explanation.trim_end()
+    )
+}
+
+/// One `## heading` section of a rule's explanation, without its heading.
+pub fn section<'r>(rule: &'r Rule, heading: &str) -> Option<&'r str> {
+    let marker = format!("## {heading}\n");
+    let start = rule.explanation.find(&marker)? + marker.len();
+    let rest = &rule.explanation[start..];
+    let end = rest.find("\n## ").map_or(rest.len(), |end| end + 1);
+    Some(rest[..end].trim())
 }
