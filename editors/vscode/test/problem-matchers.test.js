@@ -135,6 +135,7 @@ test('$contrib-github reads every problem of --format github, ranges included', 
   const expected = truth(dir);
   assert.equal(expected.length, 4);
   assert.deepEqual(collect(check(dir, 'github'), ['contrib-github'], dir), expected);
+  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 test('$contrib-errors and $contrib-warnings read the human report', { skip }, () => {
@@ -149,6 +150,7 @@ test('$contrib-errors and $contrib-warnings read the human report', { skip }, ()
   assert.equal(fits.length, 3);
   for (const problem of fits) assert.ok(found.some((f) => JSON.stringify(f) === JSON.stringify(problem)), JSON.stringify(problem));
   assert.deepEqual(found.map((p) => p.severity), ['error', 'warning', 'warning']);
+  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 test('every matcher a task uses is contributed', () => {
