@@ -7,6 +7,11 @@
 //! prints an explanation, the language server shows it on hover, and the
 //! tests make sure each rule has an explanation and fixtures.
 //!
+//! A rule's page ([`page`]) is written once and read in three places: the
+//! terminal (`contrib explain`), the editor (hover on a rule named in a
+//! suppression), and `docs/rules/<name>.md`, where a diagnostic's link
+//! points (see `lsp::rule_docs`).
+//!
 //! A rule's [`RuleKind`] says who decides whether it applies: the language
 //! (always), the workspace's policy (its tools, egress and budgets, and at
 //! install the installer's), or the author's judgment (`[lints]` and
@@ -105,6 +110,30 @@ pub fn find(code_or_name: &str) -> Option<&'static Rule> {
     ALL.iter()
         .copied()
         .find(|rule| rule.name == code_or_name || rule.code.eq_ignore_ascii_case(code_or_name))
+}
+
+/// A rule's page, in Markdown: what `contrib explain` prints, and what
+/// `docs/rules/<name>.md` holds.
+pub fn page(rule: &Rule) -> String {
+    format!(
+        "# {} ({})\n\n{}\n\nDefault level: {}\nKind: {}, decided by {}\n{}\n",
+        rule.name,
+        rule.code,
+        rule.summary,
+        rule.default_level.as_str(),
+        rule.kind.as_str(),
+        rule.kind.decided_by(),
+        rule.explanation.trim_end()
+    )
+}
+
+/// One `## heading` section of a rule's explanation, without its heading.
+pub fn section<'r>(rule: &'r Rule, heading: &str) -> Option<&'r str> {
+    let marker = format!("## {heading}\n");
+    let start = rule.explanation.find(&marker)? + marker.len();
+    let rest = rule.explanation.get(start..)?;
+    let end = rest.find("\n## ").map_or(rest.len(), |end| end + 1);
+    rest.get(..end).map(str::trim)
 }
 
 #[cfg(test)]

@@ -224,7 +224,7 @@ impl Fixture {
 }
 
 #[test]
-fn hover_on_a_placement_shows_the_placement_table() {
+fn hover_on_a_placement_lists_every_placement() {
     let fixture = Fixture::manifest(
         "        placement agent\n        priority agent",
         "        placement ag|ent\n        priority agent",
@@ -270,6 +270,77 @@ fn hover_on_a_variable_shows_its_variance_and_worst_case() {
 fn hover_on_a_rule_in_a_suppression_shows_its_explanation() {
     let fixture = Fixture::manifest("allow(budget-unused", "allow(budget-un|used");
     insta::assert_snapshot!(fixture.hover());
+}
+
+#[test]
+fn hover_on_an_owner_and_a_priority_lists_what_each_allows() {
+    let owner = Fixture::manifest("owner agent-author", "owner agent-au|thor");
+    let priority = Fixture::manifest(
+        "        priority person
+",
+        "        priority per|son\n",
+    );
+    insta::assert_snapshot!(format!("{}\n{}", owner.hover(), priority.hover()));
+}
+
+#[test]
+fn hover_on_a_required_skill_lists_its_operations() {
+    let fixture = Fixture::manifest("requires skill code-review", "requires skill code-re|view");
+    insta::assert_snapshot!(fixture.hover());
+}
+
+#[test]
+fn hover_on_a_diagnostic_adds_its_rule_after_the_rest() {
+    // The time in agent placement: `placement-too-wide` on `agent`, which
+    // has a hover of its own, and on `{now}`, which has one too.
+    let on_placement = Fixture::manifest("Challenge premises;", "Challenge premises at {now};");
+    let on_placement = Fixture::new(&on_placement.source.text.replacen(
+        "        placement agent\n        priority agent",
+        "        placement ag|ent\n        priority agent",
+        1,
+    ));
+    assert!(codes(&on_placement).contains(&"C0101"));
+    // A misspelt field has no hover but its rule's.
+    let misspelt = Fixture::manifest("        budget 60 tokens", "        bud|gt 60 tokens");
+    assert_eq!(codes(&misspelt), ["C0004"]);
+    insta::assert_snapshot!(format!("{}\n{}", on_placement.hover(), misspelt.hover()));
+}
+
+fn codes(fixture: &Fixture) -> Vec<&'static str> {
+    fixture
+        .analysis
+        .diagnostics
+        .iter()
+        .map(|diagnostic| diagnostic.rule.code)
+        .collect()
+}
+
+/// Every hover reads as plain text: no Markdown table anywhere, whichever
+/// word the cursor is on, in a clean manifest and in one with problems.
+#[test]
+fn no_hover_is_a_table() {
+    let broken = MANIFEST
+        .replace("budget 40 tokens", "budgt 40 tokens")
+        .replace("merely fine.", "merely fine at {now}.");
+    for text in [MANIFEST.to_string(), broken] {
+        let starts = text
+            .char_indices()
+            .filter(|&(at, c)| c.is_alphanumeric() && !text[..at].ends_with(char::is_alphanumeric));
+        for (at, _) in starts {
+            let fixture = Fixture::new(&format!("{}|{}", &text[..at], &text[at..]));
+            let Some(hover) = hover::hover(&fixture.snapshot(), fixture.position) else {
+                continue;
+            };
+            let HoverContents::Markup(markup) = hover.contents else {
+                panic!("not Markdown: {hover:?}");
+            };
+            let table = markup
+                .value
+                .lines()
+                .any(|line| line.trim_start().starts_with('|'));
+            assert!(!table, "{}\n{}", fixture.cursor_line(), markup.value);
+        }
+    }
 }
 
 #[test]

@@ -1,7 +1,8 @@
-// VS Code client for the contrib language server (`contrib lsp`, LSP over stdio).
+// VS Code client for the contrib language server (`contrib lsp`, LSP over stdio),
+// and the `contrib` task type (see tasks.js).
 //
-// Plain JavaScript on purpose: no TypeScript build step is needed to package
-// or run the extension.
+// Plain JavaScript with JSDoc types: esbuild bundles it with the language
+// client into dist/extension.js (scripts/build.mjs); there is no compile step.
 'use strict';
 
 const fs = require('fs');
@@ -9,14 +10,18 @@ const os = require('os');
 const path = require('path');
 const vscode = require('vscode');
 const { LanguageClient } = require('vscode-languageclient/node');
+const { registerTasks } = require('./tasks');
 
 const CLIENT_ID = 'contrib'; // the client reads `contrib.trace.server` from this id
 const CLIENT_NAME = 'contrib language server';
 
 /** @type {LanguageClient | undefined} */
 let client;
-/** @type {vscode.OutputChannel | undefined} */
+/** @type {vscode.LogOutputChannel | undefined} */
 let outputChannel;
+/** Settings whose change restarts the server. */
+const RESTART_ON = ['contrib.path', 'contrib.ruleDocsUrl'];
+
 /** @type {vscode.FileSystemWatcher | undefined} */
 let manifestWatcher;
 /** Serialises start/stop/restart so that rapid setting changes do not race. */
@@ -67,6 +72,12 @@ function commandExists(cmd) {
   return false;
 }
 
+/** What the server reads from `initialize`: see `contrib lsp`'s documentation. */
+function initializationOptions() {
+  const template = vscode.workspace.getConfiguration('contrib').get('ruleDocsUrl', null);
+  return typeof template === 'string' && template.trim() !== '' ? { ruleDocsUrl: template.trim() } : {};
+}
+
 function createClient(command) {
   const folder = vscode.workspace.workspaceFolders && vscode.workspace.workspaceFolders[0];
   /** @type {import('vscode-languageclient/node').ServerOptions} */
@@ -88,6 +99,7 @@ function createClient(command) {
       fileEvents: manifestWatcher,
     },
     outputChannel,
+    initializationOptions: initializationOptions(),
   };
 
   return new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
@@ -143,15 +155,18 @@ function restart() {
 
 /** @param {vscode.ExtensionContext} context */
 function activate(context) {
-  outputChannel = vscode.window.createOutputChannel('contrib');
+  // A log channel: the language client sets its trace by the channel's level.
+  outputChannel = vscode.window.createOutputChannel('contrib', { log: true });
   manifestWatcher = vscode.workspace.createFileSystemWatcher('**/contrib.toml');
   context.subscriptions.push(outputChannel, manifestWatcher);
 
   context.subscriptions.push(
     vscode.commands.registerCommand('contrib.restartServer', () => restart()),
+    registerTasks(configuredCommand),
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration('contrib.path')) {
-        outputChannel.appendLine('`contrib.path` changed; restarting the language server.');
+      const changed = RESTART_ON.find((setting) => event.affectsConfiguration(setting));
+      if (changed) {
+        outputChannel.appendLine(`\`${changed}\` changed; restarting the language server.`);
         restart();
       }
     }),
