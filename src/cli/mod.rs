@@ -9,6 +9,7 @@ mod build;
 mod catalog;
 pub mod check;
 mod compile;
+mod compose;
 mod explain;
 pub mod files;
 mod fmt;
@@ -60,7 +61,7 @@ enum Command {
     /// manifests.
     Import(import::ImportArgs),
     /// Print the request layout the runtime composes, turn by turn.
-    Compose(runtime::ComposeArgs),
+    Compose(compose::ComposeArgs),
     /// Simulate many conversations and compare cache sharing against a
     /// naive layout.
     Simulate(runtime::SimulateArgs),
@@ -126,7 +127,7 @@ pub fn main() -> ExitCode {
         Command::Sign(args) => sign::sign(&args),
         Command::Verify(args) => sign::verify(&args),
         Command::Import(args) => import::run(&args),
-        Command::Compose(args) => runtime::compose(&args),
+        Command::Compose(args) => compose::compose(&args),
         Command::Simulate(args) => runtime::simulate(&args),
         Command::Fmt(args) => fmt::run(&args),
         Command::Migrate(args) => migrate::run(&args),

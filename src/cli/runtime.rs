@@ -1,42 +1,21 @@
-//! `contrib compose` and `contrib simulate`: the runtime, from the command
-//! line.
+//! `contrib simulate`, and what it shares with `contrib compose`: the
+//! runtime, from the command line.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::{fail, Outcome};
 use crate::bundle::Bundle;
 use crate::runtime::simulate::{self, Figures, Options, Report};
-use crate::runtime::{
-    Boundary, Breakpoint, Caching, CliGate, Conversation, OpeningItem, Profile, Profiles, Session,
-    SystemPrompt, Turn, TurnInput,
-};
+use crate::runtime::{Caching, Profile, Profiles};
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum LayoutFormat {
+pub(super) enum LayoutFormat {
     Human,
     Json,
-}
-
-#[derive(Args)]
-pub struct ComposeArgs {
-    /// A folder of bundles (`*.bundle.json`, searched recursively).
-    #[arg(long)]
-    bundles: PathBuf,
-    /// The session: agent, person, model, tools, skills, permissions, start.
-    #[arg(long)]
-    session: PathBuf,
-    /// The turns to compose (`[[turn]]` tables); one turn a minute after
-    /// the start when left out.
-    #[arg(long)]
-    turns: Option<PathBuf>,
-    #[command(flatten)]
-    cache: CacheArgs,
-    #[arg(long, value_enum, default_value_t = LayoutFormat::Human)]
-    format: LayoutFormat,
 }
 
 #[derive(Args)]
@@ -67,7 +46,7 @@ pub struct SimulateArgs {
 }
 
 #[derive(Args)]
-struct CacheArgs {
+pub(super) struct CacheArgs {
     /// The provider cache profile: `anthropic`, `openai`, `none`, or one
     /// from `--profiles`.
     #[arg(long, default_value = "anthropic")]
@@ -78,7 +57,7 @@ struct CacheArgs {
 }
 
 impl CacheArgs {
-    fn profile(&self) -> Result<Profile, String> {
+    pub(super) fn profile(&self) -> Result<Profile, String> {
         let profiles = match &self.profiles {
             Some(path) => Profiles::load(path)?,
             None => Profiles::builtin(),
@@ -93,282 +72,15 @@ impl CacheArgs {
     }
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct TurnsFile {
-    #[serde(default)]
-    turn: Vec<TurnInput>,
-}
-
-/// The request layout `compose` prints.
-#[derive(Serialize)]
-struct Layout {
-    profile: String,
-    system_prompt: SystemPrompt,
-    breakpoints: Vec<Breakpoint>,
-    opening: Vec<OpeningItem>,
-    turns: Vec<TurnLayout>,
-    warnings: Vec<String>,
-}
-
-#[derive(Serialize)]
-struct TurnLayout {
-    #[serde(flatten)]
-    turn: Turn,
-    /// The system prompt, when a recomposition changed it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    system_prompt: Option<SystemPrompt>,
-    /// The opening, when a recomposition changed its texts.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    opening: Option<Vec<OpeningItem>>,
-}
-
-pub fn compose(args: &ComposeArgs) -> Outcome {
-    match layout(args) {
-        Ok(layout) => {
-            let text = match args.format {
-                LayoutFormat::Json => serde_json::to_string_pretty(&layout).unwrap_or_default(),
-                LayoutFormat::Human => human_layout(&layout),
-            };
-            print(&text);
-            Outcome::Clean
-        }
-        Err(message) => fail(message),
-    }
-}
-
-fn layout(args: &ComposeArgs) -> Result<Layout, String> {
-    let bundles = load_bundles(&args.bundles)?;
-    let session = Session::load(&args.session)?;
-    let turns = match &args.turns {
-        Some(path) => read_turns(path)?,
-        None => vec![TurnInput::reply_at(session.started_at.plus_seconds(60))],
-    };
-    let profile = args.cache.profile()?;
-    let mut conversation = Conversation::start(&bundles, session, CliGate, &profile);
-    let system_prompt = conversation.system_prompt().clone();
-    let breakpoints = conversation.breakpoints().to_vec();
-    let opening = conversation.opening().to_vec();
-    let mut warnings = conversation.warnings().to_vec();
-    let mut kept = system_prompt.clone();
-    let mut kept_opening = opening.clone();
-    let mut laid_out = Vec::new();
-    for input in turns {
-        let turn = conversation.turn(input);
-        let now = conversation.system_prompt();
-        let changed = (*now != kept).then(|| now.clone());
-        kept = now.clone();
-        let opening_now = conversation.opening();
-        let opening_changed = (opening_now != kept_opening).then(|| opening_now.to_vec());
-        kept_opening = opening_now.to_vec();
-        for warning in conversation.warnings() {
-            if !warnings.contains(warning) {
-                warnings.push(warning.clone());
-            }
-        }
-        laid_out.push(TurnLayout {
-            turn,
-            system_prompt: changed,
-            opening: opening_changed,
-        });
-    }
-    Ok(Layout {
-        profile: profile.name,
-        system_prompt,
-        breakpoints,
-        opening,
-        turns: laid_out,
-        warnings,
-    })
-}
-
-fn read_turns(path: &Path) -> Result<Vec<TurnInput>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|error| format!("cannot read `{}`: {error}", path.display()))?;
-    let file: TurnsFile = toml::from_str(&text)
-        .map_err(|error| format!("`{}`: {}", path.display(), error.message()))?;
-    Ok(file.turn)
-}
-
 /// The bundles to compose: under `folder`, verified; the newest
 /// installable version of each plugin (see `bundle::catalog::installable`, which
 /// applies a catalog's lock and signature policy).
-fn load_bundles(folder: &Path) -> Result<Vec<Bundle>, String> {
+pub(super) fn load_bundles(folder: &Path) -> Result<Vec<Bundle>, String> {
     let bundles = crate::bundle::catalog::installable(folder)?;
     if bundles.is_empty() {
         return Err(format!("no bundles under `{}`", folder.display()));
     }
     Ok(bundles)
-}
-
-fn human_layout(layout: &Layout) -> String {
-    let mut out = String::new();
-    let marker = |out: &mut String, boundary: Boundary| {
-        let placed = layout
-            .breakpoints
-            .iter()
-            .position(|breakpoint| breakpoint.after == boundary);
-        match placed {
-            Some(index) => {
-                let breakpoint = &layout.breakpoints[index];
-                let _ = writeln!(
-                    out,
-                    "~~~~ cache breakpoint {}: {} ends here ({} tokens, lifetime {})",
-                    index + 1,
-                    boundary.describe(),
-                    breakpoint.tokens,
-                    breakpoint.lifetime
-                );
-            }
-            None => {
-                let _ = writeln!(out, "~~~~ {} ends here", boundary.describe());
-            }
-        }
-    };
-    let _ = writeln!(
-        out,
-        "== system prompt (kept; cache profile `{}`)",
-        layout.profile
-    );
-    system_prompt(&mut out, &layout.system_prompt, |out| {
-        marker(out, Boundary::Agent)
-    });
-    marker(&mut out, Boundary::Person);
-    let _ = writeln!(out, "\n== conversation opening");
-    opening(&mut out, &layout.opening);
-    marker(&mut out, Boundary::Opening);
-    for turn in &layout.turns {
-        human_turn(&mut out, turn);
-    }
-    for warning in &layout.warnings {
-        let _ = writeln!(out, "\nwarning: {warning}");
-    }
-    out.trim_end().to_string()
-}
-
-/// The system prompt's contributions, calling `agent_end` where the agent
-/// prefix ends.
-fn system_prompt(out: &mut String, prompt: &SystemPrompt, agent_end: impl Fn(&mut String)) {
-    let mut marked = false;
-    for contribution in &prompt.contributions {
-        if contribution.placement == crate::ir::Placement::Person && !marked {
-            agent_end(out);
-            marked = true;
-        }
-        let _ = writeln!(
-            out,
-            "-- {} [{}]\n{}\n",
-            contribution.contributor, contribution.placement, contribution.text
-        );
-    }
-    if !marked {
-        agent_end(out);
-    }
-}
-
-fn opening(out: &mut String, items: &[OpeningItem]) {
-    for item in items {
-        let label = item
-            .label
-            .as_ref()
-            .map_or_else(String::new, |label| format!(", {label}"));
-        let _ = writeln!(
-            out,
-            "-- {} [{}{label}]\n{}",
-            item.contributor,
-            kind_name(item.kind),
-            item.text
-        );
-    }
-}
-
-fn kind_name(kind: crate::runtime::OpeningKind) -> &'static str {
-    match kind {
-        crate::runtime::OpeningKind::LoadTools => "load_tools call",
-        crate::runtime::OpeningKind::SkillRead => "skill read",
-        crate::runtime::OpeningKind::Run => "eager run",
-        crate::runtime::OpeningKind::Text => "conversation text",
-    }
-}
-
-fn human_turn(out: &mut String, layout: &TurnLayout) {
-    let turn = &layout.turn;
-    let _ = writeln!(out, "\n== turn {} at {}", turn.number, turn.at);
-    if let Some(why) = &turn.recomposed {
-        let what = if layout.system_prompt.is_some() {
-            "composed again, and it changed"
-        } else {
-            "composed again, byte for byte the same"
-        };
-        let _ = writeln!(out, "system prompt {what}: {why}");
-    }
-    if let Some(prompt) = &layout.system_prompt {
-        system_prompt(out, prompt, |_| {});
-    }
-    if let Some(items) = &layout.opening {
-        let _ = writeln!(out, "the opening's texts, rendered again:");
-        opening(out, items);
-    }
-    let _ = writeln!(
-        out,
-        "~~~~ the stored history ends here: a host with a breakpoint to spare puts it here"
-    );
-    if turn.notes.is_empty() {
-        let _ = writeln!(out, "(no notes)");
-    }
-    for note in &turn.notes {
-        let stored = if note.persisted {
-            "stored"
-        } else {
-            "not stored"
-        };
-        let _ = writeln!(
-            out,
-            "-- {} [{}, {stored}]\n{}",
-            note.contributor, note.kind, note.text
-        );
-    }
-    let record = &turn.record;
-    let _ = writeln!(out, "record:");
-    let _ = writeln!(out, "  turn contributors:");
-    let mut by_plugin: Vec<(&str, &str, Vec<&str>)> = Vec::new();
-    for contributor in &record.turn_contributors {
-        match by_plugin.last_mut() {
-            Some((plugin, _, ids)) if *plugin == contributor.plugin => {
-                ids.push(&contributor.id);
-            }
-            _ => by_plugin.push((
-                &contributor.plugin,
-                &contributor.digest,
-                vec![&contributor.id],
-            )),
-        }
-    }
-    for (plugin, digest, ids) in by_plugin {
-        let _ = writeln!(out, "    {plugin} ({digest}): {}", ids.join(", "));
-    }
-    for fired in &record.system_messages {
-        let _ = writeln!(out, "  system message {}: {}", fired.contributor, fired.why);
-    }
-    for (what, runs) in [
-        ("eager run", &record.eager_runs),
-        ("retrieval", &record.retrievals),
-    ] {
-        for run in runs {
-            let outcome = match &run.reason {
-                None => "ran".to_string(),
-                Some(reason) => format!("refused: {reason}"),
-            };
-            let _ = writeln!(
-                out,
-                "  {what} {} ({}): {outcome}",
-                run.contributor, run.tool
-            );
-        }
-    }
-    for refusal in &record.refusals {
-        let _ = writeln!(out, "  refused {}: {}", refusal.contributor, refusal.reason);
-    }
 }
 
 pub fn simulate(args: &SimulateArgs) -> Outcome {
@@ -414,7 +126,7 @@ pub fn simulate(args: &SimulateArgs) -> Outcome {
 
 /// Writes `text` and a line break to stdout; a closed pipe (`| head`) is
 /// not an error worth a panic.
-fn print(text: &str) {
+pub(super) fn print(text: &str) {
     use std::io::Write;
     let _ = writeln!(std::io::stdout().lock(), "{text}");
 }

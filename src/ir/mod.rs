@@ -7,7 +7,9 @@
 //! default, at the contributor that took it.
 
 mod framing;
+pub mod facts;
 pub mod kinds;
+pub mod origin;
 pub mod reference;
 mod template;
 pub mod variables;

@@ -31,6 +31,9 @@ registry![
     system_prompt_over_budget,
     budget_unused,
     reach_without_audience,
+    duplicate_fact_section,
+    fact_over_budget,
+    invalid_origin_placeholder,
 ];
 
 /// What every rule file needs.

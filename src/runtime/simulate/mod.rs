@@ -47,7 +47,7 @@ use crate::bundle::Bundle;
 use crate::runtime::cache::{Block, CacheTotals, Mark, Request};
 use crate::runtime::compose::REQUEST_TOKENIZER;
 use crate::runtime::profiles::{Boundary, Caching, Profile};
-use crate::runtime::record::{Turn, TurnInput};
+use crate::runtime::record::{RequestInput, Turn, TurnInput};
 use crate::runtime::session::{Person, Session};
 use crate::runtime::time::Timestamp;
 use crate::runtime::{CliGate, Conversation};
@@ -286,6 +286,7 @@ fn run(
             naive_history = vec![summary];
         }
         let turn = conversation.turn(step.input.clone());
+        let asked = conversation.request(RequestInput::at(turn.at));
         let model = conversation.session().model.name.clone();
         let user = Text::new(words.words(step.user_words));
         let reply = Text::new(words.words(step.reply_words));
@@ -308,6 +309,12 @@ fn run(
             .collect();
         blocks.extend(notes.iter().cloned());
         blocks.push(user.clone());
+        let facts: Vec<Text> = asked
+            .messages
+            .iter()
+            .map(|note| Text::new(note.text.clone()))
+            .collect();
+        blocks.extend(facts.iter().cloned());
         let boundaries = boundaries(&conversation, &blocks, history_end);
         let placed = profile.place(
             &model,
@@ -355,7 +362,9 @@ fn run(
 
         let stored = turn.notes.iter().filter(|note| note.persisted);
         history.extend(stored.map(|note| Text::new(note.text.clone())));
-        history.extend([user.clone(), reply.clone()]);
+        history.push(user.clone());
+        history.extend(facts);
+        history.push(reply.clone());
         naive_history.extend([user, reply]);
     }
     Outcome {

@@ -1,0 +1,489 @@
+//! `contrib compose`: the request layout the runtime composes, turn by
+//! turn and request by request, optionally writing or continuing a session
+//! log.
+
+use std::fmt::Write as _;
+use std::fs::{File, OpenOptions};
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use serde::Serialize;
+
+use super::runtime::{load_bundles, print, CacheArgs, LayoutFormat};
+use super::{fail, Outcome};
+use crate::bundle::Bundle;
+use crate::runtime::{
+    Boundary, Breakpoint, CliGate, Conversation, FactsAt, ModelChange, Note, OpeningItem,
+    OpeningKind, Options, PersonPart, Position, PrefacesAt, Request, RequestInput, Session,
+    SystemPrompt, Turn, TurnInput,
+};
+
+#[derive(Args)]
+pub struct ComposeArgs {
+    /// A folder of bundles (`*.bundle.json`, searched recursively).
+    #[arg(long)]
+    bundles: PathBuf,
+    /// The session: agent, person, model, tools, skills, permissions, start.
+    #[arg(long)]
+    session: PathBuf,
+    /// The turns to compose (`[[turn]]` tables, each with its later
+    /// requests as `[[turn.request]]`); one turn a minute after the start
+    /// when left out.
+    #[arg(long)]
+    turns: Option<PathBuf>,
+    /// Write the session log to FILE as the conversation goes (a new file).
+    #[arg(long, value_name = "FILE", conflicts_with = "resume")]
+    log: Option<PathBuf>,
+    /// Continue the conversation a session log records, appending to it.
+    #[arg(long, value_name = "FILE")]
+    resume: Option<PathBuf>,
+    /// Where person-placed text goes: `system-prompt` or `opening`.
+    #[arg(long, value_name = "WHERE", value_parser = kebab::<PersonPart>, default_value = "system-prompt")]
+    person_part: PersonPart,
+    /// Where facts go on a turn's first request: `after-prompt` or
+    /// `before-prompt`.
+    #[arg(long, value_name = "WHERE", value_parser = kebab::<FactsAt>, default_value = "after-prompt")]
+    facts: FactsAt,
+    /// Where prefaces go: `after-history` or `first` (position 0).
+    #[arg(long, value_name = "WHERE", value_parser = kebab::<PrefacesAt>, default_value = "after-history")]
+    prefaces: PrefacesAt,
+    /// What a model change does: `note` or `recompose`.
+    #[arg(long, value_name = "WHAT", value_parser = kebab::<ModelChange>, default_value = "note")]
+    on_model_change: ModelChange,
+    #[command(flatten)]
+    cache: CacheArgs,
+    #[arg(long, value_enum, default_value_t = LayoutFormat::Human)]
+    format: LayoutFormat,
+}
+
+/// A choice spelled in kebab case, as the runtime's types serialise it.
+fn kebab<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
+    serde_json::from_value(serde_json::Value::String(text.to_string()))
+        .map_err(|_| format!("`{text}` is not one of the choices"))
+}
+
+/// One turn of a turns file.
+struct Step {
+    input: TurnInput,
+    /// Bundles installed before the turn.
+    install: Option<Vec<Bundle>>,
+    /// The requests after the turn's first.
+    requests: Vec<RequestInput>,
+}
+
+/// The request layout `compose` prints.
+#[derive(Serialize)]
+struct Layout {
+    profile: String,
+    options: Options,
+    system_prompt: SystemPrompt,
+    breakpoints: Vec<Breakpoint>,
+    preloaded: Vec<OpeningItem>,
+    opening: Vec<OpeningItem>,
+    turns: Vec<TurnLayout>,
+    warnings: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct TurnLayout {
+    #[serde(flatten)]
+    turn: Turn,
+    /// The requests the turn made, the first after the prompt.
+    requests: Vec<Request>,
+    /// The system prompt, when a recomposition changed it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    system_prompt: Option<SystemPrompt>,
+    /// What eager loads put before the first turn, when a recomposition
+    /// changed it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    preloaded: Option<Vec<OpeningItem>>,
+    /// The opening, when a recomposition changed it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    opening: Option<Vec<OpeningItem>>,
+}
+
+pub fn compose(args: &ComposeArgs) -> Outcome {
+    match layout(args) {
+        Ok(layout) => {
+            let text = match args.format {
+                LayoutFormat::Json => serde_json::to_string_pretty(&layout).unwrap_or_default(),
+                LayoutFormat::Human => human_layout(&layout),
+            };
+            print(&text);
+            Outcome::Clean
+        }
+        Err(message) => fail(message),
+    }
+}
+
+fn layout(args: &ComposeArgs) -> Result<Layout, String> {
+    let bundles = load_bundles(&args.bundles)?;
+    let session = Session::load(&args.session)?;
+    let steps = match &args.turns {
+        Some(path) => read_steps(path)?,
+        None => vec![Step {
+            input: TurnInput::reply_at(session.started_at.plus_seconds(60)),
+            install: None,
+            requests: Vec::new(),
+        }],
+    };
+    let profile = args.cache.profile()?;
+    let options = Options {
+        person_part: args.person_part,
+        facts: args.facts,
+        prefaces: args.prefaces,
+        model_change: args.on_model_change,
+    };
+    let builder = Conversation::builder(&bundles, session, CliGate, &profile).options(options);
+    let mut conversation = match (&args.log, &args.resume) {
+        (Some(path), _) => builder.log(create_log(path)?).start(),
+        (None, Some(path)) => {
+            let text = std::fs::read(path)
+                .map_err(|error| format!("cannot read `{}`: {error}", path.display()))?;
+            builder
+                .log(append_log(path)?)
+                .resume(&text)
+                .map_err(|error| format!("`{}`: {error}", path.display()))?
+        }
+        (None, None) => builder.start(),
+    };
+    let system_prompt = conversation.system_prompt().clone();
+    let breakpoints = conversation.breakpoints().to_vec();
+    let preloaded = conversation.preloaded().to_vec();
+    let opening = conversation.opening().to_vec();
+    let mut warnings = conversation.warnings().to_vec();
+    let mut kept = system_prompt.clone();
+    let mut kept_opening = opening.clone();
+    let mut kept_preloaded = preloaded.clone();
+    let mut laid_out = Vec::new();
+    for step in &steps {
+        if let Some(installed) = &step.install {
+            conversation.install(installed);
+        }
+        let turn = conversation.turn(step.input.clone());
+        let mut requests = vec![conversation.request(RequestInput::at(turn.at))];
+        for request in &step.requests {
+            requests.push(conversation.request(request.clone()));
+        }
+        let now = conversation.system_prompt();
+        let changed = (*now != kept).then(|| now.clone());
+        kept = now.clone();
+        let opening_now = conversation.opening();
+        let opening_changed = (opening_now != kept_opening).then(|| opening_now.to_vec());
+        kept_opening = opening_now.to_vec();
+        let preloaded_now = conversation.preloaded();
+        let preloaded_changed = (preloaded_now != kept_preloaded).then(|| preloaded_now.to_vec());
+        kept_preloaded = preloaded_now.to_vec();
+        for warning in conversation.warnings() {
+            if !warnings.contains(warning) {
+                warnings.push(warning.clone());
+            }
+        }
+        laid_out.push(TurnLayout {
+            turn,
+            requests,
+            system_prompt: changed,
+            preloaded: preloaded_changed,
+            opening: opening_changed,
+        });
+    }
+    if let Some(error) = conversation.log_error() {
+        return Err(error.to_string());
+    }
+    Ok(Layout {
+        profile: profile.name.clone(),
+        options,
+        system_prompt,
+        breakpoints,
+        preloaded,
+        opening,
+        turns: laid_out,
+        warnings,
+    })
+}
+
+/// A new log file: an existing one is never overwritten.
+fn create_log(path: &Path) -> Result<File, String> {
+    OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(|error| match error.kind() {
+            std::io::ErrorKind::AlreadyExists => format!(
+                "`{}` already exists; continue it with `--resume {}`, or choose another file",
+                path.display(),
+                path.display()
+            ),
+            _ => format!("cannot create `{}`: {error}", path.display()),
+        })
+}
+
+fn append_log(path: &Path) -> Result<File, String> {
+    OpenOptions::new()
+        .append(true)
+        .open(path)
+        .map_err(|error| format!("cannot append to `{}`: {error}", path.display()))
+}
+
+/// The turns of a turns file, with the bundles each installs and the
+/// requests it makes after its first.
+fn read_steps(path: &Path) -> Result<Vec<Step>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|error| format!("cannot read `{}`: {error}", path.display()))?;
+    let located = |error: toml::de::Error| format!("`{}`: {}", path.display(), error.message());
+    let mut file: toml::Table = toml::from_str(&text).map_err(located)?;
+    let turns = match file.remove("turn") {
+        None => Vec::new(),
+        Some(toml::Value::Array(turns)) => turns,
+        Some(_) => return Err(format!("`{}`: `turn` is a list of `[[turn]]` tables", path.display())),
+    };
+    if let Some(key) = file.keys().next() {
+        return Err(format!(
+            "`{}`: unknown key `{key}`; a turns file holds `[[turn]]` tables",
+            path.display()
+        ));
+    }
+    let base = path.parent().unwrap_or(Path::new("."));
+    turns
+        .into_iter()
+        .enumerate()
+        .map(|(index, turn)| {
+            let at = |message: String| format!("`{}`, turn {}: {message}", path.display(), index + 1);
+            let toml::Value::Table(mut table) = turn else {
+                return Err(at("a turn is a table".to_string()));
+            };
+            let install = match table.remove("install") {
+                Some(toml::Value::String(folder)) => Some(load_bundles(&base.join(folder)).map_err(&at)?),
+                Some(_) => return Err(at("`install` is a folder of bundles".to_string())),
+                None => None,
+            };
+            let requests = match table.remove("request") {
+                Some(requests) => requests
+                    .try_into::<Vec<RequestInput>>()
+                    .map_err(|error| at(format!("`request`: {}", error.message())))?,
+                None => Vec::new(),
+            };
+            let input = toml::Value::Table(table)
+                .try_into::<TurnInput>()
+                .map_err(|error| at(error.message().to_string()))?;
+            Ok(Step {
+                input,
+                install,
+                requests,
+            })
+        })
+        .collect()
+}
+
+fn human_layout(layout: &Layout) -> String {
+    let mut out = String::new();
+    let marker = |out: &mut String, boundary: Boundary| {
+        let placed = layout
+            .breakpoints
+            .iter()
+            .position(|breakpoint| breakpoint.after == boundary);
+        match placed {
+            Some(index) => {
+                let breakpoint = &layout.breakpoints[index];
+                let _ = writeln!(
+                    out,
+                    "~~~~ cache breakpoint {}: {} ends here ({} tokens, lifetime {})",
+                    index + 1,
+                    boundary.describe(),
+                    breakpoint.tokens,
+                    breakpoint.lifetime
+                );
+            }
+            None => {
+                let _ = writeln!(out, "~~~~ {} ends here", boundary.describe());
+            }
+        }
+    };
+    let _ = writeln!(
+        out,
+        "== system prompt (kept; cache profile `{}`)",
+        layout.profile
+    );
+    system_prompt(&mut out, &layout.system_prompt, |out| {
+        marker(out, Boundary::Agent)
+    });
+    if !layout.preloaded.is_empty() {
+        let _ = writeln!(out, "== before the first turn (shared by the agent's conversations)");
+        opening(&mut out, &layout.preloaded);
+    }
+    marker(&mut out, Boundary::Person);
+    let _ = writeln!(out, "\n== conversation opening");
+    opening(&mut out, &layout.opening);
+    marker(&mut out, Boundary::Opening);
+    for turn in &layout.turns {
+        human_turn(&mut out, turn);
+    }
+    for warning in &layout.warnings {
+        let _ = writeln!(out, "\nwarning: {warning}");
+    }
+    out.trim_end().to_string()
+}
+
+/// The system prompt's contributions, calling `agent_end` where the agent
+/// prefix ends.
+fn system_prompt(out: &mut String, prompt: &SystemPrompt, agent_end: impl Fn(&mut String)) {
+    let mut marked = false;
+    for contribution in &prompt.contributions {
+        if contribution.placement == crate::ir::Placement::Person && !marked {
+            agent_end(out);
+            marked = true;
+        }
+        let _ = writeln!(
+            out,
+            "-- {} [{}]\n{}\n",
+            contribution.contributor, contribution.placement, contribution.text
+        );
+    }
+    if !marked {
+        agent_end(out);
+    }
+}
+
+fn opening(out: &mut String, items: &[OpeningItem]) {
+    for item in items {
+        let label = item
+            .label
+            .as_ref()
+            .map_or_else(String::new, |label| format!(", {label}"));
+        let _ = writeln!(
+            out,
+            "-- {} [{}{label}]\n{}",
+            item.contributor,
+            kind_name(item.kind),
+            item.text
+        );
+    }
+}
+
+fn kind_name(kind: OpeningKind) -> &'static str {
+    match kind {
+        OpeningKind::LoadTools => "load_tools call",
+        OpeningKind::SkillRead => "skill read",
+        OpeningKind::Run => "eager run",
+        OpeningKind::Text => "conversation text",
+        OpeningKind::PersonPart => "person part",
+    }
+}
+
+fn note(out: &mut String, note: &Note) {
+    let stored = if note.persisted {
+        "stored"
+    } else {
+        "not stored"
+    };
+    let _ = writeln!(
+        out,
+        "-- {} [{}, {stored}]\n{}",
+        note.contributor, note.kind, note.text
+    );
+}
+
+fn human_turn(out: &mut String, layout: &TurnLayout) {
+    let turn = &layout.turn;
+    let _ = writeln!(out, "\n== turn {} at {}", turn.number, turn.at);
+    if let Some(why) = &turn.recomposed {
+        let what = if layout.system_prompt.is_some() {
+            "composed again, and it changed"
+        } else {
+            "composed again, byte for byte the same"
+        };
+        let _ = writeln!(out, "system prompt {what}: {why}");
+    }
+    if let Some(prompt) = &layout.system_prompt {
+        system_prompt(out, prompt, |_| {});
+    }
+    if let Some(items) = &layout.preloaded {
+        let _ = writeln!(out, "before the first turn, as recomposed:");
+        opening(out, items);
+    }
+    if let Some(items) = &layout.opening {
+        let _ = writeln!(out, "the opening, as recomposed:");
+        opening(out, items);
+    }
+    let at = |position: Position| turn.notes.iter().filter(move |n| n.position == position);
+    if at(Position::First).next().is_some() {
+        let _ = writeln!(out, "~~~~ at position 0, before everything stored:");
+        at(Position::First).for_each(|n| note(out, n));
+    }
+    let _ = writeln!(
+        out,
+        "~~~~ the stored history ends here: a host with a breakpoint to spare puts it here"
+    );
+    at(Position::BeforePrompt).for_each(|n| note(out, n));
+    let _ = writeln!(out, ">> the person's message");
+    at(Position::WithPrompt).for_each(|n| note(out, n));
+    for request in &layout.requests {
+        let _ = writeln!(out, "~~~~ request {} at {}", request.number, request.at);
+        if request.messages.is_empty() {
+            let _ = writeln!(out, "(no facts changed)");
+        }
+        request.messages.iter().for_each(|n| note(out, n));
+        for held in &request.record.held {
+            let _ = writeln!(out, "held: {held}");
+        }
+        for refusal in &request.record.refusals {
+            let _ = writeln!(out, "refused {}: {}", refusal.contributor, refusal.reason);
+        }
+    }
+    human_record(out, turn);
+}
+
+fn human_record(out: &mut String, turn: &Turn) {
+    let record = &turn.record;
+    let _ = writeln!(out, "record:");
+    for held in &record.held {
+        let _ = writeln!(out, "  held: {held}");
+    }
+    let _ = writeln!(out, "  versions:");
+    for version in &record.versions {
+        let running = version
+            .running
+            .as_ref()
+            .map_or_else(|| "none".to_string(), |v| format!("{} ({})", v.version, v.digest));
+        let change = version
+            .change
+            .as_ref()
+            .map_or_else(String::new, |change| format!(": {change}"));
+        let _ = writeln!(out, "    {} {running}{change}", version.plugin);
+    }
+    for skill in &record.skills {
+        let _ = writeln!(out, "  skill {} {}: {}", skill.skill, skill.version, skill.why);
+    }
+    let _ = writeln!(out, "  contributors:");
+    for contributor in &record.contributors {
+        let mark = if contributor.included { "+" } else { "-" };
+        let _ = writeln!(
+            out,
+            "    {mark} {} [{}, {} tokens]: {}",
+            contributor.contributor, contributor.kind, contributor.tokens, contributor.why
+        );
+    }
+    for fired in &record.system_messages {
+        let _ = writeln!(out, "  system message {}: {}", fired.contributor, fired.why);
+    }
+    for (what, runs) in [
+        ("eager run", &record.eager_runs),
+        ("retrieval", &record.retrievals),
+    ] {
+        for run in runs {
+            let outcome = match (&run.reason, &run.provenance) {
+                (Some(reason), _) => format!("refused: {reason}"),
+                (None, Some(provenance)) => format!("ran; marked `{provenance}`"),
+                (None, None) => "ran".to_string(),
+            };
+            let _ = writeln!(
+                out,
+                "  {what} {} ({}): {outcome}",
+                run.contributor, run.tool
+            );
+        }
+    }
+    for refusal in &record.refusals {
+        let _ = writeln!(out, "  refused {}: {}", refusal.contributor, refusal.reason);
+    }
+}
