@@ -8,15 +8,13 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use contrib::bundle::{self, Bundle, LoadError};
-use contrib::config::{Config, Effect};
-use contrib::diagnostic::Diagnostic;
+use contrib::config::Effect;
 use contrib::runtime::simulate::{self, simulate};
 use contrib::runtime::{
     Agent, CliGate, Conversation, Environment, Gate, GateOutcome, GateRequest, ModelChange, Model,
     Options, Permissions, Person, Profile, Profiles, RequestInput, Session, Skill, Timestamp, Turn,
     TurnInput,
 };
-use contrib::source::SourceFile;
 
 /// The workspace the manifests below are checked against: the platform's
 /// tools, plus a memory reader and a write tool opted in to eager runs.
@@ -38,19 +36,11 @@ manifest_tokens = 300
 operations = { diff = { tokens = 400 } }
 "#;
 
+mod common;
+
 /// The bundle a manifest builds to, failing on any error diagnostic.
 fn build(manifest: &str) -> Bundle {
-    let (config, diagnostics) = Config::from_source(SourceFile::new("contrib.toml", CONFIG));
-    assert!(diagnostics.is_empty(), "{diagnostics:#?}");
-    let source = SourceFile::new("test.contrib", manifest);
-    let analysis = contrib::analyze(&source, &config);
-    let errors: Vec<&Diagnostic> = analysis
-        .diagnostics
-        .iter()
-        .filter(|diagnostic| diagnostic.is_error())
-        .collect();
-    assert!(errors.is_empty(), "{errors:#?}");
-    bundle::build(&analysis.plugin.expect("a plugin"), &config)
+    common::bundle_in(CONFIG, manifest)
 }
 
 const BASE: &str = r#"
