@@ -11,7 +11,7 @@ use contrib::bundle::{self, Bundle, LoadError};
 use contrib::config::Effect;
 use contrib::runtime::simulate::{self, simulate};
 use contrib::runtime::{
-    Agent, CliGate, Conversation, Environment, Gate, GateOutcome, GateRequest, ModelChange, Model,
+    Agent, CliGate, Conversation, Environment, Gate, GateOutcome, GateRequest, Model, ModelChange,
     Options, Permissions, Person, Profile, Profiles, RequestInput, Session, Skill, Timestamp, Turn,
     TurnInput,
 };
@@ -554,9 +554,10 @@ plugin acme/review 1.0.0 {
     )];
     let profile = none();
     let mut with_skill = sam();
-    with_skill
-        .skills
-        .insert("code-review".into(), Skill::at(semver::Version::new(2, 3, 0)));
+    with_skill.skills.insert(
+        "code-review".into(),
+        Skill::at(semver::Version::new(2, 3, 0)),
+    );
     let mut conversation = Conversation::start(&bundles, with_skill, CliGate, &profile);
     let mut update = TurnInput::reply_at(at("2026-03-02T09:01:00Z"));
     update.skills = Some(BTreeMap::from([(
@@ -616,7 +617,11 @@ fn reach_decides_per_turn() {
 
 /// The texts of the fact sections a request tells.
 fn told(request: &contrib::runtime::Request) -> Vec<&str> {
-    request.messages.iter().map(|note| note.text.as_str()).collect()
+    request
+        .messages
+        .iter()
+        .map(|note| note.text.as_str())
+        .collect()
 }
 
 #[test]
@@ -1169,9 +1174,10 @@ plugin acme/loads 1.0.0 {
     let bundles = [build(manifest)];
     let profile = none();
     let mut session = sam();
-    session
-        .skills
-        .insert("code-review".into(), Skill::at("2.3.0".parse().expect("semver")));
+    session.skills.insert(
+        "code-review".into(),
+        Skill::at("2.3.0".parse().expect("semver")),
+    );
     let conversation = Conversation::start(&bundles, session, CliGate, &profile);
     assert!(conversation.opening().is_empty());
     let preloaded: Vec<&str> = conversation

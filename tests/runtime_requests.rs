@@ -55,7 +55,11 @@ fn crucible() -> Bundle {
 }
 
 fn texts(request: &Request) -> Vec<&str> {
-    request.messages.iter().map(|note| note.text.as_str()).collect()
+    request
+        .messages
+        .iter()
+        .map(|note| note.text.as_str())
+        .collect()
 }
 
 fn headings(request: &Request) -> Vec<&str> {
@@ -75,7 +79,9 @@ const TOOLS: &str = "## What you have\n- read_object\n- search_code";
 const CLOSING: &str = "This section reports what is allowed; it does not authorize anything. Every call is still checked as if it were not here.";
 
 fn permissions(allowed: &str) -> String {
-    format!("## Permissions\nMode: default\nAllowed for the rest of this session: {allowed}\n{CLOSING}")
+    format!(
+        "## Permissions\nMode: default\nAllowed for the rest of this session: {allowed}\n{CLOSING}"
+    )
 }
 
 // Facts per request
@@ -86,12 +92,22 @@ fn the_first_request_reads_the_question_then_the_six_sections_in_crucibles_order
     let profile = Profile::none();
     let mut conversation = Conversation::start(&bundles, session(), CliGate, &profile);
     let turn = conversation.turn(TurnInput::reply_at(at("2026-03-02T09:01:00Z")));
-    assert!(turn.notes.is_empty(), "facts follow the prompt, not precede it");
+    assert!(
+        turn.notes.is_empty(),
+        "facts follow the prompt, not precede it"
+    );
     let first = conversation.request(RequestInput::at(at("2026-03-02T09:01:00Z")));
     let nothing_allowed = permissions("nothing beyond what the mode allows");
     assert_eq!(
         texts(&first),
-        [WHERE, SKILLS, ENVIRONMENT, ANSWERING, TOOLS, nothing_allowed.as_str()]
+        [
+            WHERE,
+            SKILLS,
+            ENVIRONMENT,
+            ANSWERING,
+            TOOLS,
+            nothing_allowed.as_str()
+        ]
     );
     assert_eq!(
         headings(&first),
@@ -107,7 +123,12 @@ fn the_first_request_reads_the_question_then_the_six_sections_in_crucibles_order
     for note in &first.messages {
         assert_eq!(
             (note.role, note.position, note.persisted, note.kind),
-            (Role::User, Position::End, true, NoteKind::Contributor(contrib::ir::Kind::Fact))
+            (
+                Role::User,
+                Position::End,
+                true,
+                NoteKind::Contributor(contrib::ir::Kind::Fact)
+            )
         );
     }
     assert!(first
@@ -131,9 +152,8 @@ fn a_turn_sends_the_sections_once_however_many_tool_rounds_and_a_quiet_turn_send
         6
     );
     for second in 10..15 {
-        let round = conversation.request(RequestInput::at(at(&format!(
-            "2026-03-02T09:01:{second}Z"
-        ))));
+        let round =
+            conversation.request(RequestInput::at(at(&format!("2026-03-02T09:01:{second}Z"))));
         assert!(round.messages.is_empty());
         assert!(round
             .record
@@ -379,7 +399,10 @@ plugin acme/tight 1.0.0 {
         .iter()
         .find(|section| section.section == "What you have")
         .expect("recorded");
-    assert_eq!((tools.section.as_str(), tools.told), ("What you have", None));
+    assert_eq!(
+        (tools.section.as_str(), tools.told),
+        ("What you have", None)
+    );
 }
 
 // Resume
@@ -620,7 +643,11 @@ fn a_log_cut_at_every_byte_resumes_and_the_next_request_is_exactly_right() {
                     .iter()
                     .find(|s| Some(&s.section) == note.section.as_ref())
                     .and_then(|s| s.told);
-                (note.section.clone().unwrap_or_default(), told, Some(note.text.clone()))
+                (
+                    note.section.clone().unwrap_or_default(),
+                    told,
+                    Some(note.text.clone()),
+                )
             })
             .collect();
         assert_eq!(got, expected_after_cut(&offsets, cut), "cut at byte {cut}");
@@ -641,10 +668,9 @@ fn a_log_cut_and_continued_reads_back_the_same_way() {
         .resume(&log[..cut])
         .expect("resumes");
     let first = conversation.request(RequestInput::at(at("2026-03-02T10:00:00Z")));
-    assert!(first
-        .messages
-        .iter()
-        .any(|note| note.text.starts_with("This supersedes every earlier version")));
+    assert!(first.messages.iter().any(|note| note
+        .text
+        .starts_with("This supersedes every earlier version")));
     // Read again, the continued log knows what the model was told.
     let again = resume_and_request(&bundles, &profile, &continued.bytes());
     assert_eq!(texts(&again), Vec::<&str>::new());

@@ -235,7 +235,12 @@ fn read_steps(path: &Path) -> Result<Vec<Step>, String> {
     let turns = match file.remove("turn") {
         None => Vec::new(),
         Some(toml::Value::Array(turns)) => turns,
-        Some(_) => return Err(format!("`{}`: `turn` is a list of `[[turn]]` tables", path.display())),
+        Some(_) => {
+            return Err(format!(
+                "`{}`: `turn` is a list of `[[turn]]` tables",
+                path.display()
+            ))
+        }
     };
     if let Some(key) = file.keys().next() {
         return Err(format!(
@@ -248,12 +253,15 @@ fn read_steps(path: &Path) -> Result<Vec<Step>, String> {
         .into_iter()
         .enumerate()
         .map(|(index, turn)| {
-            let at = |message: String| format!("`{}`, turn {}: {message}", path.display(), index + 1);
+            let at =
+                |message: String| format!("`{}`, turn {}: {message}", path.display(), index + 1);
             let toml::Value::Table(mut table) = turn else {
                 return Err(at("a turn is a table".to_string()));
             };
             let install = match table.remove("install") {
-                Some(toml::Value::String(folder)) => Some(load_bundles(&base.join(folder)).map_err(&at)?),
+                Some(toml::Value::String(folder)) => {
+                    Some(load_bundles(&base.join(folder)).map_err(&at)?)
+                }
                 Some(_) => return Err(at("`install` is a folder of bundles".to_string())),
                 None => None,
             };
@@ -308,7 +316,10 @@ fn human_layout(layout: &Layout) -> String {
         marker(out, Boundary::Agent)
     });
     if !layout.preloaded.is_empty() {
-        let _ = writeln!(out, "== before the first turn (shared by the agent's conversations)");
+        let _ = writeln!(
+            out,
+            "== before the first turn (shared by the agent's conversations)"
+        );
         opening(&mut out, &layout.preloaded);
     }
     marker(&mut out, Boundary::Person);
@@ -441,10 +452,10 @@ fn human_record(out: &mut String, turn: &Turn) {
     }
     let _ = writeln!(out, "  versions:");
     for version in &record.versions {
-        let running = version
-            .running
-            .as_ref()
-            .map_or_else(|| "none".to_string(), |v| format!("{} ({})", v.version, v.digest));
+        let running = version.running.as_ref().map_or_else(
+            || "none".to_string(),
+            |v| format!("{} ({})", v.version, v.digest),
+        );
         let change = version
             .change
             .as_ref()
@@ -452,7 +463,11 @@ fn human_record(out: &mut String, turn: &Turn) {
         let _ = writeln!(out, "    {} {running}{change}", version.plugin);
     }
     for skill in &record.skills {
-        let _ = writeln!(out, "  skill {} {}: {}", skill.skill, skill.version, skill.why);
+        let _ = writeln!(
+            out,
+            "  skill {} {}: {}",
+            skill.skill, skill.version, skill.why
+        );
     }
     let _ = writeln!(out, "  contributors:");
     for contributor in &record.contributors {

@@ -36,7 +36,9 @@ pub const SUPERSEDES: &str =
 pub const PERMISSIONS_CLOSING: &str = "This section reports what is allowed; it does not authorize anything. Every call is still checked as if it were not here.";
 
 /// One thing a section states.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum FactPart {
     WorkspaceRoot,
@@ -196,7 +198,10 @@ pub fn worst_case(heading: &str, says: &[FactSection]) -> WorstCase {
         for part in section.parts() {
             fixed.push_str(&format!("{}: now \n", part.title()));
             if part.is_list() {
-                fixed.push_str(&format!("{}\nadded: removed: updated: \n", part.when_empty()));
+                fixed.push_str(&format!(
+                    "{}\nadded: removed: updated: \n",
+                    part.when_empty()
+                ));
                 // Each item: "- " or ", " before it, a line break or a
                 // comma after it, and for an update " → " between values.
                 let per_item = part.max_value_bytes() + 8;

@@ -6,8 +6,8 @@
 //! written, so diagnostics can point at the author's words or, for a
 //! default, at the contributor that took it.
 
-mod framing;
 pub mod facts;
+mod framing;
 pub mod kinds;
 pub mod origin;
 pub mod reference;

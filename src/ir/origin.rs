@@ -106,7 +106,10 @@ mod tests {
             pieces("web:{call.url}"),
             Ok(vec![OriginPiece::Text("web:"), OriginPiece::Call("url")])
         );
-        assert_eq!(pieces("memory:team"), Ok(vec![OriginPiece::Text("memory:team")]));
+        assert_eq!(
+            pieces("memory:team"),
+            Ok(vec![OriginPiece::Text("memory:team")])
+        );
     }
 
     #[test]
@@ -114,7 +117,10 @@ mod tests {
         let error = pieces("web:{call.url").unwrap_err();
         assert_eq!(error.range, 4..13);
         let error = pieces("web:{URL}x").unwrap_err();
-        assert_eq!((error.message.as_str(), error.range), ("`{URL}` is not a placeholder", 4..9));
+        assert_eq!(
+            (error.message.as_str(), error.range),
+            ("`{URL}` is not a placeholder", 4..9)
+        );
         assert_eq!(pieces("a:b}").unwrap_err().range, 3..4);
     }
 }

@@ -48,12 +48,12 @@ use std::io::Write;
 
 use super::facts::{self, Memory, Merged, Section};
 use super::gate::Gate;
-use super::log::{KeptVersion, LogWriter, ResumeError, Restored, Seen};
+use super::log::{KeptVersion, LogWriter, Restored, ResumeError, Seen};
 use super::options::{ModelChange, Options, PersonPart};
 use super::profiles::{Boundary, Breakpoint, Placed, Profile};
 use super::record::{
-    Contribution, KeptSkill, Named, OpeningItem, OpeningKind, PluginVersion, Refusal,
-    SystemPrompt, TurnRecord, VersionRecord,
+    Contribution, KeptSkill, Named, OpeningItem, OpeningKind, PluginVersion, Refusal, SystemPrompt,
+    TurnRecord, VersionRecord,
 };
 use super::render::{render, Values};
 use super::session::Session;
@@ -434,16 +434,20 @@ impl<'a, G: Gate> Conversation<'a, G> {
 
     /// The fact sections of the kept versions, each told once.
     fn index_sections(&mut self) {
-        let facts = self.entries.iter().enumerate().filter_map(|(index, entry)| {
-            (entry.kind() == Kind::Fact).then(|| {
-                (
-                    index,
-                    entry.name(),
-                    entry.contributor.heading.as_deref(),
-                    entry.contributor.says.as_slice(),
-                )
-            })
-        });
+        let facts = self
+            .entries
+            .iter()
+            .enumerate()
+            .filter_map(|(index, entry)| {
+                (entry.kind() == Kind::Fact).then(|| {
+                    (
+                        index,
+                        entry.name(),
+                        entry.contributor.heading.as_deref(),
+                        entry.contributor.says.as_slice(),
+                    )
+                })
+            });
         let (sections, merged) = facts::sections(facts);
         self.sections = sections;
         self.merged = merged;
@@ -529,7 +533,8 @@ impl<'a, G: Gate> Conversation<'a, G> {
             PersonPart::SystemPrompt => agent.clone() + &person,
             PersonPart::Opening => agent.clone(),
         };
-        self.opening.retain(|item| item.kind != OpeningKind::PersonPart);
+        self.opening
+            .retain(|item| item.kind != OpeningKind::PersonPart);
         if self.options.person_part == PersonPart::Opening && !person.is_empty() {
             let person = person.trim_end().to_string();
             self.opening.insert(
@@ -557,11 +562,11 @@ impl<'a, G: Gate> Conversation<'a, G> {
     }
 
     /// The version records for a turn: each plugin the conversation runs on
-    /// or has installed, with what changed at this turn or waits.
-    pub(super) fn version_records(&mut self) -> Vec<VersionRecord> {
-        let changed = std::mem::take(&mut self.pending.versions);
+    /// or has installed, with what `changed` at this turn or what waits.
+    pub(super) fn version_records(&self, changed: &[VersionRecord]) -> Vec<VersionRecord> {
         let mut plugins: BTreeSet<&str> = self.kept.iter().map(|b| b.plugin.as_str()).collect();
         plugins.extend(self.installed.iter().map(|b| b.plugin.as_str()));
+        plugins.extend(changed.iter().map(|record| record.plugin.as_str()));
         plugins
             .into_iter()
             .map(|plugin| {
@@ -615,7 +620,11 @@ impl<'a, G: Gate> Conversation<'a, G> {
                     self.installed
                         .iter()
                         .copied()
-                        .find(|b| b.plugin == kept.plugin && b.version == kept.version && b.digest.as_deref() == Some(kept.digest.as_str()))
+                        .find(|b| {
+                            b.plugin == kept.plugin
+                                && b.version == kept.version
+                                && b.digest.as_deref() == Some(kept.digest.as_str())
+                        })
                         .ok_or_else(|| format!("{}@{}", kept.plugin, kept.version))
                 })
                 .collect::<Result<Vec<&'a Bundle>, String>>()
@@ -635,7 +644,12 @@ impl<'a, G: Gate> Conversation<'a, G> {
                 let missing: Vec<String> = compose
                     .kept
                     .iter()
-                    .filter(|kept| !self.installed.iter().any(|b| b.plugin == kept.plugin && b.version == kept.version))
+                    .filter(|kept| {
+                        !self
+                            .installed
+                            .iter()
+                            .any(|b| b.plugin == kept.plugin && b.version == kept.version)
+                    })
                     .map(|kept| format!("`{}@{}`", kept.plugin, kept.version))
                     .collect();
                 // What it was composed from is gone: compose from what is
@@ -645,7 +659,12 @@ impl<'a, G: Gate> Conversation<'a, G> {
                 self.kept = compose
                     .kept
                     .iter()
-                    .filter_map(|kept| self.installed.iter().copied().find(|b| b.plugin == kept.plugin && b.version == kept.version))
+                    .filter_map(|kept| {
+                        self.installed
+                            .iter()
+                            .copied()
+                            .find(|b| b.plugin == kept.plugin && b.version == kept.version)
+                    })
                     .collect();
                 let why = format!(
                     "the conversation was resumed and {} it was composed with {} no longer installed",

@@ -96,7 +96,10 @@ pub(crate) fn sections<'f>(
             if kept.is_empty() {
                 continue;
             }
-            match sections.iter_mut().find(|section| section.heading == heading) {
+            match sections
+                .iter_mut()
+                .find(|section| section.heading == heading)
+            {
                 Some(section) => {
                     if section.teller != index {
                         merged.push(Merged {
@@ -133,7 +136,8 @@ pub(crate) fn state(says: &[FactSection], session: &Session, at: Timestamp) -> S
 }
 
 fn value(part: FactPart, session: &Session, at: Timestamp) -> FactValue {
-    let scalar = |value: Option<&str>, otherwise: &str| FactValue::Scalar(cut(value.unwrap_or(otherwise)));
+    let scalar =
+        |value: Option<&str>, otherwise: &str| FactValue::Scalar(cut(value.unwrap_or(otherwise)));
     let environment = &session.environment;
     match part {
         FactPart::Date => FactValue::Scalar(date(at)),
@@ -241,7 +245,9 @@ pub(crate) fn change(section: &Section, before: &SectionState, now: &SectionStat
         .collect();
     let has_list = now.keys().any(|part| part.is_list());
     if !has_list {
-        let first = changed.first().map_or(section.heading.as_str(), |part| part.title());
+        let first = changed
+            .first()
+            .map_or(section.heading.as_str(), |part| part.title());
         let body = full(section, now);
         let body = body.split_once('\n').map_or("", |(_, rest)| rest);
         return format!("## {first} changed\n{body}");
@@ -407,7 +413,10 @@ mod tests {
 
     #[test]
     fn a_scalar_change_is_named_after_what_changed_and_restates_the_section() {
-        let answering = section("What is answering", &[FactSection::Model, FactSection::Effort]);
+        let answering = section(
+            "What is answering",
+            &[FactSection::Model, FactSection::Effort],
+        );
         let state = |model: &str, effort: &str| {
             SectionState::from([
                 (FactPart::Model, FactValue::Scalar(model.into())),
@@ -428,7 +437,10 @@ mod tests {
     fn an_empty_list_says_so() {
         let skills = section("Skills you can open", &[FactSection::Skills]);
         let now = SectionState::from([(FactPart::Skills, list(&[]))]);
-        assert_eq!(full(&skills, &now), "## Skills you can open\nNone were discovered.");
+        assert_eq!(
+            full(&skills, &now),
+            "## Skills you can open\nNone were discovered."
+        );
     }
 
     #[test]

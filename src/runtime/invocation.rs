@@ -83,7 +83,9 @@ impl<'a, G: Gate> Conversation<'a, G> {
             section: None,
             text: invocation_note(
                 pick,
-                self.system.skill(&pick.skill).map(|kept| kept.name.as_str()),
+                self.system
+                    .skill(&pick.skill)
+                    .map(|kept| kept.name.as_str()),
                 self.session.skills.get(&pick.skill),
             ),
             persisted: false,
@@ -168,7 +170,11 @@ fn files(skill: &Skill, body: &str) -> Vec<String> {
         .map(|path| format!("`{path}`"))
         .collect();
     if !rest.is_empty() {
-        let what = if main.is_some() { "Its other files" } else { "Its files" };
+        let what = if main.is_some() {
+            "Its other files"
+        } else {
+            "Its files"
+        };
         lines.push(format!(
             "{what}, to read with read_object: {}.",
             bounded(rest.into_iter()).join(", ")

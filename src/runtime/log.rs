@@ -223,7 +223,9 @@ impl Restored {
                 "state" if states_recorded => {
                     if let Ok(entry) = serde_json::from_str::<StateEntry>(json) {
                         if telling.as_deref() == Some(entry.section.as_str()) {
-                            restored.memory.insert(entry.section, Memory::Known(entry.state));
+                            restored
+                                .memory
+                                .insert(entry.section, Memory::Known(entry.state));
                         }
                     }
                     telling = None;

@@ -20,9 +20,13 @@ impl<'a, G: Gate> Conversation<'a, G> {
         for (index, entry) in self.entries.clone().into_iter().enumerate() {
             let name = entry.name();
             let piece = match entry.kind() {
-                Kind::Text => render(entry.bundle, entry.contributor, &Values::at(&self.session, at))
-                    .ok()
-                    .map(|rendered| rendered.text),
+                Kind::Text => render(
+                    entry.bundle,
+                    entry.contributor,
+                    &Values::at(&self.session, at),
+                )
+                .ok()
+                .map(|rendered| rendered.text),
                 Kind::EagerLoad => {
                     let items: Vec<_> = self
                         .preloaded

@@ -71,9 +71,11 @@ impl<'a, G: Gate> Conversation<'a, G> {
                 tokens,
             };
             if !self.audience.reaches(entry.contributor.reach) {
-                record
-                    .sections
-                    .push(told(None, self.audience.why_not(entry.contributor.reach), 0));
+                record.sections.push(told(
+                    None,
+                    self.audience.why_not(entry.contributor.reach),
+                    0,
+                ));
                 continue;
             }
             let now = facts::state(&section.says, &self.session, at);
@@ -109,7 +111,13 @@ impl<'a, G: Gate> Conversation<'a, G> {
             }
             let heading = section.heading.clone();
             if let Some(log) = &mut self.log {
-                log.told(&heading, telling.told, self.turns, self.requests, &telling.text);
+                log.told(
+                    &heading,
+                    telling.told,
+                    self.turns,
+                    self.requests,
+                    &telling.text,
+                );
                 log.state(&heading, &telling.state);
             }
             self.memory
@@ -138,9 +146,11 @@ impl<'a, G: Gate> Conversation<'a, G> {
                 persisted: true,
             });
         }
-        record
-            .sections
-            .sort_by_key(|section| self.sections.iter().position(|s| s.heading == section.section));
+        record.sections.sort_by_key(|section| {
+            self.sections
+                .iter()
+                .position(|s| s.heading == section.section)
+        });
         Request {
             turn: self.turns,
             number: self.requests,

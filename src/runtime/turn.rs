@@ -97,7 +97,10 @@ impl<'a, G: Gate> Conversation<'a, G> {
                 continue;
             }
             if !self.audience.reaches(entry.contributor.reach) {
-                outcomes.insert(name, left_out(self.audience.why_not(entry.contributor.reach)));
+                outcomes.insert(
+                    name,
+                    left_out(self.audience.why_not(entry.contributor.reach)),
+                );
                 continue;
             }
             let note = match entry.kind() {
@@ -111,7 +114,13 @@ impl<'a, G: Gate> Conversation<'a, G> {
             };
             match note {
                 Ok((Some(note), why)) => {
-                    outcomes.insert(name, Outcome { included: true, why });
+                    outcomes.insert(
+                        name,
+                        Outcome {
+                            included: true,
+                            why,
+                        },
+                    );
                     if note.persisted {
                         stored.push(note);
                     } else {
@@ -157,7 +166,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
 
         record.contributors = self.contributor_records(&notes, &outcomes, &record.refusals);
         record.skills = self.skill_records();
-        record.versions = self.version_records();
+        record.versions = self.version_records(&record.versions);
         self.last_at = at;
         self.seen = Seen::of(&self.session);
         self.log_turn(at, input.compaction);
@@ -301,7 +310,11 @@ impl<'a, G: Gate> Conversation<'a, G> {
         at: Timestamp,
         record: &mut TurnRecord,
     ) -> Result<(Option<Note>, String), String> {
-        let rendered = render(entry.bundle, entry.contributor, &Values::at(&self.session, at))?;
+        let rendered = render(
+            entry.bundle,
+            entry.contributor,
+            &Values::at(&self.session, at),
+        )?;
         record.withheld(&entry, rendered.withheld);
         Ok((
             Some(note(entry, rendered.text, false, Position::BeforePrompt)),
@@ -398,7 +411,11 @@ impl<'a, G: Gate> Conversation<'a, G> {
         if !include {
             return Ok((None, why));
         }
-        let rendered = render(entry.bundle, entry.contributor, &Values::at(&self.session, at))?;
+        let rendered = render(
+            entry.bundle,
+            entry.contributor,
+            &Values::at(&self.session, at),
+        )?;
         record.withheld(&entry, rendered.withheld);
         self.applied.insert(name);
         Ok((
@@ -450,9 +467,17 @@ impl<'a, G: Gate> Conversation<'a, G> {
     ) -> (bool, String, u64) {
         let mut tokens = 0;
         let mut places = Vec::new();
-        if let Some(contribution) = self.system.contributions.iter().find(|c| c.contributor == name) {
+        if let Some(contribution) = self
+            .system
+            .contributions
+            .iter()
+            .find(|c| c.contributor == name)
+        {
             tokens += count(&contribution.text);
-            places.push(format!("in the kept system prompt's {} part", contribution.placement));
+            places.push(format!(
+                "in the kept system prompt's {} part",
+                contribution.placement
+            ));
         }
         let mut add = |items: &mut dyn Iterator<Item = u64>, place: &str| {
             let sum: u64 = items.sum();
@@ -462,7 +487,11 @@ impl<'a, G: Gate> Conversation<'a, G> {
             }
         };
         add(
-            &mut self.preloaded.iter().filter(|item| item.contributor == name).map(|item| item.tokens),
+            &mut self
+                .preloaded
+                .iter()
+                .filter(|item| item.contributor == name)
+                .map(|item| item.tokens),
             "loaded before the first turn, in the shared prefix",
         );
         add(
@@ -474,7 +503,10 @@ impl<'a, G: Gate> Conversation<'a, G> {
             "in the conversation's opening",
         );
         let mine = || notes.iter().filter(|note| note.contributor == name);
-        let stored_now: u64 = mine().filter(|note| note.persisted).map(|note| count(&note.text)).sum();
+        let stored_now: u64 = mine()
+            .filter(|note| note.persisted)
+            .map(|note| count(&note.text))
+            .sum();
         if let Some((stored, since)) = self.history.get(name) {
             let earlier = stored.saturating_sub(stored_now);
             if earlier > 0 {
@@ -489,7 +521,9 @@ impl<'a, G: Gate> Conversation<'a, G> {
         if entry.kind() == Kind::Fact {
             let tells = self.sections.iter().any(|section| section.teller == index);
             match self.merged.iter().find(|merged| merged.entry == index) {
-                Some(merged) if !tells => return (false, format!("merged: {}", merged.why), tokens),
+                Some(merged) if !tells => {
+                    return (false, format!("merged: {}", merged.why), tokens)
+                }
                 _ => places.push("its sections are compared before every request".to_string()),
             }
         }
@@ -610,7 +644,9 @@ fn activation_holds(
         }
     };
     match activation {
-        BundledActivation::Command { name } => invoked("command", &[input.command.as_deref()], name),
+        BundledActivation::Command { name } => {
+            invoked("command", &[input.command.as_deref()], name)
+        }
         BundledActivation::Skill { name } => invoked(
             "skill",
             &[
