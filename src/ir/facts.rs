@@ -264,9 +264,4 @@ mod tests {
         assert_eq!(kept.chars().count(), MAX_ITEM_CHARS);
         assert!(kept.ends_with(CUT_MARK));
     }
-
-    #[test]
-    fn the_longest_date_is_its_bound() {
-        assert_eq!(FactPart::Date.max_value_bytes(), 34);
-    }
 }

@@ -438,15 +438,14 @@ impl<'a, G: Gate> Conversation<'a, G> {
             .entries
             .iter()
             .enumerate()
-            .filter_map(|(index, entry)| {
-                (entry.kind() == Kind::Fact).then(|| {
-                    (
-                        index,
-                        entry.name(),
-                        entry.contributor.heading.as_deref(),
-                        entry.contributor.says.as_slice(),
-                    )
-                })
+            .filter(|(_, entry)| entry.kind() == Kind::Fact)
+            .map(|(index, entry)| {
+                (
+                    index,
+                    entry.name(),
+                    entry.contributor.heading.as_deref(),
+                    entry.contributor.says.as_slice(),
+                )
             });
         let (sections, merged) = facts::sections(facts);
         self.sections = sections;

@@ -390,6 +390,18 @@ mod tests {
     }
 
     #[test]
+    fn every_date_fits_the_bound_the_checker_counts() {
+        let bound = FactPart::Date.max_value_bytes() as usize;
+        for day in 23..=31 {
+            for offset in ["-23:59", "+00:00", "+05:45"] {
+                let at =
+                    Timestamp::parse(&format!("9999-12-{day}T12:00:00{offset}")).expect("a time");
+                assert!(date(at).len() <= bound, "{}", date(at));
+            }
+        }
+    }
+
+    #[test]
     fn lists_are_bounded_and_long_items_cut_not_dropped() {
         let mut items: Vec<String> = (0..70).map(|i| format!("tool_{i:02}")).collect();
         items.insert(0, "x".repeat(201));

@@ -637,7 +637,7 @@ fn activation_holds(
     input: &TurnInput,
 ) -> Result<String, String> {
     let invoked = |what: &str, given: &[Option<&str>], wanted: &str| {
-        if given.iter().any(|given| *given == Some(wanted)) {
+        if given.contains(&Some(wanted)) {
             Ok(format!("the {what} `{wanted}` was invoked"))
         } else {
             Err(format!("the {what} `{wanted}` was not invoked"))

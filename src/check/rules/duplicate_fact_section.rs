@@ -5,6 +5,9 @@ use crate::source::Spanned;
 
 pub use crate::rules::DUPLICATE_FACT_SECTION as RULE;
 
+/// A fact: its contributor, its heading if written, what it says.
+type Fact<'c> = (&'c Contributor, Option<&'c Spanned<String>>, &'c [Spanned<FactSection>]);
+
 /// A section a fact states, and where.
 struct Stated<'c> {
     contributor: &'c Contributor,
@@ -16,7 +19,7 @@ struct Stated<'c> {
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     // The runtime tells a section with the first fact to state it, in
     // composition order: priority, then id.
-    let mut facts: Vec<(&Contributor, Option<&Spanned<String>>, &[Spanned<FactSection>])> = cx
+    let mut facts: Vec<Fact<'_>> = cx
         .contributors()
         .filter_map(|(_, contributor)| match &contributor.body {
             ContributorBody::Fact { heading, says } => Some((contributor, heading.as_ref(), says.as_slice())),

@@ -89,6 +89,7 @@ plugin acme/code-review 1.4.0 {
         body "It has been {idle} since your last turn."
     }
 
+    # contrib: allow(fact-over-budget) -- the platform names its OS and architecture in a word each
     fact environment {
         says [date, os, arch]
         budget 60 tokens
