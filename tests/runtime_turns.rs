@@ -850,3 +850,49 @@ fn compose_writes_a_session_log_and_resumes_from_one_cut_short() {
         "This supersedes every earlier version of this section in the conversation, including any that was cut short.\n## What you have\n"
     ));
 }
+
+#[test]
+fn compose_installs_a_new_version_that_reaches_the_conversation_at_its_compaction() {
+    let folder = tempfile::tempdir().expect("a temp folder");
+    let stance = |version: &str, words: &str| {
+        let manifest = write(
+            folder.path(),
+            &format!("stance-{version}.contrib"),
+            &format!(
+                "plugin acme/stance {version} {{\n    owner agent-author\n\n    text stance {{\n        placement agent\n        budget 30 tokens\n        body \"{words}\"\n    }}\n}}\n"
+            ),
+        );
+        let out = folder.path().join(version).display().to_string();
+        let built = contrib(&["build", "-o", &out, &manifest]);
+        assert!(built.status.success(), "{built:?}");
+        out
+    };
+    let first = stance("1.0.0", "Version one.");
+    stance("1.1.0", "Version two.");
+    let turns = write(
+        folder.path(),
+        "turns.toml",
+        "[[turn]]\nat = \"2026-03-02T09:01:00Z\"\n\n\
+         [[turn]]\nat = \"2026-03-02T09:02:00Z\"\ninstall = \"1.1.0\"\n\n\
+         [[turn]]\nat = \"2026-03-02T09:30:00Z\"\ncompaction = true\n",
+    );
+    let output = contrib(&[
+        "compose",
+        "--bundles",
+        &first,
+        "--session",
+        "examples/runtime/session.toml",
+        "--turns",
+        &turns,
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let text = String::from_utf8_lossy(&output.stdout);
+    for expected in [
+        "acme/stance 1.0.0 (sha256:",
+        "1.1.0 is installed; it reaches this conversation at its next compaction",
+        "system prompt composed again, and it changed: the conversation was compacted\n-- acme/stance@1.1.0/stance [agent]\nVersion two.",
+        "from 1.0.0 to 1.1.0: the conversation was compacted",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in\n{text}");
+    }
+}

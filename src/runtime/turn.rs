@@ -27,6 +27,10 @@ use super::time::Timestamp;
 use crate::bundle::BundledActivation;
 use crate::ir::{ConditionKind, Delivery, Duration, Kind, Source};
 
+/// A contributor's note on a turn, if any, and why it is there or not; or
+/// why it was refused.
+type Decided = Result<(Option<Note>, String), String>;
+
 /// What became of a contributor on a turn, for its record.
 struct Outcome {
     included: bool,
@@ -223,7 +227,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
         entry: Entry<'a>,
         at: Timestamp,
         record: &mut TurnRecord,
-    ) -> Result<(Option<Note>, String), String> {
+    ) -> Decided {
         let Some(condition) = &entry.contributor.condition else {
             return Ok((None, "it has no condition".to_string()));
         };
@@ -309,7 +313,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
         entry: Entry<'a>,
         at: Timestamp,
         record: &mut TurnRecord,
-    ) -> Result<(Option<Note>, String), String> {
+    ) -> Decided {
         let rendered = render(
             entry.bundle,
             entry.contributor,
@@ -322,12 +326,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
         ))
     }
 
-    fn preface(
-        &mut self,
-        entry: Entry<'a>,
-        at: Timestamp,
-        record: &mut TurnRecord,
-    ) -> Result<(Option<Note>, String), String> {
+    fn preface(&mut self, entry: Entry<'a>, at: Timestamp, record: &mut TurnRecord) -> Decided {
         let Some(call) = &entry.contributor.call else {
             return Ok((None, "it makes no call".to_string()));
         };
@@ -385,7 +384,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
         input: &TurnInput,
         at: Timestamp,
         record: &mut TurnRecord,
-    ) -> Result<(Option<Note>, String), String> {
+    ) -> Decided {
         let Some(activation) = &entry.contributor.activation else {
             return Ok((None, String::new()));
         };
