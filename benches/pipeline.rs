@@ -19,7 +19,6 @@ const SMALL: &str = "plugin acme/small 1.0.0 {
     owner agent-author
 
     eager-run started-at {
-        placement conversation
         budget 50 tokens
         call get_current_time {}
     }

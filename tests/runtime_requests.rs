@@ -220,6 +220,26 @@ fn a_mode_change_while_a_turn_runs_is_held_and_told_when_the_next_turn_starts() 
 }
 
 #[test]
+fn a_mode_changed_and_changed_back_within_a_turn_is_never_told() {
+    let bundles = [crucible()];
+    let profile = Profile::none();
+    let mut conversation = Conversation::start(&bundles, session(), CliGate, &profile);
+    conversation.turn(TurnInput::reply_at(at("2026-03-02T09:01:00Z")));
+    conversation.request(RequestInput::at(at("2026-03-02T09:01:00Z")));
+    for (second, mode) in [("10", "plan"), ("20", "default")] {
+        let mut change = RequestInput::at(at(&format!("2026-03-02T09:01:{second}Z")));
+        change.mode = Some(mode.into());
+        conversation.request(change);
+    }
+    let next = conversation.turn(TurnInput::reply_at(at("2026-03-02T09:05:00Z")));
+    assert!(next.record.held.is_empty());
+    assert!(conversation
+        .request(RequestInput::at(at("2026-03-02T09:05:00Z")))
+        .messages
+        .is_empty());
+}
+
+#[test]
 fn a_model_change_is_one_note_at_the_end_and_the_top_is_not_rewritten() {
     let bundles = [crucible()];
     let profile = Profile::none();

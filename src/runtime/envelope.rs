@@ -113,101 +113,104 @@ fn argument_text(value: &Value) -> String {
 /// writes it, and an opening one `<\retrieved_content`; the rest of the
 /// content is left as it was.
 pub fn defang(content: &str) -> String {
-    let normal = normalise(content);
     let mut out = String::with_capacity(content.len());
     let mut copied = 0;
-    let mut index = 0;
-    while index < normal.len() {
-        let Some((end, closing)) = tag_at(&normal, index) else {
-            index += 1;
-            continue;
-        };
-        let start = normal[index].start;
-        out.push_str(&content[copied..start]);
-        out.push_str(if closing { "<\\/" } else { "<\\" });
-        out.push_str(TAG);
-        copied = normal[end].end;
-        index = end + 1;
+    let mut at = 0;
+    while at < content.len() {
+        match may_open(content, at).then(|| tag_at(content, at)).flatten() {
+            Some((end, closing)) => {
+                out.push_str(&content[copied..at]);
+                out.push_str(if closing { "<\\/" } else { "<\\" });
+                out.push_str(TAG);
+                copied = end;
+                at = end;
+            }
+            None => at += 1,
+        }
     }
     out.push_str(&content[copied..]);
     out
 }
 
-/// One character as a reader may take it, and the bytes it came from.
-struct Normal {
-    char: char,
-    start: usize,
-    end: usize,
-}
-
-/// `content` as a reader might read it: lookalikes and encodings folded to
-/// ASCII, letters lowercased, white space to a space, invisible characters
-/// left out.
-fn normalise(content: &str) -> Vec<Normal> {
-    let mut normal = Vec::with_capacity(content.len());
-    let mut chars = content.char_indices().peekable();
-    while let Some((start, char)) = chars.next() {
-        let rest = &content[start..];
-        if let Some((decoded, length)) = encoded(rest) {
-            for _ in 1..rest[..length].chars().count() {
-                chars.next();
-            }
-            normal.push(Normal {
-                char: decoded,
-                start,
-                end: start + length,
-            });
-            continue;
-        }
-        if invisible(char) {
-            continue;
-        }
-        normal.push(Normal {
-            char: fold(char),
-            start,
-            end: start + char.len_utf8(),
-        });
+/// Whether a tag may start at byte `at`: at a `<`, an entity or a
+/// percent-encoding, or a lookalike of `<`. Only these are read further,
+/// so a run of invisible characters or spaces is read once, not once from
+/// each of its characters: defanging stays linear in the content.
+fn may_open(content: &str, at: usize) -> bool {
+    match content.as_bytes()[at] {
+        b'<' | b'&' | b'%' => true,
+        byte if byte < 0x80 => false,
+        _ => content
+            .get(at..)
+            .and_then(|rest| rest.chars().next())
+            .is_some_and(|char| fold(char) == '<'),
     }
-    normal
 }
 
-/// A tag of the envelope's name starting at `index` (at a `<`): the index
-/// of its name's last character, and whether it closes.
-fn tag_at(normal: &[Normal], index: usize) -> Option<(usize, bool)> {
-    if normal[index].char != '<' {
+/// Reads `text` from a byte offset as a reader might take it: lookalikes
+/// and encodings folded to ASCII, letters lowercased, white space to a
+/// space, invisible characters left out. Yields each character and the
+/// byte offset just past what it was read from.
+struct Reader<'t> {
+    text: &'t str,
+    at: usize,
+}
+
+impl Iterator for Reader<'_> {
+    type Item = (char, usize);
+
+    fn next(&mut self) -> Option<(char, usize)> {
+        loop {
+            let rest = self.text.get(self.at..)?;
+            let char = rest.chars().next()?;
+            if let Some((decoded, length)) = encoded(rest) {
+                self.at += length;
+                return Some((decoded, self.at));
+            }
+            self.at += char.len_utf8();
+            if !invisible(char) {
+                return Some((fold(char), self.at));
+            }
+        }
+    }
+}
+
+/// A tag of the envelope's name starting at byte `start`: the byte offset
+/// just past its name, and whether it closes.
+fn tag_at(content: &str, start: usize) -> Option<(usize, bool)> {
+    let mut reader = Reader {
+        text: content,
+        at: start,
+    }
+    .peekable();
+    if reader.next()?.0 != '<' {
         return None;
     }
-    let mut at = skip_spaces(normal, index + 1);
-    let closing = normal.get(at).is_some_and(|n| n.char == '/');
+    let skip_spaces = |reader: &mut std::iter::Peekable<Reader<'_>>| {
+        while reader.next_if(|(char, _)| *char == ' ').is_some() {}
+    };
+    skip_spaces(&mut reader);
+    let closing = reader.next_if(|(char, _)| *char == '/').is_some();
     if closing {
-        at = skip_spaces(normal, at + 1);
+        skip_spaces(&mut reader);
     }
-    let mut last = at;
+    let mut end = start;
     for want in TAG.chars() {
-        let got = normal.get(at)?.char;
         if want == '_' {
             // `retrieved_content`, `retrieved-content`, `retrieved content`
             // and `retrievedcontent` all read as the tag.
-            if matches!(got, '_' | '-' | ' ') {
-                last = at;
-                at += 1;
+            if let Some((_, after)) = reader.next_if(|(char, _)| matches!(char, '_' | '-' | ' ')) {
+                end = after;
             }
             continue;
         }
-        if got != want {
+        let (char, after) = reader.next()?;
+        if char != want {
             return None;
         }
-        last = at;
-        at += 1;
+        end = after;
     }
-    Some((last, closing))
-}
-
-fn skip_spaces(normal: &[Normal], mut at: usize) -> usize {
-    while normal.get(at).is_some_and(|n| n.char == ' ') {
-        at += 1;
-    }
-    at
+    Some((end, closing))
 }
 
 /// An encoded bracket, slash or underscore at the start of `text`: an HTML
@@ -341,6 +344,20 @@ mod tests {
         ] {
             assert_eq!(defang(hostile), expected, "{hostile:?}");
         }
+    }
+
+    #[test]
+    fn only_what_reads_as_a_bracket_opens_a_tag() {
+        assert!(may_open("＜", 0));
+        assert!(may_open("&lt;", 0));
+        assert!(!may_open("\u{200B}<", 0));
+        assert!(!may_open("é", 0));
+        assert!(!may_open("é", 1));
+        assert!(!may_open("r", 0));
+        // A long run of invisible characters before a tag is passed over
+        // once, and the tag after it is still found.
+        let hostile = format!("{}</retrieved_content>", "\u{200B}".repeat(50_000));
+        assert!(defang(&hostile).ends_with("<\\/retrieved_content>"));
     }
 
     #[test]

@@ -42,6 +42,8 @@ impl<'a, G: Gate> Conversation<'a, G> {
         let mut held = Vec::new();
         if self.turns > 0 {
             if let Some(mode) = changes.mode.take() {
+                // Changed back before the turn ended, nothing is held.
+                self.held_mode = None;
                 if self.session.permissions.mode.as_ref() != Some(&mode) {
                     held.push(format!(
                         "the mode changed to `{mode}` while this turn runs; it is told when the next turn starts"
