@@ -179,6 +179,65 @@ fn a_prompt_composed_before_the_skill_gets_the_instructions_themselves() {
 }
 
 #[test]
+fn a_pick_after_a_skill_update_gets_the_installed_instructions_not_the_kept_heading() {
+    let profile = Profile::none();
+    let old = skill(
+        "Review against checklist.md, then fill templates/review.md.",
+        &[("checklist.md", "old list"), ("templates/review.md", "T")],
+    );
+    let mut conversation = Conversation::start(&[], with_skill(old), CliGate, &profile);
+    conversation.turn(reply("2026-03-02T09:01:00Z"));
+    let mut newer = skill("Review against rules.md.", &[("rules.md", "new rules")]);
+    newer.version = semver::Version::new(2, 4, 0);
+    let mut picked = pick(true);
+    picked.at = at("2026-03-02T09:02:00Z");
+    picked.skills = Some(BTreeMap::from([("code-review".to_string(), newer)]));
+    let turn = conversation.turn(picked);
+    let note = &turn.notes.last().expect("the note").text;
+    assert!(
+        note.contains(
+            "The system prompt holds version 2.3.0 of that skill under its `## Code review` heading; follow version 2.4.0 instead, whose instructions are here:\n~~~~ Code review\nReview against rules.md.\n~~~~"
+        ),
+        "{note}"
+    );
+    assert!(note.contains("~~~~ rules.md\nnew rules\n~~~~"), "{note}");
+    assert!(!note.contains("templates/review.md"), "{note}");
+    assert_eq!(
+        turn.record.skills[0].why,
+        "the kept system prompt holds 2.3.0; the person picked it, and the note beside their message gave 2.4.0's instructions"
+    );
+    // Once a compaction composes 2.4.0 into the system prompt, the note
+    // points at its heading again.
+    let mut compacted = reply("2026-03-02T09:03:00Z");
+    compacted.compaction = true;
+    conversation.turn(compacted);
+    let stored = turn.pick.expect("stored with the message");
+    assert!(conversation
+        .project(&stored)
+        .text
+        .contains("Follow that skill's instructions, under its `## Code review` heading in the system prompt."));
+}
+
+#[test]
+fn the_note_is_projected_the_same_way_after_a_compaction() {
+    let profile = Profile::none();
+    let mut conversation = Conversation::start(
+        &[],
+        with_skill(skill("See a.md.", &[("a.md", "A"), ("b.md", "B")])),
+        CliGate,
+        &profile,
+    );
+    let turn = conversation.turn(pick(true));
+    let stored = turn.pick.clone().expect("stored with the message");
+    let told = turn.notes.last().expect("the note").clone();
+    let mut compacted = reply("2026-03-02T10:00:00Z");
+    compacted.compaction = true;
+    let after = conversation.turn(compacted);
+    assert!(after.recomposed.is_some(), "the compaction recomposed");
+    assert_eq!(conversation.project(&stored), told);
+}
+
+#[test]
 fn index_md_is_read_ahead_and_the_rest_listed() {
     let note = note_for(
         with_skill(skill(

@@ -32,7 +32,7 @@ use serde::Serialize;
 use super::compose::Conversation;
 use super::facts::bounded;
 use super::gate::Gate;
-use super::record::{Note, NoteKind, Position, Role, SkillPick, StoredPick};
+use super::record::{KeptSkill, Note, NoteKind, Position, Role, SkillPick, StoredPick};
 use super::session::Skill;
 
 /// The label the platform's own notes open with.
@@ -83,9 +83,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
             section: None,
             text: invocation_note(
                 pick,
-                self.system
-                    .skill(&pick.skill)
-                    .map(|kept| kept.name.as_str()),
+                self.system.skill(&pick.skill),
                 self.session.skills.get(&pick.skill),
             ),
             persisted: false,
@@ -111,10 +109,16 @@ impl<'a, G: Gate> Conversation<'a, G> {
     }
 }
 
-/// The note's text. `heading` is the skill's name in the kept system
-/// prompt, when it was composed with the skill; `skill` is the skill as
-/// installed now.
-fn invocation_note(pick: &StoredPick, heading: Option<&str>, skill: Option<&Skill>) -> String {
+/// The note's text. `kept` is the skill as the kept system prompt holds
+/// it, when it was composed with the skill; `skill` is the skill as
+/// installed now, whose files are the ones read ahead and listed.
+///
+/// The note points at the kept heading only when it holds the installed
+/// version: instructions of an older version may name files the installed
+/// one no longer has, and the note must never point the model at
+/// something missing, so then it gives the installed instructions
+/// themselves, as it does for a prompt composed before the skill.
+fn invocation_note(pick: &StoredPick, kept: Option<&KeptSkill>, skill: Option<&Skill>) -> String {
     let StoredPick {
         skill: slug, name, ..
     } = pick;
@@ -126,11 +130,16 @@ fn invocation_note(pick: &StoredPick, heading: Option<&str>, skill: Option<&Skil
         )
     }];
     let body = skill.and_then(|skill| skill.body.as_deref());
-    match (heading, body) {
-        (Some(heading), _) => lines.push(format!(
-            "Follow that skill's instructions, under its `## {heading}` heading in the system prompt."
+    match (kept, skill.zip(body)) {
+        (Some(kept), Some((skill, body))) if kept.version != skill.version => lines.push(format!(
+            "The system prompt holds version {} of that skill under its `## {}` heading; follow version {} instead, whose instructions are here:\n~~~~ {name}\n{body}\n~~~~",
+            kept.version, kept.name, skill.version,
         )),
-        (None, Some(body)) => lines.push(format!(
+        (Some(kept), _) => lines.push(format!(
+            "Follow that skill's instructions, under its `## {}` heading in the system prompt.",
+            kept.name
+        )),
+        (None, Some((_, body))) => lines.push(format!(
             "This conversation's system prompt was composed before it had that skill, so its instructions are here; follow them:\n~~~~ {name}\n{body}\n~~~~"
         )),
         (None, None) => lines.push(

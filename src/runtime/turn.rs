@@ -20,7 +20,7 @@ use super::opening::{ran, refused};
 use super::options::{FactsAt, PrefacesAt};
 use super::record::{
     ActivationRecord, Changes, ContributorRecord, Fired, Named, Note, NoteKind, OpeningKind,
-    Position, Refusal, Role, SkillRecord, Turn, TurnInput, TurnRecord,
+    Position, Refusal, Role, SkillRecord, StoredPick, Turn, TurnInput, TurnRecord,
 };
 use super::render::{render, Values};
 use super::time::Timestamp;
@@ -169,7 +169,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
         }
 
         record.contributors = self.contributor_records(&notes, &outcomes, &record.refusals);
-        record.skills = self.skill_records();
+        record.skills = self.skill_records(pick.as_ref());
         record.versions = self.version_records(&record.versions);
         self.last_at = at;
         self.seen = Seen::of(&self.session);
@@ -560,20 +560,31 @@ impl<'a, G: Gate> Conversation<'a, G> {
 
     /// The agent's skills: the version installed, and whether the kept
     /// system prompt holds it.
-    fn skill_records(&self) -> Vec<SkillRecord> {
+    /// The agent's skills on this turn; a skill the person picked at a
+    /// version newer than the kept one had the newer instructions in the
+    /// note beside their message.
+    fn skill_records(&self, pick: Option<&StoredPick>) -> Vec<SkillRecord> {
         self.session
             .skills
             .iter()
             .map(|(slug, skill)| {
                 let kept = self.system.skill(slug).map(|kept| kept.version.clone());
+                let picked = pick.is_some_and(|pick| pick.skill == *slug);
                 let why = match (&kept, &skill.body) {
                     (Some(kept), _) if *kept == skill.version => {
                         "its instructions are in the kept system prompt".to_string()
                     }
+                    (Some(kept), Some(_)) if picked => format!(
+                        "the kept system prompt holds {kept}; the person picked it, and the note beside their message gave {}'s instructions",
+                        skill.version
+                    ),
                     (Some(kept), _) => format!(
                         "the kept system prompt holds {kept}; {} reaches it at the next compaction",
                         skill.version
                     ),
+                    (None, Some(_)) if picked => {
+                        "given after the kept system prompt was composed; the person picked it, and the note beside their message gave its instructions".to_string()
+                    }
                     (None, Some(_)) => {
                         "given after the kept system prompt was composed; it reaches it at the next compaction".to_string()
                     }
