@@ -23,10 +23,11 @@ pub fn explain(name: &str) -> Outcome {
 pub fn list() -> Outcome {
     for rule in rules::all() {
         println!(
-            "{:<6} {:<28} {:<5} {}",
+            "{:<6} {:<28} {:<5} {:<8} {}",
             rule.code,
             rule.name,
             rule.default_level.as_str(),
+            rule.kind.as_str(),
             rule.summary
         );
     }
