@@ -6,7 +6,7 @@ mod support;
 
 use contrib::config::Config;
 use contrib::import::{self, Format, Imported, Options, SourceTree};
-use contrib::ir::{Owner, Placement};
+use contrib::ir::{ActivationKind, Owner, Placement};
 
 fn run(name: &str, files: &[(&str, &str)], options: &Options) -> Imported {
     let tree = SourceTree::from_files(name, files.iter().copied());
@@ -211,21 +211,110 @@ fn cursor_rules() {
         ],
     );
     insta::assert_snapshot!(only(&imported));
+    let contributors = &imported.manifests[0].contributors;
+    assert!(contributors
+        .iter()
+        .all(|contributor| contributor.placement == Placement::Agent));
+    let activations: Vec<(&str, ActivationKind)> = contributors
+        .iter()
+        .map(|contributor| (contributor.id.as_str(), contributor.activation))
+        .collect();
+    assert_eq!(
+        activations,
+        [
+            ("rule-always", ActivationKind::Always),
+            ("rule-globbed", ActivationKind::Files),
+            ("rule-manual", ActivationKind::Command),
+            ("rule-requested", ActivationKind::Request),
+            ("command-deslop-prompt", ActivationKind::Command),
+        ]
+    );
+    assert_eq!(findings(&imported), Vec::<&str>::new());
+}
+
+/// The names of the rules `contrib check` reports on the only manifest.
+fn findings(imported: &Imported) -> Vec<&'static str> {
+    let source = contrib::source::SourceFile::new("x.contrib", only(imported).to_string());
+    contrib::analyze(&source, &Config::platform())
+        .diagnostics
+        .iter()
+        .map(|diagnostic| diagnostic.rule.name)
+        .collect()
+}
+
+#[test]
+fn cursor_globs_as_authors_write_them() {
+    let imported = auto(
+        "rules",
+        &[
+            (
+                ".cursor/rules/unquoted.mdc",
+                "---\ndescription: Everything\nglobs: **/*\n---\nAll files.\n",
+            ),
+            (
+                ".cursor/rules/braces.mdc",
+                "---\nglobs: **/*.{ts,tsx}, /src/**/*.rs,./docs/*.md\n---\nCode.\n",
+            ),
+            (
+                ".cursor/rules/listed.mdc",
+                "---\nglobs: [\"**/*.py\", \"pyproject.toml\"]\n---\nPython.\n",
+            ),
+            (
+                ".cursor/rules/broken.mdc",
+                "---\ndescription: Schema rules\nglobs: [\"src/[a\", \"{x,y\"]\n---\nSchemas.\n",
+            ),
+            (
+                ".cursor/rules/half.mdc",
+                "---\nglobs: [\"src/[a\", \"lib/**\"]\n---\nHalf.\n",
+            ),
+        ],
+    );
+    let text = only(&imported);
+    for line in [
+        "applies to files [\"**/*.{ts,tsx}\", \"src/**/*.rs\", \"docs/*.md\"]",
+        "# `/src/**/*.rs` is written `src/**/*.rs`: globs are relative to the workspace",
+        "applies on request \"Schema rules\"",
+        "applies to files [\"lib/**\"]",
+        "applies to files [\"**/*.py\", \"pyproject.toml\"]",
+        "applies to files [\"**/*\"]",
+        "# not mapped (.cursor/rules/broken.mdc): `globs` glob `src/[a` is not one the language reads",
+        "# not mapped (.cursor/rules/half.mdc): `globs` glob `src/[a` is not one the language reads",
+    ] {
+        assert!(text.contains(line), "no `{line}` in\n{text}");
+    }
+    let globs = imported.manifests[0]
+        .notes
+        .iter()
+        .filter(|note| note.category == "glob")
+        .count();
+    assert_eq!(globs, 3);
+    assert_eq!(findings(&imported), Vec::<&str>::new());
+}
+
+#[test]
+fn a_person_owns_what_they_import_at_person_placement() {
+    let options = Options {
+        owner: Owner::Person,
+        ..Options::default()
+    };
+    let imported = run(
+        "mine",
+        &[
+            (
+                ".cursor/rules/requested.mdc",
+                "---\ndescription: When writing migrations\n---\nNever drop columns.\n",
+            ),
+            ("AGENTS.md", "Rules.\n"),
+        ],
+        &options,
+    );
     let placements: Vec<Placement> = imported.manifests[0]
         .contributors
         .iter()
         .map(|contributor| contributor.placement)
         .collect();
-    assert_eq!(
-        placements,
-        [
-            Placement::Agent,
-            Placement::Conversation,
-            Placement::Conversation,
-            Placement::Conversation,
-            Placement::Conversation,
-        ]
-    );
+    assert_eq!(placements, [Placement::Person, Placement::Person]);
+    assert_eq!(findings(&imported), Vec::<&str>::new());
 }
 
 #[test]
@@ -242,8 +331,14 @@ fn instruction_files_in_folder_order() {
             ),
             (
                 ".github/instructions/tests.instructions.md",
-                "---\napplyTo: \"**/*.test.ts\"\n---\nUse vitest.\n",
+                "---\napplyTo: \"**/*.test.ts,**/*.spec.ts\"\ndescription: Tests\n---\nUse vitest.\n",
             ),
+            (
+                ".github/instructions/release.instructions.md",
+                "Attach when releasing.\n",
+            ),
+            (".claude/CLAUDE.md", "Project memory.\n"),
+            ("pkg/[v2]/CLAUDE.md", "Version two.\n"),
             (
                 ".claude/rules/db.md",
                 "---\npaths:\n  - \"db/**\"\n---\nNever drop tables.\n",
@@ -252,6 +347,36 @@ fn instruction_files_in_folder_order() {
         ],
     );
     insta::assert_snapshot!(only(&imported));
+    let activations: Vec<(&str, ActivationKind)> = imported.manifests[0]
+        .contributors
+        .iter()
+        .map(|contributor| (contributor.source.as_str(), contributor.activation))
+        .collect();
+    assert_eq!(
+        activations,
+        [
+            ("AGENTS.md", ActivationKind::Always),
+            ("CLAUDE.md", ActivationKind::Always),
+            (".claude/CLAUDE.md", ActivationKind::Always),
+            (".claude/rules/db.md", ActivationKind::Files),
+            (
+                ".github/copilot-instructions.md",
+                ActivationKind::Always
+            ),
+            (
+                ".github/instructions/release.instructions.md",
+                ActivationKind::Command
+            ),
+            (
+                ".github/instructions/tests.instructions.md",
+                ActivationKind::Files
+            ),
+            ("pkg/[v2]/CLAUDE.md", ActivationKind::Files),
+            ("web/AGENTS.md", ActivationKind::Files),
+            ("web/src/app/AGENTS.md", ActivationKind::Files),
+        ]
+    );
+    assert_eq!(findings(&imported), Vec::<&str>::new());
 }
 
 const BUNDLE: &str = r#"{

@@ -26,6 +26,9 @@ use std::cell::Cell;
 /// The field names lowering accepts, for completion in the language server.
 pub use plugin::PLUGIN_FIELDS;
 pub use values::is_kebab;
+/// Whether a glob is one `applies to files` accepts, for importers that
+/// must write only what the language reads back.
+pub use activation::validate_glob;
 
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Kind, Plugin};
