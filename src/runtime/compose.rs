@@ -908,10 +908,7 @@ fn opening_text(entry: Entry<'_>, text: String) -> OpeningItem {
 
 /// The line the system prompt keeps for a text the model may ask for.
 fn on_request_listing(entry: &Entry<'_>, description: &str) -> String {
-    format!(
-        "[Available on request: `{}`. {description} Ask for it by this name when it applies.]",
-        entry.name()
-    )
+    crate::ir::on_request_listing(&entry.name(), description)
 }
 
 fn arguments(call: &BundledCall) -> String {
