@@ -4,6 +4,7 @@
 #
 #   benches/corpus_table.sh            # builds target/release/contrib first
 #   CONTRIB=path/to/contrib benches/corpus_table.sh
+#   CORPUS=path/to/corpus benches/corpus_table.sh   # another corpus
 #
 # Runs exactly what a person would:
 #   contrib import auto ../shared/corpus/* -o DIR --report
@@ -17,7 +18,8 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-CORPUS="$ROOT/../shared/corpus"
+LABEL="${CORPUS:-../shared/corpus/}"
+CORPUS="${CORPUS:-$ROOT/../shared/corpus}"
 
 if [ ! -d "$CORPUS" ]; then
     echo "skipped: $CORPUS (the corpus of real plugins this table is about) is not here" >&2
@@ -31,6 +33,11 @@ if [ -z "${CONTRIB:-}" ]; then
     cargo build --quiet --release --bin contrib --manifest-path "$ROOT/Cargo.toml"
     CONTRIB="$ROOT/target/release/contrib"
 fi
+CONTRIB="$(cd "$(dirname "$CONTRIB")" && pwd)/$(basename "$CONTRIB")"
+if [ ! -x "$CONTRIB" ]; then
+    echo "no contrib binary at $CONTRIB" >&2
+    exit 2
+fi
 
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
@@ -43,10 +50,11 @@ for entry in "$CORPUS"/*; do
 done
 
 # Import exits 1 when some file could not be imported; the report says which.
-"$CONTRIB" import auto "${sources[@]}" -o "$OUT" --report >"$WORK/report.md" || true
+"$CONTRIB" import auto "${sources[@]}" -o "$OUT" --report >"$WORK/report.md" 2>"$WORK/import.err" || true
 # Check exits 1 when it finds errors; that is what the table counts.
 (cd "$WORK" && "$CONTRIB" check "$OUT" --format json --no-cache >"$WORK/check.json") || true
-if ! jq -e '.diagnostics' "$WORK/check.json" >/dev/null; then
+if [ ! -s "$WORK/check.json" ] || ! jq -e 'has("diagnostics")' "$WORK/check.json" >/dev/null; then
+    cat "$WORK/import.err" >&2
     echo "contrib check did not write its JSON report" >&2
     exit 2
 fi
@@ -76,7 +84,7 @@ if [ "$checked" != "$manifests" ]; then
     exit 2
 fi
 
-echo "Over the real, public corpus in \`../shared/corpus/\` ($files_read files read, $manifests"
+echo "Over the real, public corpus in \`$LABEL\` ($files_read files read, $manifests"
 echo "manifests, $contributors contributors), \`contrib check\` of the result finds:"
 echo
 echo "| Code | Rule | Severity | Count |"

@@ -249,23 +249,23 @@ fn cursor_globs_as_authors_write_them() {
         &[
             (
                 ".cursor/rules/unquoted.mdc",
-                "---\ndescription: Everything\nglobs: **/*\n---\nAll files.\n",
+                "---\ndescription: Everything\nglobs: **/*\n---\nThese conventions hold for every file in the project.\n",
             ),
             (
                 ".cursor/rules/braces.mdc",
-                "---\nglobs: **/*.{ts,tsx}, /src/**/*.rs,./docs/*.md\n---\nCode.\n",
+                "---\nglobs: **/*.{ts,tsx}, /src/**/*.rs,./docs/*.md\n---\nKeep functions short and name them after what they do.\n",
             ),
             (
                 ".cursor/rules/listed.mdc",
-                "---\nglobs: [\"**/*.py\", \"pyproject.toml\"]\n---\nPython.\n",
+                "---\nglobs: [\"**/*.py\", \"pyproject.toml\"]\n---\nUse type hints on every public function.\n",
             ),
             (
                 ".cursor/rules/broken.mdc",
-                "---\ndescription: Schema rules\nglobs: [\"src/[a\", \"{x,y\"]\n---\nSchemas.\n",
+                "---\ndescription: Schema rules\nglobs: [\"src/[a\", \"{x,y\"]\n---\nEvery schema change needs a migration and a test.\n",
             ),
             (
                 ".cursor/rules/half.mdc",
-                "---\nglobs: [\"src/[a\", \"lib/**\"]\n---\nHalf.\n",
+                "---\nglobs: [\"src/[a\", \"lib/**\"]\n---\nLibraries never print; they return errors.\n",
             ),
         ],
     );
@@ -314,7 +314,13 @@ fn a_person_owns_what_they_import_at_person_placement() {
         .map(|contributor| contributor.placement)
         .collect();
     assert_eq!(placements, [Placement::Person, Placement::Person]);
-    assert_eq!(findings(&imported), Vec::<&str>::new());
+    // Whether a person's text should reach turns nobody is waiting on is
+    // theirs to decide: the sources do not say, so the import leaves the
+    // default and the checker asks.
+    assert_eq!(
+        findings(&imported),
+        ["reach-without-audience", "reach-without-audience"]
+    );
 }
 
 #[test]
@@ -359,10 +365,7 @@ fn instruction_files_in_folder_order() {
             ("CLAUDE.md", ActivationKind::Always),
             (".claude/CLAUDE.md", ActivationKind::Always),
             (".claude/rules/db.md", ActivationKind::Files),
-            (
-                ".github/copilot-instructions.md",
-                ActivationKind::Always
-            ),
+            (".github/copilot-instructions.md", ActivationKind::Always),
             (
                 ".github/instructions/release.instructions.md",
                 ActivationKind::Command

@@ -456,9 +456,12 @@ pub fn command(file: &InputFile, config: &Config, draft: &mut Draft) {
         || front.flag("hide-from-slash-command-tool") == Some(true);
     match (front.text("description"), hidden) {
         (Some(description), false) => {
-            let invocation = match front.text("argument-hint") {
-                Some(hint) => format!("/{written} {hint}"),
-                None => format!("/{written}"),
+            // `[message]` is a YAML list to the reader; the hint is what
+            // was written either way.
+            let hint = front.get("argument-hint").map(frontmatter::Value::display);
+            let invocation = match hint.as_deref().map(str::trim) {
+                Some(hint) if !hint.is_empty() => format!("/{written} {hint}"),
+                _ => format!("/{written}"),
             };
             draft.contributors.push(DraftContributor {
                 activation: None,

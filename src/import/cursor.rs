@@ -52,9 +52,21 @@ pub fn import(file: &InputFile, draft: &mut Draft) {
         let globs = activation::globs(&file.path, "globs", &written);
         comments.extend(globs.comments.iter().cloned());
         notes.extend(globs.notes.iter().cloned());
-        Some(conditional(file, &name, &globs, description, &mut comments, &mut notes))
+        Some(conditional(
+            file,
+            &name,
+            &globs,
+            description,
+            &mut comments,
+            &mut notes,
+        ))
     };
-    if let Some(description) = description {
+    // A requested rule's description is its activation's; any other's is
+    // kept for the reader.
+    if let (Some(description), false) = (
+        description,
+        matches!(activation, Some(Activation::Request(_))),
+    ) {
         comments.push(format!("description: {description}"));
     }
     if body.trim().is_empty() {

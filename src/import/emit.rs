@@ -7,7 +7,7 @@
 //!
 //! - four spaces per level, one field per line, a blank line before each
 //!   contributor, fields in the order owner, placement, priority, reach,
-//!   budget, then the kind's own, the body last;
+//!   applies, budget, then the kind's own, the body last;
 //! - one-line values as `"…"`, multi-line bodies as `"""` blocks indented
 //!   four spaces deeper than their field, the closing `"""` on its own line
 //!   at the block's depth;

@@ -119,7 +119,9 @@ fn activation_of(
     contributor: &mut DraftContributor,
 ) -> Option<Activation> {
     let name = relative.rsplit('/').next().unwrap_or(relative);
-    let stem = name.strip_suffix(".instructions.md").unwrap_or(super::stem(name));
+    let stem = name
+        .strip_suffix(".instructions.md")
+        .unwrap_or(super::stem(name));
     let scoped = ["applyTo", "paths"]
         .into_iter()
         .find_map(|key| Some((key, front.list(key)?)));
@@ -140,11 +142,22 @@ fn activation_of(
             ));
             let name = kebab(stem, "instructions");
             let description = front.text("description");
-            return Some(activation::when_asked(path, &name, description, &mut contributor.notes));
+            return Some(activation::when_asked(
+                path,
+                &name,
+                description,
+                &mut contributor.notes,
+            ));
         }
     }
     let folder = folder_of(relative);
-    if is_context_file(name) && !folder.is_empty() && !PROJECT_FOLDERS.contains(&folder) {
+    if is_context_file(name) && PROJECT_FOLDERS.contains(&folder) {
+        contributor.comments.push(format!(
+            "the project's own, kept in its `{folder}/` folder: it always applies"
+        ));
+        return None;
+    }
+    if is_context_file(name) && !folder.is_empty() {
         contributor.comments.push(format!(
             "applies when files under `{folder}/` are in play: agents read it when they work there"
         ));

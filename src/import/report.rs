@@ -332,8 +332,9 @@ fn conventions(out: &mut String, summaries: &[Summary], imports: &[Imported]) {
     if eager_loads > 0 {
         out.push_str(&format!(
             "- {eager_loads} `eager-load`(s) load a skill that is always loaded or a bundle's tools. \
-             Their budgets are measured on the sources' text; until the workspace declares the skills and tools \
-             (`[skills.NAME]`, `[tools.NAME]` with `schema_tokens`), the checker counts the undeclared ones as nothing, hence `budget-unused`.\n"
+             Their budgets are measured on the sources' text; the checker measures an eager load by what the workspace declares \
+             (`[skills.NAME]`, `[tools.NAME]` with `schema_tokens`), so until it declares them it cannot tell whether the budgets fit \
+             (`unknown-tool` and `unsatisfied-requirement` name what is missing).\n"
         ));
     }
     if !undeclared.is_empty() {

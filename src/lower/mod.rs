@@ -23,12 +23,12 @@ mod values;
 
 use std::cell::Cell;
 
-/// The field names lowering accepts, for completion in the language server.
-pub use plugin::PLUGIN_FIELDS;
-pub use values::is_kebab;
 /// Whether a glob is one `applies to files` accepts, for importers that
 /// must write only what the language reads back.
 pub use activation::validate_glob;
+/// The field names lowering accepts, for completion in the language server.
+pub use plugin::PLUGIN_FIELDS;
+pub use values::is_kebab;
 
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Kind, Plugin};

@@ -55,7 +55,11 @@ pub fn assert_faithful(manifest: &Manifest, config: &Config) {
     for (lowered, produced) in plugin.contributors.iter().zip(&manifest.contributors) {
         assert_eq!(lowered.id.value, produced.id);
         assert_eq!(lowered.budget.value, produced.budget);
-        assert_eq!(lowered.placement.value, produced.placement, "{}", produced.id);
+        assert_eq!(
+            lowered.placement.value, produced.placement,
+            "{}",
+            produced.id
+        );
         assert_eq!(
             lowered.activation.value.kind(),
             produced.activation,
