@@ -215,12 +215,8 @@ fn cursor_rules() {
     assert!(contributors
         .iter()
         .all(|contributor| contributor.placement == Placement::Agent));
-    let activations: Vec<(&str, ActivationKind)> = contributors
-        .iter()
-        .map(|contributor| (contributor.id.as_str(), contributor.activation))
-        .collect();
     assert_eq!(
-        activations,
+        activations(&imported),
         [
             ("rule-always", ActivationKind::Always),
             ("rule-globbed", ActivationKind::Files),
@@ -230,6 +226,15 @@ fn cursor_rules() {
         ]
     );
     assert_eq!(findings(&imported), Vec::<&str>::new());
+}
+
+/// Each contributor of the only manifest: its id, and when it applies.
+fn activations(imported: &Imported) -> Vec<(&str, ActivationKind)> {
+    imported.manifests[0]
+        .contributors
+        .iter()
+        .map(|contributor| (contributor.id.as_str(), contributor.activation))
+        .collect()
 }
 
 /// The names of the rules `contrib check` reports on the only manifest.
@@ -353,30 +358,25 @@ fn instruction_files_in_folder_order() {
         ],
     );
     insta::assert_snapshot!(only(&imported));
-    let activations: Vec<(&str, ActivationKind)> = imported.manifests[0]
-        .contributors
-        .iter()
-        .map(|contributor| (contributor.source.as_str(), contributor.activation))
-        .collect();
     assert_eq!(
-        activations,
+        activations(&imported),
         [
-            ("AGENTS.md", ActivationKind::Always),
-            ("CLAUDE.md", ActivationKind::Always),
-            (".claude/CLAUDE.md", ActivationKind::Always),
-            (".claude/rules/db.md", ActivationKind::Files),
-            (".github/copilot-instructions.md", ActivationKind::Always),
+            ("agents-md", ActivationKind::Always),
+            ("claude-md", ActivationKind::Always),
+            ("claude-claude-md", ActivationKind::Always),
+            ("claude-rules-db-md", ActivationKind::Files),
+            ("github-copilot-instructions-md", ActivationKind::Always),
             (
-                ".github/instructions/release.instructions.md",
+                "github-instructions-release-instructions-md",
                 ActivationKind::Command
             ),
             (
-                ".github/instructions/tests.instructions.md",
+                "github-instructions-tests-instructions-md",
                 ActivationKind::Files
             ),
-            ("pkg/[v2]/CLAUDE.md", ActivationKind::Files),
-            ("web/AGENTS.md", ActivationKind::Files),
-            ("web/src/app/AGENTS.md", ActivationKind::Files),
+            ("pkg-v2-claude-md", ActivationKind::Files),
+            ("web-agents-md", ActivationKind::Files),
+            ("web-src-app-agents-md", ActivationKind::Files),
         ]
     );
     assert_eq!(findings(&imported), Vec::<&str>::new());
@@ -485,4 +485,72 @@ fn a_text_over_the_string_limit_is_a_failure_not_a_broken_manifest() {
     assert_eq!(imported.failures[0].file, "AGENTS.md");
     assert_eq!(imported.manifests[0].contributors.len(), 1);
     support::assert_canonical(&imported.manifests[0]);
+}
+
+/// What was imported, built and composed: the notes a turn gets, by
+/// contributor id, when `files` are in play and `command` is invoked.
+fn told(imported: &Imported, files: &[&str], command: Option<&str>) -> Vec<String> {
+    use contrib::runtime::{CliGate, Conversation, Profile, Session, Timestamp, TurnInput};
+    let source = contrib::source::SourceFile::new("x.contrib", only(imported).to_string());
+    let config = Config::platform();
+    let plugin = contrib::analyze(&source, &config)
+        .plugin
+        .expect("the manifest lowers");
+    let bundles = [contrib::bundle::build(&plugin, &config)];
+    let session = Session::from_toml(
+        "started_at = \"2026-03-02T09:00:00Z\"\n[agent]\nname = \"Helper\"\n[model]\nname = \"claude-sonnet-4-5\"\n",
+    )
+    .expect("a session");
+    let profile = Profile::none();
+    let mut conversation = Conversation::start(&bundles, session, CliGate, &profile);
+    let at = Timestamp::parse("2026-03-02T09:05:00Z").expect("a time");
+    let mut input = TurnInput::reply_at(at);
+    input.files = files.iter().map(|file| file.to_string()).collect();
+    input.command = command.map(str::to_string);
+    let turn = conversation.turn(input);
+    turn.notes
+        .iter()
+        .map(|note| {
+            note.contributor
+                .rsplit('/')
+                .next()
+                .unwrap_or("")
+                .to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn imported_conditions_hold_at_run_time() {
+    let imported = auto(
+        "repo",
+        &[
+            (
+                "AGENTS.md",
+                "Use pnpm for every package in this repository.\n",
+            ),
+            (
+                "pkg/[v2]/AGENTS.md",
+                "Version two keeps the old wire format.\n",
+            ),
+            (
+                ".cursor/rules/go.mdc",
+                "---\nglobs: **/*.go, /cmd/**\n---\nRun gofmt before every commit.\n",
+            ),
+            (
+                ".claude/commands/ship.md",
+                "Tag the release and push the tag to the remote.\n",
+            ),
+        ],
+    );
+    assert_eq!(told(&imported, &["README.md"], None), Vec::<String>::new());
+    assert_eq!(
+        told(&imported, &["pkg/[v2]/wire.ts"], None),
+        ["pkg-v2-agents-md"]
+    );
+    assert_eq!(
+        told(&imported, &["pkg/v2/wire.ts", "cmd/main.rs"], None),
+        ["rule-go"]
+    );
+    assert_eq!(told(&imported, &[], Some("ship")), ["command-ship-prompt"]);
 }
