@@ -1,0 +1,181 @@
+//! Exact token counts for OpenAI's o200k and cl100k encodings.
+//!
+//! The count is the number of tokens the encoding produces, the same as
+//! [`bpe-openai`](https://crates.io/crates/bpe-openai)'s `count` (and
+//! tiktoken's) on every input, computed several times faster:
+//!
+//! - pre-tokenization is a hand-written scan equivalent to the encoding's
+//!   split pattern ([`split`]), with an ASCII fast path and Unicode classes
+//!   from generated tables;
+//! - each piece's count is remembered ([`Memo`]): pieces follow Zipf's
+//!   law, so most are counted once and looked up after;
+//! - a piece that is not remembered is looked up whole in the vocabulary,
+//!   and only when it is not one token is it merged ([`merge`]), with no
+//!   allocation per piece.
+//!
+//! The vocabularies are compiled in and loaded on first use; pre-tokenizing
+//! needs none. `tests/reference.rs`, `tests/properties.rs` and the fuzz
+//! target `toktally` compare every count (and every piece) with the
+//! reference.
+//!
+//! ```
+//! use toktally::Encoding;
+//! assert_eq!(Encoding::O200k.count("hello world"), 2);
+//! assert_eq!(Encoding::Cl100k.count_up_to("hello world", 1), None);
+//! ```
+
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
+
+mod classes;
+mod hash;
+mod memo;
+mod merge;
+pub mod split;
+mod vocab;
+
+use std::cell::RefCell;
+use std::sync::LazyLock;
+
+#[doc(hidden)]
+pub use classes::of_code_point;
+pub use memo::Memo;
+use merge::Scratch;
+pub use split::Pieces;
+use vocab::Vocab;
+
+static O200K: LazyLock<Vocab> =
+    LazyLock::new(|| Vocab::parse(include_bytes!("../data/o200k.tokens")));
+static CL100K: LazyLock<Vocab> =
+    LazyLock::new(|| Vocab::parse(include_bytes!("../data/cl100k.tokens")));
+
+/// An encoding whose tokens can be counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// `o200k_base` (GPT-4o and later).
+    O200k,
+    /// `cl100k_base` (GPT-4, GPT-3.5).
+    Cl100k,
+}
+
+/// Per-thread state: one memo per encoding and the merge buffers.
+struct State {
+    memos: [Memo; 2],
+    scratch: Scratch,
+}
+
+thread_local! {
+    static STATE: RefCell<State> = RefCell::new(State {
+        memos: [Memo::new(), Memo::new()],
+        scratch: Scratch::default(),
+    });
+}
+
+impl Encoding {
+    pub const ALL: [Encoding; 2] = [Encoding::O200k, Encoding::Cl100k];
+
+    fn index(self) -> usize {
+        match self {
+            Encoding::O200k => 0,
+            Encoding::Cl100k => 1,
+        }
+    }
+
+    fn piece_end(self) -> fn(&[u8], usize) -> usize {
+        match self {
+            Encoding::O200k => split::o200k::piece_end,
+            Encoding::Cl100k => split::cl100k::piece_end,
+        }
+    }
+
+    /// The vocabulary, loaded on first use.
+    fn vocab(self) -> &'static Vocab {
+        match self {
+            Encoding::O200k => &O200K,
+            Encoding::Cl100k => &CL100K,
+        }
+    }
+
+    /// The number of tokens in `text`. Counts of pieces are remembered per
+    /// thread across calls.
+    pub fn count(self, text: &str) -> usize {
+        self.with_state(|memo, scratch| self.count_in(memo, scratch, text, usize::MAX))
+            .unwrap_or(usize::MAX)
+    }
+
+    /// The number of tokens in `text` if it is at most `limit`, without
+    /// counting much past the limit; `None` when there are more.
+    pub fn count_up_to(self, text: &str, limit: usize) -> Option<usize> {
+        self.with_state(|memo, scratch| self.count_in(memo, scratch, text, limit))
+    }
+
+    /// [`Encoding::count`] with the given memo instead of this thread's
+    /// (a fresh one measures the cost of a first count).
+    pub fn count_with(self, memo: &mut Memo, text: &str) -> usize {
+        let mut scratch = Scratch::default();
+        self.count_in(memo, &mut scratch, text, usize::MAX)
+            .unwrap_or(usize::MAX)
+    }
+
+    /// The number of tokens in one piece, merged without the memo.
+    pub fn count_piece(self, piece: &[u8]) -> usize {
+        merge::count(self.vocab(), piece, &mut Scratch::default())
+    }
+
+    /// The pieces `text` is cut into before encoding.
+    pub fn pieces(self, text: &str) -> Pieces<'_> {
+        Pieces::new(text, self.piece_end())
+    }
+
+    fn with_state<T>(self, f: impl FnOnce(&mut Memo, &mut Scratch) -> T) -> T {
+        STATE.with(|state| match state.try_borrow_mut() {
+            Ok(mut state) => {
+                let State { memos, scratch } = &mut *state;
+                f(&mut memos[self.index()], scratch)
+            }
+            // Only reachable if `f` re-entered, which it does not.
+            Err(_) => f(&mut Memo::new(), &mut Scratch::default()),
+        })
+    }
+
+    fn count_in(
+        self,
+        memo: &mut Memo,
+        scratch: &mut Scratch,
+        text: &str,
+        limit: usize,
+    ) -> Option<usize> {
+        let bytes = text.as_bytes();
+        let piece_end = self.piece_end();
+        let mut vocab = None;
+        let mut total = 0usize;
+        let mut at = 0;
+        while at < bytes.len() {
+            let end = piece_end(bytes, at).max(at + 1).min(bytes.len());
+            let piece = &bytes[at..end];
+            at = end;
+            total += if piece.len() == 1 {
+                1
+            } else {
+                let hash = hash::hash(piece);
+                match memo.get(piece, hash) {
+                    Some(count) => count,
+                    None => {
+                        let vocab = *vocab.get_or_insert_with(|| self.vocab());
+                        let count = if vocab.rank_hashed(piece, hash).is_some() {
+                            1
+                        } else {
+                            merge::count_parts(vocab, piece, scratch)
+                        };
+                        memo.insert(piece, hash, count);
+                        count
+                    }
+                }
+            };
+            if total > limit {
+                return None;
+            }
+        }
+        Some(total)
+    }
+}
