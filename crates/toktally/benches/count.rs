@@ -1,1 +1,117 @@
-fn main() {}
+//! toktally's count against the reference (`bpe-openai`'s `count`), side
+//! by side in one run, single thread, on:
+//!
+//! - `corpus`: every file of `../shared/corpus` counted apart (real
+//!   instruction files, skills, rules; skipped with a message when absent);
+//! - `prose`: the benchmark catalog's generated prose
+//!   (`benches/support/generate.rs`), 1 MB in 6 kB bodies;
+//! - `unicode`: generated text of every hard kind (`tests/support`): marks,
+//!   CJK, emoji, contractions, line-break runs, digits of many scripts.
+//!
+//! For each text and encoding: `reference`, `toktally` (this thread's memo,
+//! warm as in a long check) and `toktally-cold` (a new memo each pass, so
+//! every distinct piece is merged once per pass). Every count is checked
+//! equal to the reference's before timing. `benches/tokenizer.sh` runs this
+//! and prints the ratios.
+
+#[path = "../../../benches/support/generate.rs"]
+mod generate;
+#[path = "../tests/support/mod.rs"]
+mod support;
+
+use std::path::Path;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use toktally::{Encoding, Memo};
+
+fn corpus() -> Option<Vec<String>> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    if !root.is_dir() {
+        eprintln!(
+            "no corpus at {}: skipping the corpus benchmarks",
+            root.display()
+        );
+        return None;
+    }
+    let mut texts = Vec::new();
+    let mut folders = vec![root];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(folder).ok()?.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if let Ok(bytes) = std::fs::read(&path) {
+                texts.push(String::from_utf8_lossy(&bytes).into_owned());
+            }
+        }
+    }
+    texts.sort();
+    Some(texts)
+}
+
+fn prose() -> Vec<String> {
+    let mut rng = generate::Rng::new(16);
+    (0..170).map(|_| generate::prose(&mut rng, 6_000)).collect()
+}
+
+fn unicode() -> Vec<String> {
+    let mut rng = support::Rng::new(16);
+    (0..100)
+        .map(|_| support::fragments(&mut rng, 2_000))
+        .collect()
+}
+
+fn name(encoding: Encoding) -> &'static str {
+    match encoding {
+        Encoding::O200k => "o200k",
+        Encoding::Cl100k => "cl100k",
+    }
+}
+
+fn bench_texts(c: &mut Criterion, what: &str, texts: &[String]) {
+    let bytes: usize = texts.iter().map(String::len).sum();
+    for encoding in Encoding::ALL {
+        let reference = support::reference(encoding);
+        for text in texts {
+            assert_eq!(encoding.count(text), reference.count(text.as_str()));
+        }
+        let mut group = c.benchmark_group(format!("{what}/{}", name(encoding)));
+        group.throughput(Throughput::Bytes(bytes as u64));
+        group.sample_size(10);
+        group.warm_up_time(Duration::from_secs(1));
+        group.measurement_time(Duration::from_secs(5));
+        group.bench_function(BenchmarkId::from_parameter("reference"), |b| {
+            b.iter(|| {
+                texts
+                    .iter()
+                    .map(|text| reference.count(text.as_str()))
+                    .sum::<usize>()
+            })
+        });
+        group.bench_function(BenchmarkId::from_parameter("toktally"), |b| {
+            b.iter(|| texts.iter().map(|text| encoding.count(text)).sum::<usize>())
+        });
+        group.bench_function(BenchmarkId::from_parameter("toktally-cold"), |b| {
+            b.iter(|| {
+                let mut memo = Memo::new();
+                texts
+                    .iter()
+                    .map(|text| encoding.count_with(&mut memo, text))
+                    .sum::<usize>()
+            })
+        });
+        group.finish();
+    }
+}
+
+fn counts(c: &mut Criterion) {
+    if let Some(texts) = corpus() {
+        bench_texts(c, "corpus", &texts);
+    }
+    bench_texts(c, "prose", &prose());
+    bench_texts(c, "unicode", &unicode());
+}
+
+criterion_group!(benches, counts);
+criterion_main!(benches);

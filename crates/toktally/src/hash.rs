@@ -32,6 +32,23 @@ fn half(bytes: &[u8], at: usize) -> u64 {
     u64::from(u32::from_le_bytes(half))
 }
 
+/// The first eight bytes of `bytes` (fewer when it is shorter, the rest
+/// zero) as a little-endian word, read with at most two loads.
+#[inline(always)]
+pub fn head(bytes: &[u8]) -> u64 {
+    let len = bytes.len();
+    match len {
+        0 => 0,
+        1..=3 => {
+            u64::from(bytes[0])
+                | (u64::from(bytes[len / 2]) << (8 * (len / 2)))
+                | (u64::from(bytes[len - 1]) << (8 * (len - 1)))
+        }
+        4..=7 => half(bytes, 0) | (half(bytes, len - 4) << (8 * (len - 4))),
+        _ => word(bytes, 0),
+    }
+}
+
 /// The hash of `bytes`.
 #[inline]
 pub fn hash(bytes: &[u8]) -> u64 {
@@ -82,6 +99,21 @@ mod tests {
         let hashes: HashSet<u64> = keys.iter().map(|key| hash(key)).collect();
         let distinct: HashSet<&Vec<u8>> = keys.iter().collect();
         assert_eq!(hashes.len(), distinct.len());
+    }
+
+    #[test]
+    fn heads_are_the_first_eight_bytes() {
+        let bytes: Vec<u8> = (1..=12).collect();
+        for len in 0..=12 {
+            let mut expected = [0u8; 8];
+            let n = len.min(8);
+            expected[..n].copy_from_slice(&bytes[..n]);
+            assert_eq!(
+                super::head(&bytes[..len]),
+                u64::from_le_bytes(expected),
+                "{len}"
+            );
+        }
     }
 
     #[test]

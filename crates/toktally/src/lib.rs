@@ -35,7 +35,7 @@ pub mod split;
 mod vocab;
 
 use std::cell::RefCell;
-use std::sync::LazyLock;
+use std::sync::OnceLock;
 
 #[doc(hidden)]
 pub use classes::of_code_point;
@@ -44,10 +44,8 @@ use merge::Scratch;
 pub use split::Pieces;
 use vocab::Vocab;
 
-static O200K: LazyLock<Vocab> =
-    LazyLock::new(|| Vocab::parse(include_bytes!("../data/o200k.tokens")));
-static CL100K: LazyLock<Vocab> =
-    LazyLock::new(|| Vocab::parse(include_bytes!("../data/cl100k.tokens")));
+static O200K: OnceLock<Vocab> = OnceLock::new();
+static CL100K: OnceLock<Vocab> = OnceLock::new();
 
 /// An encoding whose tokens can be counted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -88,12 +86,33 @@ impl Encoding {
         }
     }
 
-    /// The vocabulary, loaded on first use.
-    fn vocab(self) -> &'static Vocab {
+    fn cell(self) -> &'static OnceLock<Vocab> {
         match self {
             Encoding::O200k => &O200K,
             Encoding::Cl100k => &CL100K,
         }
+    }
+
+    /// The vocabulary, loaded on first use.
+    fn vocab(self) -> &'static Vocab {
+        self.cell().get_or_init(|| {
+            Vocab::parse(match self {
+                Encoding::O200k => include_bytes!("../data/o200k.tokens"),
+                Encoding::Cl100k => include_bytes!("../data/cl100k.tokens"),
+            })
+        })
+    }
+
+    /// Whether this encoding's vocabulary has been loaded. Pre-tokenizing
+    /// needs none, and a text whose pieces are all one byte long or already
+    /// remembered is counted without one.
+    pub fn is_loaded(self) -> bool {
+        self.cell().get().is_some()
+    }
+
+    /// Loads the vocabulary now rather than on first use.
+    pub fn load(self) {
+        self.vocab();
     }
 
     /// The number of tokens in `text`. Counts of pieces are remembered per
@@ -157,17 +176,13 @@ impl Encoding {
             total += if piece.len() == 1 {
                 1
             } else {
-                let hash = hash::hash(piece);
-                match memo.get(piece, hash) {
+                let key = memo::Key::of(piece);
+                match memo.get(piece, key) {
                     Some(count) => count,
                     None => {
                         let vocab = *vocab.get_or_insert_with(|| self.vocab());
-                        let count = if vocab.rank_hashed(piece, hash).is_some() {
-                            1
-                        } else {
-                            merge::count_parts(vocab, piece, scratch)
-                        };
-                        memo.insert(piece, hash, count);
+                        let count = merge::count(vocab, piece, scratch);
+                        memo.insert(piece, key, count);
                         count
                     }
                 }

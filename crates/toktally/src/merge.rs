@@ -14,12 +14,10 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::vocab::Vocab;
+use crate::vocab::{Vocab, NONE};
 
 /// The longest piece merged on the stack.
 const SHORT: usize = 96;
-/// No rank: the pair is not a token.
-const NONE: u32 = u32::MAX;
 
 /// Buffers for long pieces, kept between pieces.
 #[derive(Default)]
@@ -65,7 +63,7 @@ fn count_short(vocab: &Vocab, piece: &[u8]) -> usize {
         *start = i as u8;
     }
     for i in 0..n - 1 {
-        ranks[i] = rank_of(vocab, &piece[i..i + 2]);
+        ranks[i] = vocab.pair_rank(piece[i], piece[i + 1]);
     }
     let mut parts = n + 1;
     loop {
@@ -117,7 +115,8 @@ fn count_long(vocab: &Vocab, piece: &[u8], scratch: &mut Scratch) -> usize {
     removed.resize(n + 1, false);
     heap.clear();
     for i in 0..n - 1 {
-        if let Some(rank) = vocab.rank(&piece[i..i + 2]) {
+        let rank = vocab.pair_rank(piece[i], piece[i + 1]);
+        if rank != NONE {
             heap.push(Reverse((rank, i as u32)));
         }
     }

@@ -7,25 +7,44 @@
 //! first used, which takes a few milliseconds; storing it too would add
 //! 3 MB to the binary to save them.
 
-use crate::hash::hash;
+use crate::hash::{hash, head};
 
-/// Token ids take the low bits of a table slot; the rest hold bits of the
-/// key's hash, so most mismatches are rejected without touching the token.
+/// A slot's `meta` word: the token's id plus one (zero marks an empty
+/// slot), its length, where its bytes start, and bits of its hash, so that
+/// most mismatches are rejected from the slot alone.
 const ID_BITS: u32 = 18;
-const ID_MASK: u32 = (1 << ID_BITS) - 1;
-/// The largest vocabulary the slots can hold (ids are stored plus one, so
-/// that zero marks an empty slot).
+const LEN_SHIFT: u32 = ID_BITS;
+const OFFSET_SHIFT: u32 = LEN_SHIFT + 8;
+const TAG_SHIFT: u32 = OFFSET_SHIFT + 24;
+const ID_MASK: u64 = (1 << ID_BITS) - 1;
+/// The largest vocabulary the slots can hold.
 const MAX_TOKENS: usize = ID_MASK as usize - 1;
+/// The most bytes of tokens the slots can point into.
+const MAX_BYTES: usize = 1 << 24;
+
+/// A token in the hash table: its first eight bytes (the whole of three
+/// tokens in four), so that finding most tokens touches nothing else.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    head: u64,
+    meta: u64,
+}
 
 pub struct Vocab {
     /// Every token's bytes, in rank order.
     bytes: &'static [u8],
     /// Where token `id` starts in `bytes`; it ends where `id + 1` starts.
     starts: Vec<u32>,
-    /// Open addressing with linear probing: `tag << ID_BITS | (id + 1)`.
-    table: Vec<u32>,
+    /// Open addressing with linear probing.
+    table: Vec<Slot>,
     mask: usize,
+    /// The rank of every two-byte token, by its bytes as a big-endian
+    /// `u16`, [`NONE`] for the others: merging starts with these lookups.
+    pairs: Vec<u32>,
 }
+
+/// No rank: not a token.
+pub const NONE: u32 = u32::MAX;
 
 impl Vocab {
     /// Reads a token list. Data that stops short (never the case for the
@@ -37,6 +56,7 @@ impl Vocab {
             .map_or(0, |n| u32::from_le_bytes([n[0], n[1], n[2], n[3]]) as usize);
         let lengths = data.get(4..4 + declared).unwrap_or(&[]);
         let bytes = data.get(4 + lengths.len()..).unwrap_or(&[]);
+        let bytes = bytes.get(..MAX_BYTES).unwrap_or(bytes);
         let mut starts = Vec::with_capacity(lengths.len() + 1);
         let mut end = 0usize;
         starts.push(0);
@@ -52,22 +72,35 @@ impl Vocab {
         let mut vocab = Vocab {
             bytes,
             starts,
-            table: vec![0; size],
+            table: vec![Slot::default(); size],
             mask: size - 1,
+            pairs: vec![NONE; 1 << 16],
         };
         for id in 0..tokens as u32 {
             vocab.insert(id);
+            if let &[first, second] = vocab.token(id) {
+                vocab.pairs[usize::from(u16::from_be_bytes([first, second]))] = id;
+            }
         }
         vocab
     }
 
     fn insert(&mut self, id: u32) {
-        let hash = hash(self.token(id));
-        let mut slot = hash as usize & self.mask;
-        while self.table[slot] != 0 {
-            slot = (slot + 1) & self.mask;
+        let token = self.token(id);
+        let hash = hash(token);
+        let start = self.starts[id as usize];
+        let slot = Slot {
+            head: head(token),
+            meta: (u64::from(id) + 1)
+                | ((token.len() as u64) << LEN_SHIFT)
+                | (u64::from(start) << OFFSET_SHIFT)
+                | (tag(hash) << TAG_SHIFT),
+        };
+        let mut at = hash as usize & self.mask;
+        while self.table[at].meta != 0 {
+            at = (at + 1) & self.mask;
         }
-        self.table[slot] = (tag(hash) << ID_BITS) | (id + 1);
+        self.table[at] = slot;
     }
 
     #[cfg(test)]
@@ -96,21 +129,39 @@ impl Vocab {
     /// The rank (id) of the token whose bytes are `key`, given `hash(key)`.
     #[inline]
     pub fn rank_hashed(&self, key: &[u8], hash: u64) -> Option<u32> {
-        let tag = tag(hash);
-        let mut slot = hash as usize & self.mask;
+        if key.len() > usize::from(u8::MAX) {
+            // Longer than any token (lengths are stored in a byte).
+            return None;
+        }
+        // The slot's tag and length, and the key's first eight bytes.
+        let expected = (tag(hash) << TAG_SHIFT) | ((key.len() as u64) << LEN_SHIFT);
+        const CHECKED: u64 = !0 << TAG_SHIFT | 0xFF << LEN_SHIFT;
+        let key_head = head(key);
+        let mut at = hash as usize & self.mask;
         loop {
-            let entry = *self.table.get(slot)?;
-            if entry == 0 {
+            let slot = *self.table.get(at)?;
+            if slot.meta == 0 {
                 return None;
             }
-            if entry >> ID_BITS == tag {
-                let id = (entry & ID_MASK) - 1;
-                if self.token(id) == key {
-                    return Some(id);
-                }
+            if slot.meta & CHECKED == expected
+                && slot.head == key_head
+                && self.rest_matches(slot, key)
+            {
+                return Some(((slot.meta & ID_MASK) - 1) as u32);
             }
-            slot = (slot + 1) & self.mask;
+            at = (at + 1) & self.mask;
         }
+    }
+
+    /// Whether the bytes of the slot's token past its first eight are the
+    /// key's (the first eight and the length already agree).
+    #[inline(always)]
+    fn rest_matches(&self, slot: Slot, key: &[u8]) -> bool {
+        if key.len() <= 8 {
+            return true;
+        }
+        let start = ((slot.meta >> OFFSET_SHIFT) & (MAX_BYTES as u64 - 1)) as usize;
+        self.bytes.get(start + 8..start + key.len()) == key.get(8..)
     }
 
     /// The rank (id) of the token whose bytes are `key`.
@@ -118,13 +169,21 @@ impl Vocab {
     pub fn rank(&self, key: &[u8]) -> Option<u32> {
         self.rank_hashed(key, hash(key))
     }
+
+    /// The rank of the two-byte token `first second`, or [`NONE`].
+    #[inline(always)]
+    pub fn pair_rank(&self, first: u8, second: u8) -> u32 {
+        self.pairs
+            .get(usize::from(u16::from_be_bytes([first, second])))
+            .map_or(NONE, |&rank| rank)
+    }
 }
 
 /// The hash bits a slot keeps beside the id: the top ones, which the slot
 /// index (the low bits) does not use.
 #[inline(always)]
-fn tag(hash: u64) -> u32 {
-    (hash >> (64 - (32 - ID_BITS))) as u32
+fn tag(hash: u64) -> u64 {
+    hash >> TAG_SHIFT
 }
 
 #[cfg(test)]
@@ -149,6 +208,25 @@ mod tests {
         assert_eq!(vocab.rank(b"ba"), None);
         assert_eq!(vocab.token(3), b" the");
         assert_eq!(vocab.token(99), b"");
+        assert_eq!(vocab.pair_rank(b'a', b'b'), 2);
+        assert_eq!(vocab.pair_rank(b'b', b'a'), NONE);
+    }
+
+    #[test]
+    fn long_tokens_are_compared_past_their_head() {
+        let vocab = Vocab::parse(list(&[
+            b"internationalization",
+            b"internationalisation",
+            b"internat",
+        ]));
+        assert_eq!(vocab.rank(b"internationalisation"), Some(1));
+        assert_eq!(vocab.rank(b"internationalization"), Some(0));
+        assert_eq!(vocab.rank(b"internat"), Some(2));
+        assert_eq!(vocab.rank(b"internationalizatio"), None);
+        assert_eq!(vocab.rank(b"internationalizatiom"), None);
+        // A key longer than any token never matches the tokens after one.
+        let long = [b"internationalization".as_slice(); 13].concat();
+        assert_eq!(vocab.rank(&long), None);
     }
 
     #[test]
