@@ -13,6 +13,11 @@
 //! every distinct piece is merged once per pass). Every count is checked
 //! equal to the reference's before timing. `benches/tokenizer.sh` runs this
 //! and prints the ratios.
+//!
+//! The clock is the benchmark thread's CPU time, not the wall clock: the
+//! machines this runs on are shared, and time spent waiting for a core is
+//! no one's throughput. (Contention still costs cache misses, which the
+//! CPU time includes.) `TOKTALLY_BENCH_WALL=1` measures wall time.
 
 #[path = "../../../benches/support/generate.rs"]
 mod generate;
@@ -22,6 +27,7 @@ mod support;
 use std::path::Path;
 use std::time::Duration;
 
+use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use toktally::{Encoding, Memo};
 
@@ -69,7 +75,60 @@ fn name(encoding: Encoding) -> &'static str {
     }
 }
 
-fn bench_texts(c: &mut Criterion, what: &str, texts: &[String]) {
+/// CPU time of the calling thread (criterion runs each routine on the
+/// thread that called it), or wall time when asked.
+struct Clock {
+    wall: WallTime,
+    cpu: bool,
+}
+
+fn thread_cpu_nanos() -> u64 {
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `now` is a valid timespec for the call to fill.
+    let status = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) };
+    assert_eq!(status, 0, "no thread CPU clock");
+    now.tv_sec as u64 * 1_000_000_000 + now.tv_nsec as u64
+}
+
+impl Measurement for Clock {
+    type Intermediate = (u64, std::time::Instant);
+    type Value = u64;
+
+    fn start(&self) -> Self::Intermediate {
+        (thread_cpu_nanos(), std::time::Instant::now())
+    }
+    fn end(&self, (cpu, wall): Self::Intermediate) -> u64 {
+        if self.cpu {
+            thread_cpu_nanos() - cpu
+        } else {
+            wall.elapsed().as_nanos() as u64
+        }
+    }
+    fn add(&self, a: &u64, b: &u64) -> u64 {
+        a + b
+    }
+    fn zero(&self) -> u64 {
+        0
+    }
+    fn to_f64(&self, value: &u64) -> f64 {
+        *value as f64
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        self.wall.formatter()
+    }
+}
+
+fn clock() -> Criterion<Clock> {
+    Criterion::default().with_measurement(Clock {
+        wall: WallTime,
+        cpu: std::env::var_os("TOKTALLY_BENCH_WALL").is_none(),
+    })
+}
+
+fn bench_texts(c: &mut Criterion<Clock>, what: &str, texts: &[String]) {
     let bytes: usize = texts.iter().map(String::len).sum();
     for encoding in Encoding::ALL {
         let reference = support::reference(encoding);
@@ -105,7 +164,7 @@ fn bench_texts(c: &mut Criterion, what: &str, texts: &[String]) {
     }
 }
 
-fn counts(c: &mut Criterion) {
+fn counts(c: &mut Criterion<Clock>) {
     if let Some(texts) = corpus() {
         bench_texts(c, "corpus", &texts);
     }
@@ -113,5 +172,9 @@ fn counts(c: &mut Criterion) {
     bench_texts(c, "unicode", &unicode());
 }
 
-criterion_group!(benches, counts);
+criterion_group! {
+    name = benches;
+    config = clock();
+    targets = counts
+}
 criterion_main!(benches);

@@ -95,11 +95,19 @@ impl Encoding {
 
     /// The vocabulary, loaded on first use.
     fn vocab(self) -> &'static Vocab {
-        self.cell().get_or_init(|| {
-            Vocab::parse(match self {
-                Encoding::O200k => include_bytes!("../data/o200k.tokens"),
-                Encoding::Cl100k => include_bytes!("../data/cl100k.tokens"),
-            })
+        macro_rules! tables {
+            ($name:literal) => {
+                Vocab::new(
+                    include_bytes!(concat!(env!("OUT_DIR"), "/", $name, ".bytes")),
+                    include_bytes!(concat!(env!("OUT_DIR"), "/", $name, ".starts")),
+                    include_bytes!(concat!(env!("OUT_DIR"), "/", $name, ".pairs")),
+                    include_bytes!(concat!(env!("OUT_DIR"), "/", $name, ".table")),
+                )
+            };
+        }
+        self.cell().get_or_init(|| match self {
+            Encoding::O200k => tables!("o200k"),
+            Encoding::Cl100k => tables!("cl100k"),
         })
     }
 

@@ -14,7 +14,8 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::vocab::{Vocab, NONE};
+use crate::vocab::layout::NONE;
+use crate::vocab::Vocab;
 
 /// The longest piece merged on the stack.
 const SHORT: usize = 96;
@@ -169,7 +170,7 @@ mod tests {
         for token in &tokens {
             data.extend_from_slice(token);
         }
-        Vocab::parse(Vec::leak(data))
+        Vocab::from_list(&data)
     }
 
     #[test]
