@@ -4,6 +4,8 @@
 #   benches/tokenizer.sh                 # all of it
 #   BASE_REV=<commit> benches/tokenizer.sh   # and the same figures for an
 #                                        # earlier commit, built beside it
+#   BASE_BIN=<contrib binary> benches/tokenizer.sh  # the same, with an
+#                                        # earlier build already at hand
 #   SKIP_THROUGHPUT=1 benches/tokenizer.sh   # sizes and start-up only
 #
 # 1. Throughput: `cargo bench -p toktally --bench count` (criterion), then
@@ -61,7 +63,10 @@ say "building contrib (release)"
 cargo build -q --release --manifest-path "$ROOT/Cargo.toml" --bin contrib
 cp "$ROOT/target/release/contrib" "$WORK/contrib"
 binaries=("$WORK/contrib")
-if [ -n "${BASE_REV:-}" ]; then
+if [ -n "${BASE_BIN:-}" ]; then
+    cp "$BASE_BIN" "$WORK/contrib-base"
+    binaries=("$WORK/contrib-base" "$WORK/contrib")
+elif [ -n "${BASE_REV:-}" ]; then
     say "building $BASE_REV (release) in target/tokenizer-baseline"
     base="$ROOT/target/tokenizer-baseline"
     rm -rf "$base/src"

@@ -24,7 +24,6 @@ mod generate;
 #[path = "../tests/support/mod.rs"]
 mod support;
 
-use std::path::Path;
 use std::time::Duration;
 
 use criterion::measurement::{Measurement, ValueFormatter, WallTime};
@@ -32,28 +31,8 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use toktally::{Encoding, Memo};
 
 fn corpus() -> Option<Vec<String>> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    if !root.is_dir() {
-        eprintln!(
-            "no corpus at {}: skipping the corpus benchmarks",
-            root.display()
-        );
-        return None;
-    }
-    let mut texts = Vec::new();
-    let mut folders = vec![root];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(folder).ok()?.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                folders.push(path);
-            } else if let Ok(bytes) = std::fs::read(&path) {
-                texts.push(String::from_utf8_lossy(&bytes).into_owned());
-            }
-        }
-    }
-    texts.sort();
-    Some(texts)
+    let files = support::corpus_files()?;
+    Some(files.iter().map(|path| support::read_text(path)).collect())
 }
 
 fn prose() -> Vec<String> {

@@ -172,8 +172,27 @@ impl Encoding {
         text: &str,
         limit: usize,
     ) -> Option<usize> {
+        // One loop per encoding, so that the scan is inlined into it.
+        match self {
+            Encoding::O200k => {
+                self.count_pieces(split::o200k::piece_end, memo, scratch, text, limit)
+            }
+            Encoding::Cl100k => {
+                self.count_pieces(split::cl100k::piece_end, memo, scratch, text, limit)
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn count_pieces(
+        self,
+        piece_end: impl Fn(&[u8], usize) -> usize,
+        memo: &mut Memo,
+        scratch: &mut Scratch,
+        text: &str,
+        limit: usize,
+    ) -> Option<usize> {
         let bytes = text.as_bytes();
-        let piece_end = self.piece_end();
         let mut vocab = None;
         let mut total = 0usize;
         let mut at = 0;

@@ -4,35 +4,10 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
-
-use support::{assert_same, chars_of, difference, fragments, Rng, GENERAL_CATEGORIES};
+use support::{
+    assert_same, chars_of, corpus_files, difference, fragments, read_text, Rng, GENERAL_CATEGORIES,
+};
 use toktally::Encoding;
-
-fn corpus_files() -> Option<Vec<PathBuf>> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    if !root.is_dir() {
-        eprintln!(
-            "skipping: no corpus at {} (../shared/corpus from the repository)",
-            root.display()
-        );
-        return None;
-    }
-    let mut files = Vec::new();
-    let mut folders = vec![root];
-    while let Some(folder) = folders.pop() {
-        for entry in std::fs::read_dir(folder).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                folders.push(path);
-            } else {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    Some(files)
-}
 
 #[test]
 fn the_whole_corpus() {
@@ -40,7 +15,7 @@ fn the_whole_corpus() {
     assert!(files.len() > 100, "the corpus has {} files", files.len());
     let mut bytes = 0;
     for path in &files {
-        let text = String::from_utf8_lossy(&std::fs::read(path).unwrap()).into_owned();
+        let text = read_text(path);
         bytes += text.len();
         for encoding in Encoding::ALL {
             if let Some(difference) = difference(encoding, &text) {
@@ -61,7 +36,7 @@ fn corpus_slices() {
     let Some(files) = corpus_files() else { return };
     let mut rng = Rng::new(16);
     for path in &files {
-        let text = String::from_utf8_lossy(&std::fs::read(path).unwrap()).into_owned();
+        let text = read_text(path);
         for _ in 0..4 {
             let mut start = rng.below(text.len() + 1);
             let mut end = (start + rng.below(400)).min(text.len());

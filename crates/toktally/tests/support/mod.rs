@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+use std::path::{Path, PathBuf};
+
 use regex_syntax::hir::{Class, HirKind};
 use toktally::Encoding;
 
@@ -233,4 +235,37 @@ pub const FRAGMENTS: &[&str] = &[
 /// Text glued from `count` random fragments.
 pub fn fragments(rng: &mut Rng, count: usize) -> String {
     (0..count).map(|_| *rng.pick(FRAGMENTS)).collect()
+}
+
+/// Every file of the corpus of real instruction files
+/// (`../shared/corpus` from the repository), sorted; `None`, with a
+/// message, when it is absent.
+pub fn corpus_files() -> Option<Vec<PathBuf>> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    if !root.is_dir() {
+        eprintln!(
+            "skipping: no corpus at {} (../shared/corpus from the repository)",
+            root.display()
+        );
+        return None;
+    }
+    let mut files = Vec::new();
+    let mut folders = vec![root];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(folder).ok()?.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    Some(files)
+}
+
+/// A corpus file's text (lossily decoded: the corpus is UTF-8).
+pub fn read_text(path: &Path) -> String {
+    String::from_utf8_lossy(&std::fs::read(path).unwrap()).into_owned()
 }
