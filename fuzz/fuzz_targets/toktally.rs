@@ -20,7 +20,11 @@ fuzz_target!(|data: &[u8]| {
     let expected: Vec<&str> = reference.split(&text).collect();
     let actual: Vec<&str> = encoding.pieces(&text).collect();
     assert_eq!(actual, expected, "pieces of {text:?}");
-    assert_eq!(encoding.count(&text), reference.count(text.as_ref()), "count of {text:?}");
+    assert_eq!(
+        encoding.count(&text),
+        reference.count(text.as_ref()),
+        "count of {text:?}"
+    );
     assert_eq!(
         encoding.count_piece(rest),
         reference.bpe.count(rest),
