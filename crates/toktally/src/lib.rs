@@ -56,17 +56,9 @@ pub enum Encoding {
     Cl100k,
 }
 
-/// Per-thread state: one memo per encoding and the merge buffers.
-struct State {
-    memos: [Memo; 2],
-    scratch: Scratch,
-}
-
 thread_local! {
-    static STATE: RefCell<State> = RefCell::new(State {
-        memos: [Memo::new(), Memo::new()],
-        scratch: Scratch::default(),
-    });
+    /// Each thread's memo, one per encoding.
+    static MEMOS: RefCell<[Memo; 2]> = RefCell::new([Memo::new(), Memo::new()]);
 }
 
 impl Encoding {
@@ -126,22 +118,21 @@ impl Encoding {
     /// The number of tokens in `text`. Counts of pieces are remembered per
     /// thread across calls.
     pub fn count(self, text: &str) -> usize {
-        self.with_state(|memo, scratch| self.count_in(memo, scratch, text, usize::MAX))
+        self.with_memo(|memo| self.count_in(memo, text, usize::MAX))
             .unwrap_or(usize::MAX)
     }
 
     /// The number of tokens in `text` if it is at most `limit`, without
     /// counting much past the limit; `None` when there are more.
     pub fn count_up_to(self, text: &str, limit: usize) -> Option<usize> {
-        self.with_state(|memo, scratch| self.count_in(memo, scratch, text, limit))
+        self.with_memo(|memo| self.count_in(memo, text, limit))
     }
 
     /// [`Encoding::count`] with the given memo instead of this thread's
-    /// (a fresh one measures the cost of a first count).
+    /// (a fresh one measures the cost of a first count). A memo must be
+    /// used with one encoding only.
     pub fn count_with(self, memo: &mut Memo, text: &str) -> usize {
-        let mut scratch = Scratch::default();
-        self.count_in(memo, &mut scratch, text, usize::MAX)
-            .unwrap_or(usize::MAX)
+        self.count_in(memo, text, usize::MAX).unwrap_or(usize::MAX)
     }
 
     /// The number of tokens in one piece, merged without the memo.
@@ -154,32 +145,19 @@ impl Encoding {
         Pieces::new(text, self.piece_end())
     }
 
-    fn with_state<T>(self, f: impl FnOnce(&mut Memo, &mut Scratch) -> T) -> T {
-        STATE.with(|state| match state.try_borrow_mut() {
-            Ok(mut state) => {
-                let State { memos, scratch } = &mut *state;
-                f(&mut memos[self.index()], scratch)
-            }
+    fn with_memo<T>(self, f: impl FnOnce(&mut Memo) -> T) -> T {
+        MEMOS.with(|memos| match memos.try_borrow_mut() {
+            Ok(mut memos) => f(&mut memos[self.index()]),
             // Only reachable if `f` re-entered, which it does not.
-            Err(_) => f(&mut Memo::new(), &mut Scratch::default()),
+            Err(_) => f(&mut Memo::new()),
         })
     }
 
-    fn count_in(
-        self,
-        memo: &mut Memo,
-        scratch: &mut Scratch,
-        text: &str,
-        limit: usize,
-    ) -> Option<usize> {
+    fn count_in(self, memo: &mut Memo, text: &str, limit: usize) -> Option<usize> {
         // One loop per encoding, so that the scan is inlined into it.
         match self {
-            Encoding::O200k => {
-                self.count_pieces(split::o200k::piece_end, memo, scratch, text, limit)
-            }
-            Encoding::Cl100k => {
-                self.count_pieces(split::cl100k::piece_end, memo, scratch, text, limit)
-            }
+            Encoding::O200k => self.count_pieces(split::o200k::piece_end, memo, text, limit),
+            Encoding::Cl100k => self.count_pieces(split::cl100k::piece_end, memo, text, limit),
         }
     }
 
@@ -188,7 +166,6 @@ impl Encoding {
         self,
         piece_end: impl Fn(&[u8], usize) -> usize,
         memo: &mut Memo,
-        scratch: &mut Scratch,
         text: &str,
         limit: usize,
     ) -> Option<usize> {
@@ -208,7 +185,7 @@ impl Encoding {
                     Some(count) => count,
                     None => {
                         let vocab = *vocab.get_or_insert_with(|| self.vocab());
-                        let count = merge::count(vocab, piece, scratch);
+                        let count = merge::count(vocab, piece, &mut memo.scratch);
                         memo.insert(piece, key, count);
                         count
                     }

@@ -10,6 +10,7 @@
 //! so a stream of never-repeated pieces costs memory once.
 
 use crate::hash::{hash, head};
+use crate::merge::Scratch;
 
 /// Pieces longer than this are rare and not kept.
 pub const MAX_PIECE: usize = 64;
@@ -35,12 +36,14 @@ struct Slot {
     high: u64,
 }
 
-/// Counts of pieces already seen, for one encoding.
+/// Counts of pieces already seen, for one encoding, and what merging
+/// keeps between pieces.
 #[derive(Default)]
 pub struct Memo {
     slots: Vec<Slot>,
     arena: Vec<u8>,
     used: usize,
+    pub(crate) scratch: Scratch,
 }
 
 /// How a piece is looked up: its key words and the slot to start from.

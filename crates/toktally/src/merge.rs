@@ -14,19 +14,58 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use crate::hash::head;
 use crate::vocab::layout::NONE;
 use crate::vocab::Vocab;
 
 /// The longest piece merged on the stack.
 const SHORT: usize = 96;
 
-/// Buffers for long pieces, kept between pieces.
+/// What merging keeps between pieces, for one encoding: the ranks of
+/// short strings looked up lately, and buffers for long pieces.
 #[derive(Default)]
 pub struct Scratch {
+    ranks: Ranks,
     next: Vec<u32>,
     prev: Vec<u32>,
     removed: Vec<bool>,
     heap: BinaryHeap<Reverse<(u32, u32)>>,
+}
+
+/// A direct-mapped cache of the ranks of strings of up to seven bytes,
+/// found or not. Merging distinct pieces looks up the same short strings
+/// again and again (`ing`, `tion`, ` the`); each lookup in the vocabulary
+/// is a cache miss in a table of megabytes, while this one fits in 64 kB.
+#[derive(Default)]
+struct Ranks {
+    /// The key (the string's bytes and its length in the top byte; zero
+    /// for none) and its rank.
+    entries: Vec<(u64, u32)>,
+}
+
+const RANKS_BITS: u32 = 12;
+
+impl Ranks {
+    #[inline]
+    fn rank(&mut self, vocab: &Vocab, bytes: &[u8]) -> u32 {
+        if bytes.len() > 7 {
+            return vocab.rank(bytes).unwrap_or(NONE);
+        }
+        if self.entries.is_empty() {
+            self.entries = vec![(0, NONE); 1 << RANKS_BITS];
+        }
+        let key = head(bytes) | ((bytes.len() as u64) << 56);
+        let at = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - RANKS_BITS)) as usize;
+        match self.entries.get_mut(at) {
+            Some(entry) if entry.0 == key => entry.1,
+            Some(entry) => {
+                let rank = vocab.rank(bytes).unwrap_or(NONE);
+                *entry = (key, rank);
+                rank
+            }
+            None => vocab.rank(bytes).unwrap_or(NONE),
+        }
+    }
 }
 
 /// The number of tokens in `piece`.
@@ -34,7 +73,7 @@ pub fn count(vocab: &Vocab, piece: &[u8], scratch: &mut Scratch) -> usize {
     if piece.len() <= 1 {
         return piece.len();
     }
-    if vocab.rank(piece).is_some() {
+    if scratch.ranks.rank(vocab, piece) != NONE {
         return 1;
     }
     count_parts(vocab, piece, scratch)
@@ -43,20 +82,15 @@ pub fn count(vocab: &Vocab, piece: &[u8], scratch: &mut Scratch) -> usize {
 /// [`count`] for a piece known not to be a single token.
 pub fn count_parts(vocab: &Vocab, piece: &[u8], scratch: &mut Scratch) -> usize {
     if piece.len() <= SHORT {
-        count_short(vocab, piece)
+        count_short(vocab, piece, &mut scratch.ranks)
     } else {
         count_long(vocab, piece, scratch)
     }
 }
 
-#[inline]
-fn rank_of(vocab: &Vocab, bytes: &[u8]) -> u32 {
-    vocab.rank(bytes).unwrap_or(NONE)
-}
-
 /// tiktoken's merge loop: `parts[i]` is where part `i` starts and the rank
 /// of part `i` merged with part `i + 1`.
-fn count_short(vocab: &Vocab, piece: &[u8]) -> usize {
+fn count_short(vocab: &Vocab, piece: &[u8], cache: &mut Ranks) -> usize {
     let n = piece.len();
     let mut starts = [0u8; SHORT + 1];
     let mut ranks = [NONE; SHORT + 1];
@@ -83,12 +117,12 @@ fn count_short(vocab: &Vocab, piece: &[u8]) -> usize {
         let span =
             |from: usize, to: usize| &piece[usize::from(starts[from])..usize::from(starts[to])];
         ranks[at] = if at + 3 < parts {
-            rank_of(vocab, span(at, at + 3))
+            cache.rank(vocab, span(at, at + 3))
         } else {
             NONE
         };
         if at > 0 {
-            ranks[at - 1] = rank_of(vocab, span(at - 1, at + 2));
+            ranks[at - 1] = cache.rank(vocab, span(at - 1, at + 2));
         }
         starts.copy_within(at + 2..parts, at + 1);
         ranks.copy_within(at + 2..parts, at + 1);
@@ -103,6 +137,7 @@ fn count_short(vocab: &Vocab, piece: &[u8]) -> usize {
 fn count_long(vocab: &Vocab, piece: &[u8], scratch: &mut Scratch) -> usize {
     let n = piece.len();
     let Scratch {
+        ranks: cache,
         next,
         prev,
         removed,
@@ -141,13 +176,15 @@ fn count_long(vocab: &Vocab, piece: &[u8], scratch: &mut Scratch) -> usize {
         parts -= 1;
         if end < n {
             let after = next[end] as usize;
-            if let Some(rank) = vocab.rank(&piece[start..after]) {
+            let rank = cache.rank(vocab, &piece[start..after]);
+            if rank != NONE {
                 heap.push(Reverse((rank, start as u32)));
             }
         }
         if start > 0 {
             let before = prev[start] as usize;
-            if let Some(rank) = vocab.rank(&piece[before..end]) {
+            let rank = cache.rank(vocab, &piece[before..end]);
+            if rank != NONE {
                 heap.push(Reverse((rank, before as u32)));
             }
         }
@@ -199,7 +236,7 @@ mod tests {
                     })
                     .collect();
                 assert_eq!(
-                    count_short(&v, &piece),
+                    count_short(&v, &piece, &mut Ranks::default()),
                     count_long(&v, &piece, &mut scratch),
                     "{:?}",
                     String::from_utf8_lossy(&piece)
