@@ -12,7 +12,7 @@ fn vocabularies_load_only_when_a_budget_needs_counting() {
     // A budget the call's text fits by length alone: nothing to count.
     let nothing_to_measure = SourceFile::new(
         "clock.contrib",
-        "plugin acme/clock 1.0.0 {\n    owner agent-author\n\n    eager-run started-at {\n        placement conversation\n        budget 50 tokens\n        call get_current_time {}\n    }\n}\n",
+        "plugin acme/clock 1.0.0 {\n    owner agent-author\n\n    eager-run started-at {\n        budget 50 tokens\n        call get_current_time {}\n    }\n}\n",
     );
     let analysis = contrib::analyze(&nothing_to_measure, &config);
     assert!(analysis.plugin.is_some());
