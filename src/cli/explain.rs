@@ -1,5 +1,8 @@
 //! `contrib explain` and `contrib rules`.
 
+use std::fmt::Write as _;
+
+use super::output;
 use super::{fail, Outcome};
 use crate::rules;
 use crate::suggest;
@@ -16,18 +19,22 @@ pub fn explain(name: &str) -> Outcome {
             )),
         };
     };
-    println!("# {} ({})", rule.name, rule.code);
-    println!();
-    println!("{}", rule.summary);
-    println!();
-    println!("Default level: {}", rule.default_level.as_str());
-    println!("{}", rule.explanation.trim_end());
-    Outcome::Clean
+    let text = format!(
+        "# {} ({})\n\n{}\n\nDefault level: {}\n{}",
+        rule.name,
+        rule.code,
+        rule.summary,
+        rule.default_level.as_str(),
+        rule.explanation.trim_end()
+    );
+    output::result(text, Outcome::Clean)
 }
 
 pub fn list() -> Outcome {
+    let mut text = String::new();
     for rule in rules::all() {
-        println!(
+        let _ = writeln!(
+            text,
             "{:<6} {:<28} {:<5} {}",
             rule.code,
             rule.name,
@@ -35,5 +42,5 @@ pub fn list() -> Outcome {
             rule.summary
         );
     }
-    Outcome::Clean
+    output::result(text.trim_end(), Outcome::Clean)
 }

@@ -85,7 +85,10 @@
 //! # What is refused
 //!
 //! A file with a syntax error is not formatted: [`format`] returns the
-//! error. So is a file with a string whose closing quotes never come, or a
+//! error. That includes the syntax errors inside a block that the grammar
+//! accepts so that lowering can explain them (a field written
+//! `placement: agent`, a block nested where none goes): laying those out
+//! would tidy what the author did not mean. So is a file with a string whose closing quotes never come, or a
 //! block whose `}` never comes, since the formatter cannot know where the
 //! author meant them to end.
 
@@ -96,9 +99,9 @@ mod order;
 
 use crate::diagnostic::Diagnostic;
 use crate::limits::MAX_FILE_BYTES;
-use crate::rules::language::LIMIT_EXCEEDED;
+use crate::rules::language::{LIMIT_EXCEEDED, SYNTAX_ERROR};
 use crate::source::Span;
-use crate::syntax;
+use crate::{lower, syntax};
 
 /// Formats a manifest to the canonical layout, or returns why it cannot be.
 ///
@@ -115,7 +118,51 @@ pub fn format(text: &str) -> Result<String, Diagnostic> {
     }
     let tree = syntax::parse(text)?;
     guard::open_ends(&tree)?;
-    let document = attach::document(text, &tree);
+    if let Some(error) = syntax_error_in_a_block(&tree) {
+        return Err(error);
+    }
+    lay_out(text, &tree)
+}
+
+/// The first syntax error lowering finds inside a block: a field written
+/// `placement: agent`, a block nested where none goes. Laying those out
+/// would tidy what the author did not mean, so the file is refused, as
+/// `contrib check` reports it. Errors about the file as a whole (no
+/// plugin, a field outside it) are not refused: what is outside a block is
+/// kept as written, and an empty file stays empty.
+fn syntax_error_in_a_block(tree: &syntax::tree::File<'_>) -> Option<Diagnostic> {
+    let blocks: Vec<Span> = tree
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            syntax::tree::Item::Block(block) => Some(block.span),
+            _ => None,
+        })
+        .collect();
+    lower::lower(tree)
+        .diagnostics
+        .into_iter()
+        .find(|diagnostic| {
+            let span = diagnostic.span();
+            std::ptr::eq(diagnostic.rule, &SYNTAX_ERROR)
+                && !diagnostic.labels.is_empty()
+                && blocks
+                    .iter()
+                    .any(|block| block.start < span.start && span.end <= block.end)
+        })
+}
+
+/// A fragment (fields outside a plugin, as the layout's unit tests write
+/// them) formatted without the refusal of lowering's syntax errors.
+#[cfg(test)]
+pub(crate) fn format_fragment(text: &str) -> Result<String, Diagnostic> {
+    let tree = syntax::parse(text)?;
+    guard::open_ends(&tree)?;
+    lay_out(text, &tree)
+}
+
+fn lay_out(text: &str, tree: &syntax::tree::File<'_>) -> Result<String, Diagnostic> {
+    let document = attach::document(text, tree);
     let mut formatted = layout::render(&document);
     if formatted.starts_with(BOM) {
         // The first item's name starts with U+FEFF, which the grammar reads
