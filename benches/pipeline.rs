@@ -81,7 +81,10 @@ fn stages(c: &mut Criterion) {
             b.iter(|| config.tokenizer.count(&text))
         });
         group.bench_function(BenchmarkId::new("bundle", name), |b| {
-            b.iter(|| contrib::bundle::canonical_bytes(&contrib::bundle::build(&plugin, &config)))
+            b.iter(|| {
+                contrib::bundle::build(&plugin, &config)
+                    .and_then(|bundle| contrib::bundle::canonical_bytes(&bundle))
+            })
         });
         group.finish();
     }

@@ -96,10 +96,10 @@ fn two_builds_in_different_folders_are_byte_identical_and_verify() {
             left.display()
         );
         let bundle = Bundle::from_bytes(&left_bytes).expect("a verified bundle");
-        assert_eq!(bundle.digest, Some(bundle::digest_of(&bundle)));
+        assert_eq!(bundle.digest, bundle::digest_of(&bundle).ok());
         assert_eq!(
             bundle::canonical_bytes(&bundle),
-            left_bytes,
+            Ok(left_bytes),
             "not canonical: {}",
             left.display()
         );

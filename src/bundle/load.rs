@@ -64,7 +64,7 @@ impl Bundle {
             serde_json::from_value(value).map_err(|error| LoadError::Schema(error.to_string()))?;
         bundle.validate().map_err(LoadError::Schema)?;
         let recorded = bundle.digest.clone().ok_or(LoadError::MissingDigest)?;
-        let actual = digest_of(&bundle);
+        let actual = digest_of(&bundle).map_err(LoadError::Schema)?;
         if recorded != actual {
             return Err(LoadError::DigestMismatch { recorded, actual });
         }

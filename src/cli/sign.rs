@@ -45,7 +45,10 @@ pub fn keygen(args: &KeygenArgs) -> Outcome {
             ));
         }
     }
-    let (secret, public, id) = sign::generate();
+    let (secret, public, id) = match sign::generate() {
+        Ok(pair) => pair,
+        Err(message) => return fail(message),
+    };
     if let Err(message) = files::write_atomically(&secret_path, secret.as_bytes()) {
         return fail(message);
     }
