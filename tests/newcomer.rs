@@ -496,18 +496,17 @@ fn sarif_uris_are_percent_encoded_and_validate_with_formats_on() {
     let uri = &sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
         ["artifactLocation"]["uri"];
     assert_eq!(uri, "my%20plugins/50%25%20%231%20%C3%A9.contrib");
-    let validator = common::sarif_validator();
-    let errors: Vec<String> = validator
-        .iter_errors(&sarif)
-        .map(|error| format!("{error} at {}", error.instance_path()))
-        .collect();
+    let errors = common::sarif_errors(&sarif);
     assert!(errors.is_empty(), "{errors:#?}");
     // The unencoded path is what the check used to write: it must fail the
     // same validation, or the test proves nothing.
     let mut broken = sarif.clone();
     broken["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
         ["uri"] = "my plugins/50% #1 é.contrib".into();
-    assert!(!validator.is_valid(&broken), "format checks are off");
+    assert!(
+        !common::sarif_errors(&broken).is_empty(),
+        "format checks are off"
+    );
 }
 
 // ---- help ----

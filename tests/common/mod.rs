@@ -171,3 +171,12 @@ pub fn sarif_validator() -> jsonschema::Validator {
         .build(&schema)
         .expect("the SARIF schema compiles")
 }
+
+/// Every way `document` breaks the SARIF schema (formats checked), as
+/// `message at /instance/path`.
+pub fn sarif_errors(document: &serde_json::Value) -> Vec<String> {
+    sarif_validator()
+        .iter_errors(document)
+        .map(|error| format!("{error} at {}", error.instance_path()))
+        .collect()
+}
