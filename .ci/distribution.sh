@@ -23,6 +23,23 @@ step() {
 step python3 -m venv "$work/tools"
 step "$work/tools/bin/pip" install --quiet --disable-pip-version-check maturin pre-commit
 
+# action.yml: every input is used, and every variable the script reads is
+# set by the step that runs it (pyyaml comes with pre-commit).
+step "$work/tools/bin/python" - <<'PY'
+import re, yaml
+action = yaml.safe_load(open("action.yml"))
+text = open("action.yml").read()
+for name in action["inputs"]:
+    assert f"inputs.{name}" in text, f"input `{name}` is never used"
+run = next(step for step in action["runs"]["steps"] if step.get("id") == "run")
+script = open("action/contrib-action.sh").read()
+read = set(re.findall(r"\$\{?(CONTRIB_[A-Z_]+)", script))
+assert read <= set(run["env"]), f"not set by action.yml: {read - set(run['env'])}"
+hooks = yaml.safe_load(open(".pre-commit-hooks.yaml"))
+assert {hook["id"] for hook in hooks} == {"contrib-check", "contrib-fmt", "contrib-fmt-check"}
+print(f"action.yml: {len(action['inputs'])} inputs, all used; {len(read)} variables, all set")
+PY
+
 # The wheel, from the release build CI already made: maturin runs
 # `cargo rustc --profile release --bin contrib`, which finds every
 # dependency and the library fresh and only links the stripped binary.
