@@ -370,3 +370,58 @@ fn the_schema_refuses_what_contrib_check_refuses() {
         );
     }
 }
+
+/// `rust-version` in `Cargo.toml` is at least what every locked
+/// dependency declares: a dependency update that needs a newer compiler
+/// fails here instead of on a user's machine. (That 1.88 builds, and 1.87
+/// is refused, was checked with `cargo +1.88.0 check --locked
+/// --all-targets`; see CONTRIBUTING.md.)
+#[test]
+fn rust_version_covers_every_locked_dependency() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let output = Command::new(cargo)
+        .args(["metadata", "--format-version", "1", "--locked", "--offline"])
+        .current_dir(root())
+        .output()
+        .expect("cargo runs");
+    if !output.status.success() {
+        eprintln!(
+            "skipped: cargo metadata failed offline: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        return;
+    }
+    let metadata: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let version = |text: &str| -> semver::Version {
+        let parts: Vec<&str> = text.split('.').collect();
+        semver::Version::parse(&format!(
+            "{}.{}.{}",
+            parts[0],
+            parts.get(1).unwrap_or(&"0"),
+            parts.get(2).unwrap_or(&"0")
+        ))
+        .expect("a version")
+    };
+    let packages = metadata["packages"].as_array().expect("packages");
+    let ours = packages
+        .iter()
+        .find(|package| package["name"] == "contrib" && package["source"].is_null())
+        .and_then(|package| package["rust_version"].as_str())
+        .map(version)
+        .expect("contrib's rust-version");
+    let needed = packages
+        .iter()
+        .filter(|package| !package["source"].is_null())
+        .filter_map(|package| {
+            let declared = package["rust_version"].as_str()?;
+            Some((version(declared), package["name"].as_str()?.to_string()))
+        })
+        .max()
+        .expect("dependencies with a rust-version");
+    assert!(
+        ours >= needed.0,
+        "rust-version {ours} is below what `{}` needs ({})",
+        needed.1,
+        needed.0
+    );
+}
