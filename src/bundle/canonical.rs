@@ -25,7 +25,10 @@ pub fn digest_of(bundle: &Bundle) -> Result<String, String> {
 }
 
 /// The canonical JSON of any serialisable value, or why it has none.
-pub(super) fn canonical_value(value: &impl serde::Serialize, what: &str) -> Result<Vec<u8>, String> {
+pub(super) fn canonical_value(
+    value: &impl serde::Serialize,
+    what: &str,
+) -> Result<Vec<u8>, String> {
     canonical(value, what)
 }
 

@@ -79,7 +79,10 @@ impl Bundle {
             digest: None,
             ..self.clone()
         };
-        let bytes = super::canonical::canonical_value(&unsigned, &format!("{}@{}", self.plugin, self.version))?;
+        let bytes = super::canonical::canonical_value(
+            &unsigned,
+            &format!("{}@{}", self.plugin, self.version),
+        )?;
         Ok(super::canonical::digest_of_bytes(&bytes))
     }
 

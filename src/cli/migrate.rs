@@ -109,7 +109,9 @@ fn one_file(path: &Path, check: bool) -> Result<bool, Outcome> {
             Err(diagnostic) => {
                 let source = SourceFile::new(name.as_str(), text);
                 output::status(
-                    Human::styled(output::stderr_style()).render(&source, &diagnostic).trim_end(),
+                    Human::styled(output::stderr_style())
+                        .render(&source, &diagnostic)
+                        .trim_end(),
                 );
                 return Err(Outcome::Problems);
             }

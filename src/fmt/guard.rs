@@ -43,10 +43,13 @@ pub(super) fn what_lowering_refuses(file: &File<'_>) -> Result<(), Diagnostic> {
                 .iter()
                 .any(|block| block.start < span.start && span.end <= block.end)
     };
-    let refused = crate::lower::lower(file).diagnostics.into_iter().find(|diagnostic| {
-        diagnostic.rule == &UNBRACKETED_LIST
-            || (diagnostic.rule == &SYNTAX_ERROR && inside_a_block(diagnostic))
-    });
+    let refused = crate::lower::lower(file)
+        .diagnostics
+        .into_iter()
+        .find(|diagnostic| {
+            diagnostic.rule == &UNBRACKETED_LIST
+                || (diagnostic.rule == &SYNTAX_ERROR && inside_a_block(diagnostic))
+        });
     match refused {
         Some(diagnostic) if diagnostic.rule == &UNBRACKETED_LIST => Err(diagnostic.help(
             "run `contrib migrate` on this file first: lists are written in brackets, `[a, b]`",
