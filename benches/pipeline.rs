@@ -1,5 +1,5 @@
 //! Micro-benchmarks of each stage on a small, a typical and a 1 MB
-//! manifest: parse, lower, check (with the tokenizer warm), tokenize and
+//! manifest: parse, lower, format, check (with the tokenizer warm), tokenize and
 //! bundle emission; and of the runtime's two per-request costs, each beside
 //! a baseline run in the same invocation: defanging retrieved content (the
 //! literal close-tag rewrite the design describes is the baseline) and
@@ -73,6 +73,11 @@ fn stages(c: &mut Criterion) {
         group.bench_function(BenchmarkId::new("lower", name), |b| {
             b.iter(|| contrib::lower::lower(&tree))
         });
+        // Formatting parses, lowers (to refuse syntax errors inside
+        // blocks) and lays out: read against `parse` and `lower` above.
+        group.bench_function(BenchmarkId::new("format", name), |b| {
+            b.iter(|| contrib::fmt::format(&text))
+        });
         group.bench_function(BenchmarkId::new("analyze", name), |b| {
             b.iter(|| contrib::analyze(&source, &config))
         });
@@ -84,7 +89,10 @@ fn stages(c: &mut Criterion) {
             b.iter(|| config.tokenizer.count(&text))
         });
         group.bench_function(BenchmarkId::new("bundle", name), |b| {
-            b.iter(|| contrib::bundle::canonical_bytes(&contrib::bundle::build(&plugin, &config)))
+            b.iter(|| {
+                contrib::bundle::build(&plugin, &config)
+                    .and_then(|bundle| contrib::bundle::canonical_bytes(&bundle))
+            })
         });
         group.finish();
     }
@@ -117,7 +125,7 @@ fn runtime(c: &mut Criterion) {
     let plugin = contrib::analyze(&SourceFile::new("facts.contrib", facts), &config)
         .plugin
         .expect("a plugin");
-    let bundles = [contrib::bundle::build(&plugin, &config)];
+    let bundles = [contrib::bundle::build(&plugin, &config).expect("a canonical bundle")];
     let session = Session::from_toml(
         "started_at = \"2026-03-02T09:00:00Z\"\ntools = [\"a\", \"b\", \"c\"]\n[agent]\nname = \"A\"\n[model]\nname = \"m\"\n",
     )

@@ -42,7 +42,7 @@ fn sam() -> Person {
         name: "Sam Okafor".into(),
         locale: "en-GB".into(),
         timezone: "Europe/London".into(),
-        utc_offset: 0,
+        utc_offset: Some(0),
     }
 }
 

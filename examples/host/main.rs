@@ -154,7 +154,7 @@ fn build(root: &Path, name: &str) -> Bundle {
     let text = std::fs::read_to_string(root.join(name)).expect("an example");
     let analysis = contrib::analyze(&SourceFile::new(name, text), &config);
     check(analysis.diagnostics.iter().all(|d| !d.is_error()), name);
-    bundle::build(&analysis.plugin.expect("a plugin"), &config)
+    bundle::build(&analysis.plugin.expect("a plugin"), &config).expect("a canonical bundle")
 }
 
 fn at(text: &str) -> Timestamp {

@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde::Serialize;
 
-use super::runtime::{load_bundles, print, CacheArgs, LayoutFormat};
+use super::output::{self, ReportFormat};
+use super::runtime::{load_bundles, CacheArgs};
 use super::{fail, Outcome};
 use crate::bundle::Bundle;
 use crate::runtime::{
@@ -21,15 +22,16 @@ use crate::runtime::{
 #[derive(Args)]
 pub struct ComposeArgs {
     /// A folder of bundles (`*.bundle.json`, searched recursively).
-    #[arg(long)]
+    #[arg(long, value_name = "DIR")]
     bundles: PathBuf,
-    /// The session: agent, person, model, tools, skills, permissions, start.
-    #[arg(long)]
+    /// The session file: agent, person, model, tools, skills, permissions,
+    /// start (see `docs/config.md`).
+    #[arg(long, value_name = "FILE")]
     session: PathBuf,
-    /// The turns to compose (`[[turn]]` tables, each with its later
-    /// requests as `[[turn.request]]`); one turn a minute after the start
-    /// when left out.
-    #[arg(long)]
+    /// The turns file (`[[turn]]` tables, each with its later requests as
+    /// `[[turn.request]]`); one turn a minute after the start when left
+    /// out.
+    #[arg(long, value_name = "FILE")]
     turns: Option<PathBuf>,
     /// Write the session log to FILE as the conversation goes (a new file).
     #[arg(long, value_name = "FILE", conflicts_with = "resume")]
@@ -52,8 +54,9 @@ pub struct ComposeArgs {
     on_model_change: ModelChange,
     #[command(flatten)]
     cache: CacheArgs,
-    #[arg(long, value_enum, default_value_t = LayoutFormat::Human)]
-    format: LayoutFormat,
+    /// How to write the layout.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+    format: ReportFormat,
 }
 
 /// A choice spelled in kebab case, as the runtime's types serialise it.
@@ -106,11 +109,13 @@ pub fn compose(args: &ComposeArgs) -> Outcome {
     match layout(args) {
         Ok(layout) => {
             let text = match args.format {
-                LayoutFormat::Json => serde_json::to_string_pretty(&layout).unwrap_or_default(),
-                LayoutFormat::Human => human_layout(&layout),
+                ReportFormat::Json => match serde_json::to_string_pretty(&layout) {
+                    Ok(text) => text,
+                    Err(error) => return fail(format!("cannot write the layout: {error}")),
+                },
+                ReportFormat::Human => human_layout(&layout),
             };
-            print(&text);
-            Outcome::Clean
+            output::result(text, Outcome::Clean)
         }
         Err(message) => fail(message),
     }

@@ -37,7 +37,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
     /// the next turn starts.
     pub fn request(&mut self, input: RequestInput) -> Request {
         self.requests += 1;
-        let at = input.at.at_offset(self.session.offset_minutes());
+        let at = self.session.local(input.at);
         let mut changes = input.changes();
         let mut held = Vec::new();
         if self.turns > 0 {

@@ -45,7 +45,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
         self.turns += 1;
         self.requests = 0;
         self.waiting = self.waiting.saturating_sub(1);
-        let at = input.at.at_offset(self.session.offset_minutes());
+        let at = self.session.local(input.at);
         let mut record = std::mem::take(&mut self.pending);
         if let Some(mode) = self.held_mode.take() {
             record.held.push(format!(
