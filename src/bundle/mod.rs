@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-pub use build::build;
+pub use build::{build, build_with_waivers};
 pub use canonical::{canonical_bytes, digest_of};
 pub use load::LoadError;
 pub use permissions::{Permissions, ToolRun};
