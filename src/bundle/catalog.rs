@@ -387,7 +387,9 @@ pub fn installable(folder: &Path) -> Result<Vec<Bundle>, String> {
     Ok(chosen)
 }
 
-fn verify_signature(bundle_file: &Path, bundle: &Bundle, trusted: &[String]) -> Result<(), String> {
+/// Verifies a bundle's detached signature against the keys the lock
+/// trusts, failing closed.
+pub(crate) fn verify_signature(bundle_file: &Path, bundle: &Bundle, trusted: &[String]) -> Result<(), String> {
     let path = sign::signature_path(bundle_file);
     let text =
         std::fs::read_to_string(&path).map_err(|_| "it has no signature file".to_string())?;
