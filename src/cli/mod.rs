@@ -15,6 +15,7 @@ pub mod files;
 mod fmt;
 mod import;
 mod install;
+mod installed;
 mod lsp;
 mod migrate;
 mod runtime;

@@ -58,6 +58,9 @@ pub struct GateRequest {
 pub enum GateOutcome {
     Ran { output: String },
     Refused { reason: String },
+    /// It waits for a person's approval: the runtime records it pending and
+    /// asks again before each turn, until it runs or is refused.
+    Pending { reason: String },
 }
 
 /// The host's side of contributor tool calls.

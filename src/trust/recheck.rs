@@ -18,7 +18,7 @@
 use std::collections::HashMap;
 
 use crate::bundle::diff::{self, Change, Class};
-use crate::bundle::{self, Bundle, BundledContributor};
+use crate::bundle::{self, Bundle, BundledContributor, Permissions};
 use crate::config::Config;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::ir::{ContributorBody, Owner, Plugin};
@@ -79,7 +79,7 @@ pub fn recheck(
     let granted = super::grant(bundle.requested_owner, installer);
     let name = format!("{} (as this workspace reads it)", bundle.id());
     let mut approved = bundle.clone();
-    approved.permissions = bundle::Permissions::of(&bundle.contributors, config);
+    approved.permissions = Permissions::of(&bundle.contributors, config);
     let text = match reread::manifest(bundle, granted) {
         Ok(text) => text,
         Err(why) => {
@@ -136,22 +136,22 @@ pub fn recheck(
     }
     relaxed.sort();
     relaxed.dedup();
-    let changes = diff::permissions(&bundle.permissions, &approved.permissions);
+    // A run of a tool this workspace does not have is `unknown-tool`'s to
+    // report; what either side says of its effect is beside the point.
+    let known = |permissions: &Permissions| Permissions {
+        tools_run: permissions
+            .tools_run
+            .iter()
+            .filter(|run| config.tools.contains_key(&run.tool))
+            .cloned()
+            .collect(),
+        ..permissions.clone()
+    };
+    let changes = diff::permissions(&known(&bundle.permissions), &known(&approved.permissions));
     let (understated, overstated): (Vec<Change>, Vec<Change>) = changes
         .into_iter()
         .partition(|change| change.class == Class::NeedsApproval);
     for change in understated {
-        // A tool this workspace does not have is `unknown-tool`'s to
-        // report; what the bundle says of it is beside the point.
-        let unknown = change
-            .message
-            .split('`')
-            .nth(1)
-            .is_some_and(|name| !config.tools.contains_key(name) && !name.contains('.'));
-        let about_tool = change.message.contains("runs `") || change.message.contains("writes") || change.message.contains("gated");
-        if unknown && about_tool {
-            continue;
-        }
         diagnostics.push(mismatch(&source, &change));
     }
     crate::diagnostic::sort(&mut diagnostics);
