@@ -323,7 +323,9 @@ pub fn check(folder: &Path, config: &Config) -> Result<CatalogReport, String> {
             ));
         }
     }
-    lock_diagnostics.extend(super::consistency::check(&lock, &lock_text, &loaded, config));
+    lock_diagnostics.extend(super::consistency::check(
+        &lock, &lock_text, &loaded, config,
+    ));
     if !lock_diagnostics.is_empty() {
         report.files.insert(0, (lock_source, lock_diagnostics));
     }
@@ -388,7 +390,11 @@ pub fn installable(folder: &Path) -> Result<Vec<Bundle>, String> {
 
 /// Verifies a bundle's detached signature against the keys the lock
 /// trusts, failing closed.
-pub(crate) fn verify_signature(bundle_file: &Path, bundle: &Bundle, trusted: &[String]) -> Result<(), String> {
+pub(crate) fn verify_signature(
+    bundle_file: &Path,
+    bundle: &Bundle,
+    trusted: &[String],
+) -> Result<(), String> {
     let path = sign::signature_path(bundle_file);
     let text =
         std::fs::read_to_string(&path).map_err(|_| "it has no signature file".to_string())?;

@@ -86,17 +86,29 @@ pub fn check(
     let mut asked_for: HashMap<&str, &Bundle> = HashMap::new();
     for bundle in newest.values() {
         for contributor in &bundle.contributors {
-            if !matches!(contributor.activation, Some(BundledActivation::Request { .. })) {
+            if !matches!(
+                contributor.activation,
+                Some(BundledActivation::Request { .. })
+            ) {
                 continue;
             }
             match asked_for.get(contributor.id.as_str()) {
                 Some(other) => diagnostics.push(
-                    Diagnostic::new(&AMBIGUOUS_CONTRIBUTOR, format!(
-                        "`{}` and `{}` both offer a text the model may ask for as `{}`",
-                        other.plugin, bundle.plugin, contributor.id
-                    ))
-                    .primary(find_span(lock_text, bundle.digest.as_deref().unwrap_or_default()), bundle.id())
-                    .secondary(find_span(lock_text, other.digest.as_deref().unwrap_or_default()), other.id())
+                    Diagnostic::new(
+                        &AMBIGUOUS_CONTRIBUTOR,
+                        format!(
+                            "`{}` and `{}` both offer a text the model may ask for as `{}`",
+                            other.plugin, bundle.plugin, contributor.id
+                        ),
+                    )
+                    .primary(
+                        find_span(lock_text, bundle.digest.as_deref().unwrap_or_default()),
+                        bundle.id(),
+                    )
+                    .secondary(
+                        find_span(lock_text, other.digest.as_deref().unwrap_or_default()),
+                        other.id(),
+                    )
                     .help("rename one of them: a model asking for a text by its id would get both"),
                 ),
                 None => {
@@ -111,7 +123,11 @@ pub fn check(
 /// The catalog-wide diagnostics the catalog at `folder` would have with
 /// `bundle` published: what `publish` refuses. Bundles already published
 /// that cannot be loaded are left to `catalog check`.
-pub fn with_published(folder: &Path, bundle: &Bundle, config: &Config) -> Result<Vec<Diagnostic>, String> {
+pub fn with_published(
+    folder: &Path,
+    bundle: &Bundle,
+    config: &Config,
+) -> Result<Vec<Diagnostic>, String> {
     let mut lock = Lock::read(folder)?;
     let mut loaded = HashMap::new();
     for entry in &lock.published {
@@ -130,7 +146,12 @@ pub fn with_published(folder: &Path, bundle: &Bundle, config: &Config) -> Result
         });
         loaded.insert(key, bundle.clone());
     }
-    let before = check(&Lock::read(folder)?, "", &loaded_without(&loaded, bundle), config);
+    let before = check(
+        &Lock::read(folder)?,
+        "",
+        &loaded_without(&loaded, bundle),
+        config,
+    );
     // Only what this version brings in: a catalog already inconsistent is
     // `catalog check`'s to report, not a reason to refuse every publish.
     Ok(check(&lock, "", &loaded, config)

@@ -219,7 +219,11 @@ fn compare_activation(
     }
 }
 
-fn compare_tools(old_permissions: &Permissions, new_permissions: &Permissions, changes: &mut Vec<Change>) {
+fn compare_tools(
+    old_permissions: &Permissions,
+    new_permissions: &Permissions,
+    changes: &mut Vec<Change>,
+) {
     let old_loaded: BTreeSet<&String> = old_permissions.tools_loaded.iter().collect();
     for tool in &new_permissions.tools_loaded {
         if !old_loaded.contains(tool) {
@@ -291,12 +295,16 @@ fn compare_totals(old: &Permissions, new: &Permissions, changes: &mut Vec<Change
         if *budget > before {
             push(
                 Class::NeedsApproval,
-                format!("its budgets at {placement} placement rise from {before} to {budget} tokens"),
+                format!(
+                    "its budgets at {placement} placement rise from {before} to {budget} tokens"
+                ),
             );
         } else if *budget < before {
             push(
                 Class::Update,
-                format!("its budgets at {placement} placement fall from {before} to {budget} tokens"),
+                format!(
+                    "its budgets at {placement} placement fall from {before} to {budget} tokens"
+                ),
             );
         }
     }

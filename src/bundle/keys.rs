@@ -30,7 +30,9 @@ pub struct Trusted {
 
 /// The file a trusted key's public half is kept in, under the catalog.
 pub fn key_file(folder: &Path, id: &str) -> PathBuf {
-    folder.join("keys").join(format!("{}.pub", id.replace(':', "-")))
+    folder
+        .join("keys")
+        .join(format!("{}.pub", id.replace(':', "-")))
 }
 
 /// Trusts the public key `key_text` in the catalog at `folder`.

@@ -242,19 +242,21 @@ impl Bundle {
     pub fn kept_share(&self) -> u64 {
         self.contributors
             .iter()
-            .map(|contributor| match (contributor.delivery, &contributor.activation) {
-                (Delivery::SystemPrompt | Delivery::Preloaded, _) => contributor.budget,
-                (_, Some(BundledActivation::Request { description }))
-                    if contributor.placement.is_system_prompt() =>
-                {
-                    let listing = crate::ir::on_request_listing(
-                        &self.contributor_name(contributor),
-                        description,
-                    );
-                    self.tokenizer.count(&listing) as u64
-                }
-                _ => 0,
-            })
+            .map(
+                |contributor| match (contributor.delivery, &contributor.activation) {
+                    (Delivery::SystemPrompt | Delivery::Preloaded, _) => contributor.budget,
+                    (_, Some(BundledActivation::Request { description }))
+                        if contributor.placement.is_system_prompt() =>
+                    {
+                        let listing = crate::ir::on_request_listing(
+                            &self.contributor_name(contributor),
+                            description,
+                        );
+                        self.tokenizer.count(&listing) as u64
+                    }
+                    _ => 0,
+                },
+            )
             .sum()
     }
 

@@ -146,7 +146,12 @@ pub fn publish(args: &PublishArgs) -> Outcome {
         Err(NotBuilt::Failed(message)) => return fail(message),
     };
     shown.show(&compiled.source, &compiled.diagnostics);
-    let key = match args.key.as_deref().map(super::sign::read_secret_key).transpose() {
+    let key = match args
+        .key
+        .as_deref()
+        .map(super::sign::read_secret_key)
+        .transpose()
+    {
         Ok(key) => key,
         Err(message) => return fail(message),
     };
@@ -162,7 +167,11 @@ pub fn publish(args: &PublishArgs) -> Outcome {
     let outcome = publish_compiled(args, &compiled);
     match (&key, outcome) {
         (Some(key), Outcome::Clean) => {
-            let file = crate::bundle::bundle_path(&args.catalog, &compiled.bundle.plugin, &compiled.bundle.version);
+            let file = crate::bundle::bundle_path(
+                &args.catalog,
+                &compiled.bundle.plugin,
+                &compiled.bundle.version,
+            );
             match super::sign::write_signature(&file, &compiled.bundle, key) {
                 Ok((path, key_id)) => {
                     println!("signed with {key_id} → {}", path.display());
@@ -189,19 +198,25 @@ fn admitted(
         Some(path) => crate::config::Config::load(path)?.0,
         None => crate::config::Config::platform(),
     };
-    let mut refusals: Vec<Diagnostic> =
-        crate::bundle::consistency::with_published(&args.catalog, &compiled.bundle, &config)?
-            .into_iter()
-            .map(|diagnostic| {
-                Diagnostic::new(diagnostic.rule, diagnostic.message)
-                    .primary(compiled.version_span, "publishing this version would break the catalog")
-                    .help(format!(
-                        "`contrib catalog check` would reject the catalog with this version ({}); {}",
-                        diagnostic.rule.name,
-                        diagnostic.help.unwrap_or_default()
-                    ))
-            })
-            .collect();
+    let mut refusals: Vec<Diagnostic> = crate::bundle::consistency::with_published(
+        &args.catalog,
+        &compiled.bundle,
+        &config,
+    )?
+    .into_iter()
+    .map(|diagnostic| {
+        Diagnostic::new(diagnostic.rule, diagnostic.message)
+            .primary(
+                compiled.version_span,
+                "publishing this version would break the catalog",
+            )
+            .help(format!(
+                "`contrib catalog check` would reject the catalog with this version ({}); {}",
+                diagnostic.rule.name,
+                diagnostic.help.unwrap_or_default()
+            ))
+    })
+    .collect();
     let trusted = catalog::Lock::read(&args.catalog)?.trusted_keys;
     let signer = key.map(|key| crate::bundle::sign::key_id(&key.verifying_key()));
     if !trusted.is_empty() && !signer.as_ref().is_some_and(|id| trusted.contains(id)) {

@@ -282,7 +282,9 @@ pub fn trust_preview(candidate: &Candidate) -> String {
         "authority: requested `{}`, granted `{}` (installing as `{}`)\n",
         approved.requested_owner, checked.granted, candidate.installer
     ));
-    text.push_str("tools, effects, gates and hosts below are this workspace's, not the bundle's\n\n");
+    text.push_str(
+        "tools, effects, gates and hosts below are this workspace's, not the bundle's\n\n",
+    );
     text.push_str(&preview_text(approved));
     if !checked.overstated.is_empty() {
         text.push_str("\nThe bundle's own permissions also claim (not asked for here):\n");
@@ -304,10 +306,7 @@ pub fn trust_preview(candidate: &Candidate) -> String {
             ));
         }
         for (rule, level) in &waivers.lints {
-            text.push_str(&format!(
-                "  - [lints] {rule} = \"{}\"\n",
-                level.as_str()
-            ));
+            text.push_str(&format!("  - [lints] {rule} = \"{}\"\n", level.as_str()));
         }
     }
     if !checked.relaxed.is_empty() {
@@ -326,7 +325,12 @@ pub fn trust_preview(candidate: &Candidate) -> String {
     if let Some(previous) = &candidate.previous {
         text.push('\n');
         let mut changes = Vec::new();
-        print_changes(&mut changes, &previous.id(), &approved.id(), &candidate.changes);
+        print_changes(
+            &mut changes,
+            &previous.id(),
+            &approved.id(),
+            &candidate.changes,
+        );
         text.push_str(&String::from_utf8_lossy(&changes));
     }
     text

@@ -28,7 +28,6 @@ use crate::bundle::catalog;
 use crate::runtime::installed::{Installation, InstalledGate, Live};
 use crate::runtime::{CliGate, Conversation, Gate, Profile, Session, TurnInput};
 use crate::trust::install::Workspace;
-use crate::trust::lock::catalog_path;
 
 /// What `compose` and `simulate` load from.
 pub struct Host {
@@ -80,7 +79,10 @@ impl Host {
                     kind: Kind::Unapproved(bundles),
                 })
             }
-            (None, None) => Err("give `--workspace DIR` (or `--bundles DIR` for bundles nobody installed)".to_string()),
+            (None, None) => Err(
+                "give `--workspace DIR` (or `--bundles DIR` for bundles nobody installed)"
+                    .to_string(),
+            ),
         }
     }
 
@@ -155,7 +157,7 @@ impl Host {
         if let Kind::Installed { folder, live, .. } = &self.kind {
             match Workspace::open(folder) {
                 Ok(workspace) => {
-                    for (plugin, why) in withdrawn(&workspace, &conversation.plugins()) {
+                    for (plugin, why) in workspace.withdrawn(&conversation.plugins()) {
                         conversation.withdraw(&plugin, why);
                     }
                     live.set_policy(Ok(workspace.policy()));
@@ -170,42 +172,9 @@ impl Host {
             }
         }
         for plugin in &events.withdraw {
-            conversation.withdraw(plugin, "withdrawn by the host");
+            conversation.withdraw(plugin, "held by the host");
         }
     }
-}
-
-/// The versions among `running` the workspace withdrew: its plugin
-/// uninstalled, or the version yanked from its catalog (or the catalog no
-/// longer readable, which fails closed). A version updated away from keeps
-/// running until the conversation's next compaction, as any edit does.
-fn withdrawn(
-    workspace: &Workspace,
-    running: &std::collections::BTreeSet<String>,
-) -> Vec<(String, String)> {
-    let mut gone = Vec::new();
-    for id in running {
-        let Some((plugin, version)) = id.rsplit_once('@') else {
-            continue;
-        };
-        let Some(entry) = workspace.lock.get(plugin) else {
-            gone.push((id.clone(), "uninstalled from this workspace".to_string()));
-            continue;
-        };
-        let Ok(version) = semver::Version::parse(version) else {
-            continue;
-        };
-        let why = match catalog::Lock::read(&catalog_path(&workspace.folder, entry)) {
-            Ok(lock) => match lock.entry(plugin, &version) {
-                Some(published) if !published.yanked => continue,
-                Some(_) => "yanked from its catalog".to_string(),
-                None => "no longer in its catalog".to_string(),
-            },
-            Err(why) => format!("its catalog cannot be read: {why}"),
-        };
-        gone.push((id.clone(), why));
-    }
-    gone
 }
 
 /// The turns of a turns file, each with what reached the host before it.
@@ -213,15 +182,21 @@ pub fn read_turns(path: &Path) -> Result<Vec<(TurnInput, Events)>, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|error| format!("cannot read `{}`: {error}", path.display()))?;
     let fail = |message: String| format!("`{}`: {message}", path.display());
-    let mut document: toml::Table =
-        toml::from_str(&text).map_err(|error: toml::de::Error| fail(error.message().to_string()))?;
+    let mut document: toml::Table = toml::from_str(&text)
+        .map_err(|error: toml::de::Error| fail(error.message().to_string()))?;
     let turns = match document.remove("turn") {
         None => Vec::new(),
         Some(toml::Value::Array(turns)) => turns,
-        Some(_) => return Err(fail("`turn` must be an array of tables (`[[turn]]`)".to_string())),
+        Some(_) => {
+            return Err(fail(
+                "`turn` must be an array of tables (`[[turn]]`)".to_string(),
+            ))
+        }
     };
     if let Some(key) = document.keys().next() {
-        return Err(fail(format!("unknown key `{key}`; a turns file holds `[[turn]]` tables")));
+        return Err(fail(format!(
+            "unknown key `{key}`; a turns file holds `[[turn]]` tables"
+        )));
     }
     turns
         .into_iter()

@@ -10,8 +10,8 @@ use serde::Serialize;
 use super::{fail, installed, Outcome};
 use crate::runtime::simulate::{self, Figures, Options, Report};
 use crate::runtime::{
-    Boundary, Breakpoint, Caching, OpeningItem, Profile, Profiles, Session,
-    SystemPrompt, Turn, TurnInput,
+    Boundary, Breakpoint, Caching, OpeningItem, Profile, Profiles, Session, SystemPrompt, Turn,
+    TurnInput,
 };
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -364,8 +364,12 @@ fn human_turn(out: &mut String, layout: &TurnLayout) {
             let outcome = match (&run.reason, run.approval) {
                 (None, Some(crate::runtime::Approval::Approved)) => "approved, ran".to_string(),
                 (None, _) => "ran".to_string(),
-                (Some(reason), Some(crate::runtime::Approval::Pending)) => format!("pending: {reason}"),
-                (Some(reason), Some(crate::runtime::Approval::Denied)) => format!("denied: {reason}"),
+                (Some(reason), Some(crate::runtime::Approval::Pending)) => {
+                    format!("pending: {reason}")
+                }
+                (Some(reason), Some(crate::runtime::Approval::Denied)) => {
+                    format!("denied: {reason}")
+                }
                 (Some(reason), _) => format!("refused: {reason}"),
             };
             let _ = writeln!(
@@ -400,7 +404,9 @@ pub fn simulate(args: &SimulateArgs) -> Outcome {
         eprintln!("refused at load: {refused}");
     }
     if host.unapproved() {
-        eprintln!("warning: simulating unapproved bundles: nothing here was installed or re-checked");
+        eprintln!(
+            "warning: simulating unapproved bundles: nothing here was installed or re-checked"
+        );
     }
     let bundles = host.bundles();
     let options = Options {

@@ -69,8 +69,8 @@ pub fn sign(args: &SignArgs) -> Outcome {
         Ok(bundle) => bundle,
         Err(error) => return fail(format!("`{}`: {error}", args.bundle.display())),
     };
-    let result = read_secret_key(&args.key)
-        .and_then(|key| write_signature(&args.bundle, &bundle, &key));
+    let result =
+        read_secret_key(&args.key).and_then(|key| write_signature(&args.bundle, &bundle, &key));
     match result {
         Ok((path, key_id)) => {
             println!("signed {} with {key_id} → {}", bundle.id(), path.display());

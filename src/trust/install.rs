@@ -187,20 +187,55 @@ impl Workspace {
     /// whole delta between the two as this workspace reads them, or, when
     /// the old one no longer loads, against the permissions approved.
     fn changes_from(&self, previous: &Installed, approved: &Bundle) -> Vec<Change> {
-        let old = fetch(&catalog_path(&self.folder, previous), &previous.plugin, &previous.version)
-            .ok()
-            .map(|fetched| {
-                recheck(
-                    &fetched.bundle,
-                    &self.config,
-                    previous.granted_owner,
-                    Relaxations::Recorded(&previous.relaxed),
-                )
-            });
+        let old = fetch(
+            &catalog_path(&self.folder, previous),
+            &previous.plugin,
+            &previous.version,
+        )
+        .ok()
+        .map(|fetched| {
+            recheck(
+                &fetched.bundle,
+                &self.config,
+                previous.granted_owner,
+                Relaxations::Recorded(&previous.relaxed),
+            )
+        });
         match old {
             Some(old) => diff::diff(&old.approved, approved),
             None => diff::permissions(&previous.permissions, &approved.permissions),
         }
+    }
+
+    /// Which of the versions `running` (`scope/name@version`) this workspace
+    /// withdrew, and why: its plugin
+    /// uninstalled, or the version yanked from its catalog (or the catalog no
+    /// longer readable, which fails closed). A version updated away from keeps
+    /// running until the conversation's next compaction, as any edit does.
+    pub fn withdrawn(&self, running: &std::collections::BTreeSet<String>) -> Vec<(String, String)> {
+        let mut gone = Vec::new();
+        for id in running {
+            let Some((plugin, version)) = id.rsplit_once('@') else {
+                continue;
+            };
+            let Some(entry) = self.lock.get(plugin) else {
+                gone.push((id.clone(), "uninstalled from this workspace".to_string()));
+                continue;
+            };
+            let Ok(version) = semver::Version::parse(version) else {
+                continue;
+            };
+            let why = match catalog::Lock::read(&catalog_path(&self.folder, entry)) {
+                Ok(lock) => match lock.entry(plugin, &version) {
+                    Some(published) if !published.yanked => continue,
+                    Some(_) => "yanked from its catalog".to_string(),
+                    None => "no longer in its catalog".to_string(),
+                },
+                Err(why) => format!("its catalog cannot be read: {why}"),
+            };
+            gone.push((id.clone(), why));
+        }
+        gone
     }
 
     /// A warning when this plugin and the others installed here together

@@ -62,9 +62,7 @@ impl Policy {
         arguments: &BTreeMap<String, Value>,
     ) -> CallDecision {
         let Some(tool) = self.config.tools.get(tool_name) else {
-            return CallDecision::Refuse(format!(
-                "`{tool_name}` is not a tool of this workspace"
-            ));
+            return CallDecision::Refuse(format!("`{tool_name}` is not a tool of this workspace"));
         };
         if tool.effect == Effect::Write
             && !tool.eager
@@ -81,12 +79,10 @@ impl Policy {
             }
             match found.host {
                 Ok(host) if self.config.egress_allows(&host) => {}
-                Ok(host) => {
-                    return CallDecision::Refuse(format!(
-                        "`{}` reaches `{host}`, which this workspace's `[egress] allow` does not list",
-                        found.param
-                    ))
-                }
+                Ok(host) => return CallDecision::Refuse(format!(
+                    "`{}` reaches `{host}`, which this workspace's `[egress] allow` does not list",
+                    found.param
+                )),
                 Err(why) => {
                     return CallDecision::Refuse(format!(
                         "`{}` cannot be checked against `[egress] allow`: {}",
@@ -130,7 +126,10 @@ impl Policy {
                 .is_some_and(|tool| tool.eager);
         by_eager
             || found.is_some_and(|relaxation| {
-                relaxation.rules.iter().any(|rule| rule.name == relaxed.rule)
+                relaxation
+                    .rules
+                    .iter()
+                    .any(|rule| rule.name == relaxed.rule)
             })
     }
 }

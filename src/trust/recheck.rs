@@ -123,7 +123,10 @@ pub fn recheck(
                 None => true,
             }
         });
-        if !diagnostics.iter().any(|d| d.is_error() && d.rule.kind == crate::diagnostic::RuleKind::Language) {
+        if !diagnostics
+            .iter()
+            .any(|d| d.is_error() && d.rule.kind == crate::diagnostic::RuleKind::Language)
+        {
             let rebuilt = bundle::build(plugin, &policy);
             diagnostics.extend(unfaithful(bundle, &rebuilt, plugin.name.span));
             approved = Bundle {
@@ -173,9 +176,13 @@ fn explain_authority(
     installer: Owner,
     granted: Owner,
 ) -> Diagnostic {
-    let about_authority = [&OWNER_CANNOT_PLACE, &PRIORITY_ABOVE_OWNER, &OWNER_WIDER_THAN_PLUGIN]
-        .iter()
-        .any(|rule| rule.code == diagnostic.rule.code);
+    let about_authority = [
+        &OWNER_CANNOT_PLACE,
+        &PRIORITY_ABOVE_OWNER,
+        &OWNER_WIDER_THAN_PLUGIN,
+    ]
+    .iter()
+    .any(|rule| rule.code == diagnostic.rule.code);
     if !about_authority || granted == requested {
         return diagnostic;
     }
@@ -293,7 +300,11 @@ fn unfaithful(bundle: &Bundle, rebuilt: &Bundle, at: Span) -> Vec<Diagnostic> {
         }
     };
     for contributor in &bundle.contributors {
-        match rebuilt.contributors.iter().find(|other| other.id == contributor.id) {
+        match rebuilt
+            .contributors
+            .iter()
+            .find(|other| other.id == contributor.id)
+        {
             Some(other) if comparable(other) == comparable(contributor) => {}
             Some(_) => differences.push(format!("contributor `{}`", contributor.id)),
             None => differences.push(format!("contributor `{}` is missing", contributor.id)),
@@ -320,13 +331,17 @@ fn unfaithful(bundle: &Bundle, rebuilt: &Bundle, at: Span) -> Vec<Diagnostic> {
 fn mismatch(source: &SourceFile, change: &Change) -> Diagnostic {
     // Point at the words the change is about: the tool's call or the
     // host, when the manifest names them.
-    let named = change
-        .message
-        .split('`')
-        .nth(1)
-        .and_then(|name| source.text.find(name).map(|start| Span::new(start, start + name.len())));
+    let named = change.message.split('`').nth(1).and_then(|name| {
+        source
+            .text
+            .find(name)
+            .map(|start| Span::new(start, start + name.len()))
+    });
     let at = named.unwrap_or_else(|| Span::new(0, source.text.find(' ').unwrap_or(0)));
-    let what = change.message.replacen("newly ", "", 1).replace(" now ", " ");
+    let what = change
+        .message
+        .replacen("newly ", "", 1)
+        .replace(" now ", " ");
     Diagnostic::new(
         &PERMISSIONS_MISMATCH,
         format!("the bundle's permissions understate what it asks for under this workspace's tools: {what}"),

@@ -120,7 +120,8 @@ fn write_contributor(
     if let Some(template) = &contributor.template {
         field(out, format!("body {}", string(&body(template)?, 2, false)));
     }
-    if !contributor.tools.is_empty() || (kind == Kind::EagerLoad && contributor.operations.is_none())
+    if !contributor.tools.is_empty()
+        || (kind == Kind::EagerLoad && contributor.operations.is_none())
     {
         for tool in &contributor.tools {
             tool_name(tool)?;
@@ -151,7 +152,9 @@ fn body(template: &[Segment]) -> Result<String, String> {
             }
             Segment::Variable { variable } => {
                 if crate::ir::variables::find(variable).is_none() {
-                    return Err(format!("its template names a variable `{variable}` the platform does not have"));
+                    return Err(format!(
+                        "its template names a variable `{variable}` the platform does not have"
+                    ));
                 }
                 let _ = write!(text, "{{{variable}}}");
             }
@@ -205,7 +208,9 @@ fn call_text(call: &BundledCall) -> Result<String, String> {
                 .bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
         {
-            return Err(format!("a call's argument is named `{key}`, which no manifest can write"));
+            return Err(format!(
+                "a call's argument is named `{key}`, which no manifest can write"
+            ));
         }
         arguments.push(format!("{key}: {}", value_text(value)));
     }
@@ -236,7 +241,9 @@ fn kebab(name: &str, what: &str) -> Result<(), String> {
     if valid {
         Ok(())
     } else {
-        Err(format!("{what} is named `{name}`, which no manifest can write"))
+        Err(format!(
+            "{what} is named `{name}`, which no manifest can write"
+        ))
     }
 }
 
@@ -249,7 +256,9 @@ fn tool_name(name: &str) -> Result<(), String> {
     if valid {
         Ok(())
     } else {
-        Err(format!("a tool is named `{name}`, which no manifest can write"))
+        Err(format!(
+            "a tool is named `{name}`, which no manifest can write"
+        ))
     }
 }
 
@@ -268,7 +277,10 @@ mod tests {
         let mut seen = 0;
         for entry in std::fs::read_dir(&folder).unwrap() {
             let path = entry.unwrap().path();
-            if path.extension().is_none_or(|extension| extension != "contrib") {
+            if path
+                .extension()
+                .is_none_or(|extension| extension != "contrib")
+            {
                 continue;
             }
             let text = std::fs::read_to_string(&path).unwrap();
@@ -284,7 +296,12 @@ mod tests {
                 again.diagnostics
             );
             let rebuilt = crate::bundle::build(&again.plugin.unwrap(), &config);
-            assert_eq!(rebuilt.contributors, bundle.contributors, "{}", path.display());
+            assert_eq!(
+                rebuilt.contributors,
+                bundle.contributors,
+                "{}",
+                path.display()
+            );
             seen += 1;
         }
         assert!(seen >= 5);

@@ -21,7 +21,8 @@ impl<G: Gate> Conversation<'_, G> {
         if self.entries.len() == before {
             return false;
         }
-        self.awaiting.retain(|(entry, _)| entry.bundle.id() != plugin);
+        self.awaiting
+            .retain(|(entry, _)| entry.bundle.id() != plugin);
         let prefix = format!("{plugin}/");
         self.preloaded
             .retain(|item| !item.contributor.starts_with(&prefix));
