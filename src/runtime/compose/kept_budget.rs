@@ -47,6 +47,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
             self.system.contributions.retain(|c| c.contributor != name);
             self.preloaded.retain(|item| item.contributor != name);
             self.opening.retain(|item| item.contributor != name);
+            self.rebuild_system_text();
             let place = installed
                 .get(&entry.bundle.id())
                 .map_or_else(String::new, |place| format!("; installed {place}"));
@@ -59,7 +60,6 @@ impl<'a, G: Gate> Conversation<'a, G> {
             return;
         }
         self.pending.refusals.extend(refused);
-        self.rebuild_system_text();
         self.place();
     }
 
