@@ -146,11 +146,17 @@ fn contributors(record: &Value) -> Vec<String> {
         .as_array()
         .expect("turn contributors")
         .iter()
-        .map(|contributor| contributor["plugin"].as_str().unwrap_or_default().to_string())
+        .map(|contributor| {
+            contributor["plugin"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string()
+        })
         .collect()
 }
 
-const TWO_TURNS: &str = "[[turn]]\nat = \"2026-03-02T09:01:00Z\"\n[[turn]]\nat = \"2026-03-02T09:05:00Z\"\n";
+const TWO_TURNS: &str =
+    "[[turn]]\nat = \"2026-03-02T09:01:00Z\"\n[[turn]]\nat = \"2026-03-02T09:05:00Z\"\n";
 
 /// A suppression comment and `[lints]` silence the author's checker, and
 /// the author's `[egress]` lets a fetch from a host the installer never
@@ -186,7 +192,10 @@ plugin acme/helpful 1.0.0 {
     let waivers = &bundle.author_waivers;
     assert_eq!(waivers.suppressions.len(), 1, "{waivers:?}");
     assert_eq!(waivers.suppressions[0].rule, "override-attempt");
-    assert_eq!(waivers.suppressions[0].reason, "it quotes a jailbreak on purpose");
+    assert_eq!(
+        waivers.suppressions[0].reason,
+        "it quotes a jailbreak on purpose"
+    );
     assert!(waivers.lints.contains_key("budget-unused"), "{waivers:?}");
 
     scene.workspace("[egress]\nallow = [\"docs.acme.dev\"]\n\n[trust]\nas = \"agent-author\"\n");
@@ -197,10 +206,15 @@ plugin acme/helpful 1.0.0 {
     assert!(shown.contains("egress-not-allowed"), "{shown}");
     assert!(shown.contains("`news` reaches `evil.example`"), "{shown}");
     assert!(
-        shown.contains("allow(override-attempt) on the whole file: \"it quotes a jailbreak on purpose\""),
+        shown.contains(
+            "allow(override-attempt) on the whole file: \"it quotes a jailbreak on purpose\""
+        ),
         "the preview shows what the author waived: {shown}"
     );
-    assert!(!scene.path("ws/contrib.lock").exists(), "nothing was recorded");
+    assert!(
+        !scene.path("ws/contrib.lock").exists(),
+        "nothing was recorded"
+    );
 
     // Only the installer's own `[trust]` relaxes a protective rule, for
     // this plugin, and the lock records it with the reason.
@@ -211,7 +225,10 @@ plugin acme/helpful 1.0.0 {
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
     let lock = scene.read("ws/contrib.lock");
     assert!(lock.contains("rule = \"override-attempt\""), "{lock}");
-    assert!(lock.contains("reason = \"reviewed: the quote is an example\""), "{lock}");
+    assert!(
+        lock.contains("reason = \"reviewed: the quote is an example\""),
+        "{lock}"
+    );
     assert!(lock.contains("egress_hosts = [\"evil.example\"]"), "{lock}");
 }
 
@@ -289,14 +306,20 @@ fn a_tool_redeclared_by_the_author_is_read_with_the_hosts_definition() {
     );
     scene.publish(&file);
     let bundle = Bundle::load(&scene.path("catalog/acme/style/1.0.0.bundle.json")).expect("bundle");
-    assert!(bundle.permissions.egress_hosts.is_empty(), "the author's build shows no host");
+    assert!(
+        bundle.permissions.egress_hosts.is_empty(),
+        "the author's build shows no host"
+    );
 
     // A workspace that does not allow the host: refused for egress.
     scene.workspace("[trust]\nas = \"workspace\"\n");
     let output = scene.install("acme/style@1.0.0", &["--yes"]);
     let shown = text(&output);
     assert_eq!(output.status.code(), Some(1), "{shown}");
-    assert!(shown.contains("may reach: docs.acme.dev"), "the preview shows the host: {shown}");
+    assert!(
+        shown.contains("may reach: docs.acme.dev"),
+        "the preview shows the host: {shown}"
+    );
     assert!(shown.contains("egress-not-allowed"), "{shown}");
 
     // One that allows it: the bundle's claim of no host is still refused.
@@ -332,7 +355,10 @@ fn a_host_in_an_unusually_named_parameter_is_checked() {
     let output = scene.install("acme/feed@1.0.0", &["--yes"]);
     let shown = text(&output);
     assert_eq!(output.status.code(), Some(1), "{shown}");
-    assert!(shown.contains("`headlines` reaches `evil.example`"), "{shown}");
+    assert!(
+        shown.contains("`headlines` reaches `evil.example`"),
+        "{shown}"
+    );
     assert!(shown.contains("egress-not-allowed"), "{shown}");
 
     let output = scene.install("acme/feed@1.1.0", &["--yes"]);
@@ -352,11 +378,20 @@ fn an_unapproved_version_is_not_loaded_and_the_approved_one_keeps_running() {
     let manifest = |version: &str, extra: &str| {
         format!("plugin acme/clock {version} {{\n    owner workspace\n\n    eager-run started-at {{\n        budget 40 tokens\n        call get_current_time {{}}\n    }}\n{extra}}}\n")
     };
-    let file = scene.author("clock", "[egress]\nallow = [\"status.acme.dev\"]\n", &manifest("1.0.0", ""));
+    let file = scene.author(
+        "clock",
+        "[egress]\nallow = [\"status.acme.dev\"]\n",
+        &manifest("1.0.0", ""),
+    );
     scene.publish(&file);
     scene.workspace("[egress]\nallow = [\"status.acme.dev\"]\n\n[trust]\nas = \"workspace\"\n");
     let output = scene.install("acme/clock@1.0.0", &[]);
-    assert_eq!(output.status.code(), Some(3), "a first install needs approval: {}", text(&output));
+    assert_eq!(
+        output.status.code(),
+        Some(3),
+        "a first install needs approval: {}",
+        text(&output)
+    );
     assert!(text(&output).contains("needs approval"));
     let output = scene.install("acme/clock@1.0.0", &["--yes"]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
@@ -371,9 +406,14 @@ fn an_unapproved_version_is_not_loaded_and_the_approved_one_keeps_running() {
     let output = scene.run(&["update", "--workspace", "ws"]);
     let shown = text(&output);
     assert_eq!(output.status.code(), Some(3), "{shown}");
-    assert!(shown.contains("acme/clock@1.0.0 → acme/clock@1.1.0"), "{shown}");
+    assert!(
+        shown.contains("acme/clock@1.0.0 → acme/clock@1.1.0"),
+        "{shown}"
+    );
     assert!(shown.contains("newly runs `fetch_url`"), "{shown}");
-    assert!(scene.read("ws/contrib.lock").contains("version = \"1.0.0\""));
+    assert!(scene
+        .read("ws/contrib.lock")
+        .contains("version = \"1.0.0\""));
 
     let (output, layout) = scene.compose(TWO_TURNS);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
@@ -392,7 +432,10 @@ fn an_unapproved_version_is_not_loaded_and_the_approved_one_keeps_running() {
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
     let lock = scene.read("ws/contrib.lock");
     assert!(lock.contains("version = \"1.2.0\""), "{lock}");
-    assert!(lock.contains("update within the approval of acme/clock@1.0.0"), "{lock}");
+    assert!(
+        lock.contains("update within the approval of acme/clock@1.0.0"),
+        "{lock}"
+    );
 }
 
 /// An eager run of a gated tool is a call like any other: it waits for a
@@ -411,23 +454,31 @@ fn a_gated_eager_run_waits_then_is_approved_or_denied() {
     let output = scene.install("acme/agenda@1.0.0", &["--yes"]);
     let shown = text(&output);
     assert_eq!(output.status.code(), Some(0), "{shown}");
-    assert!(shown.contains("eager-run-gated"), "the preview warns: {shown}");
+    assert!(
+        shown.contains("eager-run-gated"),
+        "the preview warns: {shown}"
+    );
 
     let contributor = "acme/agenda@1.0.0/today";
     let approval = |record: &Value| {
         record["eager_runs"]
             .as_array()
             .and_then(|runs| runs.first())
-            .map(|run| (run["approval"].as_str().unwrap_or("").to_string(), run["ran"] == true))
+            .map(|run| {
+                (
+                    run["approval"].as_str().unwrap_or("").to_string(),
+                    run["ran"] == true,
+                )
+            })
     };
-    let (output, layout) = scene.compose(&format!(
-        "{TWO_TURNS}approve = [\"{contributor}\"]\n"
-    ));
+    let (output, layout) = scene.compose(&format!("{TWO_TURNS}approve = [\"{contributor}\"]\n"));
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
     let records = turn_records(&layout);
     assert_eq!(approval(records[0]), Some(("pending".to_string(), false)));
     assert_eq!(approval(records[1]), Some(("approved".to_string(), true)));
-    assert!(layout["turns"][1]["notes"].to_string().contains("read_calendar"));
+    assert!(layout["turns"][1]["notes"]
+        .to_string()
+        .contains("read_calendar"));
 
     let (_, layout) = scene.compose(&format!("{TWO_TURNS}deny = [\"{contributor}\"]\n"));
     let records = turn_records(&layout);
@@ -447,16 +498,24 @@ fn a_withdrawn_version_leaves_running_conversations_at_their_next_turn() {
     );
     scene.publish(&file);
     scene.workspace("[trust]\nas = \"workspace\"\n");
-    assert_eq!(scene.install("acme/house@1.0.0", &["--yes"]).status.code(), Some(0));
+    assert_eq!(
+        scene.install("acme/house@1.0.0", &["--yes"]).status.code(),
+        Some(0)
+    );
 
-    let (output, layout) = scene.compose(&format!("{TWO_TURNS}withdraw = [\"acme/house@1.0.0\"]\n"));
+    let (output, layout) =
+        scene.compose(&format!("{TWO_TURNS}withdraw = [\"acme/house@1.0.0\"]\n"));
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
     let records = turn_records(&layout);
     assert_eq!(contributors(records[0]), ["acme/house@1.0.0"]);
     assert!(contributors(records[1]).is_empty(), "{:?}", records[1]);
     assert_eq!(records[1]["withdrawn"][0]["plugin"], "acme/house@1.0.0");
-    assert!(layout["turns"][1]["recomposed"].to_string().contains("withdrawn"));
-    assert!(!layout["turns"][1]["system_prompt"].to_string().contains("pence"));
+    assert!(layout["turns"][1]["recomposed"]
+        .to_string()
+        .contains("withdrawn"));
+    assert!(!layout["turns"][1]["system_prompt"]
+        .to_string()
+        .contains("pence"));
 
     let output = scene.run(&["yank", "acme/house@1.0.0", "--catalog", "catalog"]);
     assert_eq!(output.status.code(), Some(0));
@@ -480,21 +539,37 @@ fn the_kept_prompt_is_held_to_the_context_budget_lowest_priority_first() {
     let rules = scene.author(
         "rules",
         "",
-        &text_plugin("acme/rules", "agent-author", "agent", &"Review every change. ".repeat(20)),
+        &text_plugin(
+            "acme/rules",
+            "agent-author",
+            "agent",
+            &"Review every change. ".repeat(20),
+        ),
     );
     let voice = scene.author(
         "voice",
         "",
-        &text_plugin("sam-okafor/voice", "person", "person", &"Answer briefly. ".repeat(20)),
+        &text_plugin(
+            "sam-okafor/voice",
+            "person",
+            "person",
+            &"Answer briefly. ".repeat(20),
+        ),
     );
     scene.publish(&rules);
     scene.publish(&voice);
     scene.workspace("[workspace]\ncontext_budget = 600\nsystem_prompt_share = 0.2\n\n[trust]\nas = \"agent-author\"\n");
-    assert_eq!(scene.install("acme/rules@1.0.0", &["--yes"]).status.code(), Some(0));
+    assert_eq!(
+        scene.install("acme/rules@1.0.0", &["--yes"]).status.code(),
+        Some(0)
+    );
     let output = scene.install("sam-okafor/voice@1.0.0", &["--yes"]);
     let shown = text(&output);
     assert_eq!(output.status.code(), Some(0), "{shown}");
-    assert!(shown.contains("system-prompt-over-budget"), "install warns: {shown}");
+    assert!(
+        shown.contains("system-prompt-over-budget"),
+        "install warns: {shown}"
+    );
 
     let (output, layout) = scene.compose(TWO_TURNS);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
@@ -502,9 +577,15 @@ fn the_kept_prompt_is_held_to_the_context_budget_lowest_priority_first() {
     assert!(prompt.contains("Review every change."), "{prompt}");
     assert!(!prompt.contains("Answer briefly."), "{prompt}");
     let refusals = turn_records(&layout)[0]["refusals"].to_string();
-    assert!(refusals.contains("sam-okafor/voice@1.0.0/rules"), "{refusals}");
+    assert!(
+        refusals.contains("sam-okafor/voice@1.0.0/rules"),
+        "{refusals}"
+    );
     assert!(refusals.contains("lowest priority"), "{refusals}");
-    assert!(refusals.contains("contrib.lock"), "shown where it was installed: {refusals}");
+    assert!(
+        refusals.contains("contrib.lock"),
+        "shown where it was installed: {refusals}"
+    );
 }
 
 /// Authority is granted: a person installing an operator's plugin does not
@@ -529,8 +610,14 @@ fn authority_is_granted_not_claimed() {
     let lock = scene.read("ws/contrib.lock");
     assert!(lock.contains("granted_owner = \"operator\""), "{lock}");
     assert!(lock.contains("approved_by = \"operator\""), "{lock}");
-    assert!(lock.contains("approved_at = \"2026-03-02T09:00:00Z\""), "{lock}");
-    assert!(scene.run(&["uninstall", "acme/safety", "--workspace", "ws"]).status.success());
+    assert!(
+        lock.contains("approved_at = \"2026-03-02T09:00:00Z\""),
+        "{lock}"
+    );
+    assert!(scene
+        .run(&["uninstall", "acme/safety", "--workspace", "ws"])
+        .status
+        .success());
     assert!(!scene.read("ws/contrib.lock").contains("acme/safety"));
 }
 
@@ -543,9 +630,18 @@ fn the_examples_form_one_consistent_catalog_and_publish_keeps_it_so() {
     let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
     for entry in std::fs::read_dir(&examples).expect("examples/") {
         let path = entry.expect("an entry").path();
-        if path.extension().is_some_and(|extension| extension == "contrib") {
+        if path
+            .extension()
+            .is_some_and(|extension| extension == "contrib")
+        {
             let output = scene.run(&["publish", &path.to_string_lossy(), "--catalog", "catalog"]);
-            assert_eq!(output.status.code(), Some(0), "{}: {}", path.display(), text(&output));
+            assert_eq!(
+                output.status.code(),
+                Some(0),
+                "{}: {}",
+                path.display(),
+                text(&output)
+            );
         }
     }
     let output = scene.run(&["catalog", "check", "catalog"]);
@@ -575,15 +671,25 @@ fn catalog_trust_requires_signatures_without_a_hand_edit() {
     };
     let file = scene.author("note", "", &manifest("1.0.0"));
     scene.publish(&file);
-    assert!(scene.run(&["keygen", "--out", "publisher"]).status.success());
+    assert!(scene
+        .run(&["keygen", "--out", "publisher"])
+        .status
+        .success());
     let output = scene.run(&["catalog", "trust", "publisher.pub", "--catalog", "catalog"]);
     let shown = text(&output);
     assert_eq!(output.status.code(), Some(0), "{shown}");
-    assert!(shown.contains("acme/note@1.0.0"), "lists what is unsigned: {shown}");
+    assert!(
+        shown.contains("acme/note@1.0.0"),
+        "lists what is unsigned: {shown}"
+    );
     let lock = scene.read("catalog/catalog.lock");
     let id = lock
         .lines()
-        .find_map(|line| line.split('"').nth(1).filter(|id| id.starts_with("ed25519:")))
+        .find_map(|line| {
+            line.split('"')
+                .nth(1)
+                .filter(|id| id.starts_with("ed25519:"))
+        })
         .expect("a trusted key")
         .to_string();
     assert!(scene
@@ -599,7 +705,14 @@ fn catalog_trust_requires_signatures_without_a_hand_edit() {
     let output = scene.run(&["publish", &file, "--catalog", "catalog"]);
     assert_eq!(output.status.code(), Some(1));
     assert!(text(&output).contains("untrusted-signature"));
-    let output = scene.run(&["publish", &file, "--catalog", "catalog", "--key", "publisher.key"]);
+    let output = scene.run(&[
+        "publish",
+        &file,
+        "--catalog",
+        "catalog",
+        "--key",
+        "publisher.key",
+    ]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
     let output = scene.install("acme/note@1.1.0", &["--yes"]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
@@ -607,4 +720,84 @@ fn catalog_trust_requires_signatures_without_a_hand_edit() {
     let output = scene.run(&["catalog", "untrust", &id, "--catalog", "catalog"]);
     assert_eq!(output.status.code(), Some(0));
     assert!(!scene.read("catalog/catalog.lock").contains(&id));
+}
+
+/// What a host does before each turn, through the library: read the
+/// workspace again, withdraw what its catalog yanked since, and give the
+/// gate the policy as it is now. A yank reaches a running conversation at
+/// its next turn; so does an egress host removed from `contrib.toml`.
+#[test]
+fn a_running_conversation_reads_yanks_and_policy_live() {
+    use contrib::runtime::installed::{Installation, InstalledGate, Live};
+    use contrib::runtime::{CliGate, Profile, Session, Timestamp, TurnInput};
+    use contrib::trust::install::Workspace;
+
+    let scene = Scene::new();
+    let file = scene.author(
+        "news",
+        "[egress]\nallow = [\"docs.acme.dev\"]\n",
+        "plugin acme/news 1.0.0 {\n    owner workspace\n\n    preface handbook {\n        source system-config\n        origin \"web:docs.acme.dev\"\n        budget 200 tokens\n        call fetch_url { url: \"https://docs.acme.dev/handbook\" }\n    }\n}\n",
+    );
+    scene.publish(&file);
+    let allowed = "[egress]\nallow = [\"docs.acme.dev\"]\n\n[trust]\nas = \"workspace\"\n";
+    scene.workspace(allowed);
+    let output = scene.install("acme/news@1.0.0", &["--yes"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+
+    let folder = scene.path("ws");
+    let workspace = Workspace::open(&folder).expect("a workspace");
+    let loaded = workspace.load();
+    assert!(loaded.refused.is_empty(), "{:?}", loaded.refused);
+    let installation = Installation::new(&loaded.approved, "ws/contrib.lock");
+    let live = Live::new(workspace.policy());
+    let session = Session::load(Path::new(&session())).expect("a session");
+    let profile = Profile::none();
+    let gate = InstalledGate::new(CliGate, live.clone());
+    let mut conversation = installation.start(session, gate, &profile, 50_000);
+    let at = |minute: i64| {
+        TurnInput::reply_at(
+            Timestamp::parse("2026-03-02T09:00:00Z")
+                .expect("a time")
+                .plus_seconds(60 * minute),
+        )
+    };
+    let before_turn =
+        |conversation: &mut contrib::runtime::Conversation<'_, InstalledGate<CliGate>>| {
+            let workspace = Workspace::open(&folder).expect("a workspace");
+            for (plugin, why) in workspace.withdrawn(&conversation.plugins()) {
+                conversation.withdraw(&plugin, why);
+            }
+            live.set_policy(Ok(workspace.policy()));
+        };
+
+    before_turn(&mut conversation);
+    let first = conversation.turn(at(1));
+    assert!(first.record.retrievals[0].ran, "{:?}", first.record);
+
+    // The host is taken out of `[egress] allow`: the next retrieval is
+    // refused, though the plugin was approved with it.
+    scene.workspace("[trust]\nas = \"workspace\"\n");
+    before_turn(&mut conversation);
+    let second = conversation.turn(at(2));
+    let retrieval = &second.record.retrievals[0];
+    assert!(!retrieval.ran);
+    assert!(
+        retrieval
+            .reason
+            .as_deref()
+            .unwrap_or_default()
+            .contains("docs.acme.dev"),
+        "{retrieval:?}"
+    );
+
+    // Yanked from the catalog: gone from the next turn on, recorded.
+    scene.workspace(allowed);
+    let output = scene.run(&["yank", "acme/news@1.0.0", "--catalog", "catalog"]);
+    assert_eq!(output.status.code(), Some(0));
+    before_turn(&mut conversation);
+    let third = conversation.turn(at(3));
+    assert!(third.record.retrievals.is_empty(), "{:?}", third.record);
+    assert_eq!(third.record.withdrawn.len(), 1);
+    assert_eq!(third.record.withdrawn[0].plugin, "acme/news@1.0.0");
+    assert_eq!(third.record.withdrawn[0].reason, "yanked from its catalog");
 }

@@ -198,25 +198,22 @@ fn admitted(
         Some(path) => crate::config::Config::load(path)?.0,
         None => crate::config::Config::platform(),
     };
-    let mut refusals: Vec<Diagnostic> = crate::bundle::consistency::with_published(
-        &args.catalog,
-        &compiled.bundle,
-        &config,
-    )?
-    .into_iter()
-    .map(|diagnostic| {
-        Diagnostic::new(diagnostic.rule, diagnostic.message)
-            .primary(
-                compiled.version_span,
-                "publishing this version would break the catalog",
-            )
-            .help(format!(
+    let mut refusals: Vec<Diagnostic> =
+        crate::bundle::consistency::with_published(&args.catalog, &compiled.bundle, &config)?
+            .into_iter()
+            .map(|diagnostic| {
+                Diagnostic::new(diagnostic.rule, diagnostic.message)
+                    .primary(
+                        compiled.version_span,
+                        "publishing this version would break the catalog",
+                    )
+                    .help(format!(
                 "`contrib catalog check` would reject the catalog with this version ({}); {}",
                 diagnostic.rule.name,
                 diagnostic.help.unwrap_or_default()
             ))
-    })
-    .collect();
+            })
+            .collect();
     let trusted = catalog::Lock::read(&args.catalog)?.trusted_keys;
     let signer = key.map(|key| crate::bundle::sign::key_id(&key.verifying_key()));
     if !trusted.is_empty() && !signer.as_ref().is_some_and(|id| trusted.contains(id)) {

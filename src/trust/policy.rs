@@ -79,10 +79,12 @@ impl Policy {
             }
             match found.host {
                 Ok(host) if self.config.egress_allows(&host) => {}
-                Ok(host) => return CallDecision::Refuse(format!(
+                Ok(host) => {
+                    return CallDecision::Refuse(format!(
                     "`{}` reaches `{host}`, which this workspace's `[egress] allow` does not list",
                     found.param
-                )),
+                ))
+                }
                 Err(why) => {
                     return CallDecision::Refuse(format!(
                         "`{}` cannot be checked against `[egress] allow`: {}",
