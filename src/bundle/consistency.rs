@@ -17,6 +17,7 @@
 //!   unique within a plugin, as items are within a module; only a request
 //!   by the model may name a text by its bare id.
 
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
@@ -120,53 +121,37 @@ pub fn check(
     diagnostics
 }
 
-/// The catalog-wide diagnostics the catalog at `folder` would have with
-/// `bundle` published: what `publish` refuses. Bundles already published
-/// that cannot be loaded are left to `catalog check`.
+/// The catalog-wide diagnostics the catalog at `folder` would gain with
+/// `bundle` published: what `publish` refuses. A catalog already
+/// inconsistent is `catalog check`'s to report, not a reason to refuse
+/// every publish; bundles that cannot be loaded are left to it too.
 pub fn with_published(
     folder: &Path,
     bundle: &Bundle,
     config: &Config,
 ) -> Result<Vec<Diagnostic>, String> {
-    let mut lock = Lock::read(folder)?;
+    let lock = Lock::read(folder)?;
     let mut loaded = HashMap::new();
     for entry in &lock.published {
         if let Ok(published) = Bundle::load(&bundle_path(folder, &entry.plugin, &entry.version)) {
             loaded.insert((entry.plugin.clone(), entry.version.clone()), published);
         }
     }
+    let before = check(&lock, "", &loaded, config);
+    let mut after = lock.clone();
     let key = (bundle.plugin.clone(), bundle.version.clone());
-    if !loaded.contains_key(&key) {
-        lock.published.push(LockEntry {
+    if let Entry::Vacant(slot) = loaded.entry(key) {
+        after.published.push(LockEntry {
             plugin: bundle.plugin.clone(),
             version: bundle.version.clone(),
             digest: bundle.digest.clone().unwrap_or_default(),
             yanked: false,
             permissions: bundle.permissions.clone(),
         });
-        loaded.insert(key, bundle.clone());
+        slot.insert(bundle.clone());
     }
-    let before = check(
-        &Lock::read(folder)?,
-        "",
-        &loaded_without(&loaded, bundle),
-        config,
-    );
-    // Only what this version brings in: a catalog already inconsistent is
-    // `catalog check`'s to report, not a reason to refuse every publish.
-    Ok(check(&lock, "", &loaded, config)
+    Ok(check(&after, "", &loaded, config)
         .into_iter()
-        .filter(|after| !before.iter().any(|seen| seen.message == after.message))
+        .filter(|found| !before.iter().any(|seen| seen.message == found.message))
         .collect())
-}
-
-fn loaded_without(
-    loaded: &HashMap<(String, semver::Version), Bundle>,
-    bundle: &Bundle,
-) -> HashMap<(String, semver::Version), Bundle> {
-    loaded
-        .iter()
-        .filter(|(key, _)| !(key.0 == bundle.plugin && key.1 == bundle.version))
-        .map(|(key, value)| (key.clone(), value.clone()))
-        .collect()
 }

@@ -250,7 +250,7 @@ fn publish_compiled(args: &PublishArgs, compiled: &Compiled) -> Outcome {
                 "published {} → {} ({})",
                 compiled.bundle.id(),
                 path.display(),
-                digest(&compiled)
+                digest(compiled)
             );
             if let Some(previous) = previous {
                 println!();
