@@ -801,3 +801,68 @@ fn a_running_conversation_reads_yanks_and_policy_live() {
     assert_eq!(third.record.withdrawn[0].plugin, "acme/news@1.0.0");
     assert_eq!(third.record.withdrawn[0].reason, "yanked from its catalog");
 }
+
+/// The walk-through the README gives, author to publish to install to
+/// compose, with the installer's workspace shipped in `examples/workspace`:
+/// every example installs with the authority its owner needs, and the
+/// workspace composes all of them, none refused at load.
+#[test]
+fn the_walk_through_from_author_to_compose_runs() {
+    let scene = Scene::new();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut plugins = Vec::new();
+    for entry in std::fs::read_dir(root.join("examples")).expect("examples/") {
+        let path = entry.expect("an entry").path();
+        if path.extension().is_none_or(|extension| extension != "contrib") {
+            continue;
+        }
+        let output = scene.run(&["publish", &path.to_string_lossy(), "--catalog", "catalog"]);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+        let manifest = std::fs::read_to_string(&path).expect("a manifest");
+        let header = manifest
+            .lines()
+            .find(|line| line.starts_with("plugin "))
+            .expect("a plugin line");
+        let words: Vec<&str> = header.split_whitespace().collect();
+        let owner = manifest
+            .lines()
+            .find_map(|line| line.trim().strip_prefix("owner "))
+            .expect("an owner")
+            .to_string();
+        plugins.push((format!("{}@{}", words[1], words[2]), owner));
+    }
+    scene.workspace(
+        &std::fs::read_to_string(root.join("examples/workspace/contrib.toml")).expect("config"),
+    );
+    for (plugin, owner) in &plugins {
+        let output = scene.install(plugin, &["--yes", "--as", owner]);
+        assert_eq!(output.status.code(), Some(0), "{plugin}: {}", text(&output));
+    }
+    let turns = std::fs::read_to_string(root.join("examples/runtime/turns.toml")).expect("turns");
+    let (output, layout) = scene.compose(&turns);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    assert!(layout.get("refused_at_load").is_none(), "{}", layout["refused_at_load"]);
+    let everything = layout.to_string();
+    for (plugin, _) in &plugins {
+        let (name, version) = plugin.split_once('@').expect("name@version");
+        let bundle = Bundle::load(&bundle::bundle_path(
+            &scene.path("catalog"),
+            name,
+            &semver::Version::parse(version).expect("a version"),
+        ))
+        .expect("a bundle");
+        // What eager loads preload is in the shared prefix, which the
+        // layout and the turn record do not list by contributor.
+        let only_preloads = bundle
+            .contributors
+            .iter()
+            .all(|contributor| contributor.kind == contrib::ir::Kind::EagerLoad);
+        assert!(
+            only_preloads || everything.contains(plugin.as_str()),
+            "{plugin} never reaches a turn"
+        );
+    }
+    for record in turn_records(&layout) {
+        assert!(record["refusals"].as_array().is_some_and(Vec::is_empty), "{record}");
+    }
+}
