@@ -954,7 +954,7 @@ fn compose_prints_the_layout_turn_by_turn_and_refuses_a_tampered_bundle() {
         "## Permissions changed\nAllowed for the rest of this session, added: Bash(npm test)",
         "held: the mode changed to `plan` while this turn runs; it is told when the next turn starts",
         "## Permissions changed\nMode: now plan",
-        "## What you have changed\nremoved: search_code",
+        "## What you have changed\nremoved: get_current_time",
         "[Platform note] The person invoked the skill `code-review` (Code review) with no further instructions: this note is the whole request.",
         "## Model changed\nModel: claude-opus-4-1\nEffort: high",
         "== turn 7 at 2026-03-03T08:40:00Z",

@@ -9,21 +9,27 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde::Serialize;
 
+use super::installed::{unapproved_bundles, Events, Host};
 use super::output::{self, ReportFormat};
-use super::runtime::{load_bundles, CacheArgs};
+use super::runtime::CacheArgs;
 use super::{fail, Outcome};
 use crate::bundle::Bundle;
 use crate::runtime::{
-    Boundary, Breakpoint, CliGate, Conversation, FactsAt, ModelChange, Note, OpeningItem,
-    OpeningKind, Options, PersonPart, Position, PrefacesAt, Request, RequestInput, Session,
-    SystemPrompt, Turn, TurnInput,
+    Approval, Boundary, Breakpoint, FactsAt, ModelChange, Note, OpeningItem, OpeningKind, Options,
+    PersonPart, Position, PrefacesAt, Request, RequestInput, Session, SystemPrompt, Turn,
+    TurnInput,
 };
 
 #[derive(Args)]
 pub struct ComposeArgs {
-    /// A folder of bundles (`*.bundle.json`, searched recursively).
-    #[arg(long, value_name = "DIR")]
-    bundles: PathBuf,
+    /// The workspace (holding `contrib.toml` and `contrib.lock`): compose
+    /// exactly what its lock pins, re-checked under its policy.
+    #[arg(long, value_name = "DIR", required_unless_present = "bundles")]
+    workspace: Option<PathBuf>,
+    /// A folder of bundles (`*.bundle.json`, searched recursively) to look
+    /// at UNAPPROVED: nothing is installed or re-checked.
+    #[arg(long, value_name = "DIR", conflicts_with = "workspace")]
+    bundles: Option<PathBuf>,
     /// The session file: agent, person, model, tools, skills, permissions,
     /// start (see `docs/config.md`).
     #[arg(long, value_name = "FILE")]
@@ -68,6 +74,8 @@ fn kebab<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
 /// One turn of a turns file.
 struct Step {
     input: TurnInput,
+    /// What reached the host before the turn: approvals, withdrawals.
+    events: Events,
     /// Bundles installed before the turn.
     install: Option<Vec<Bundle>>,
     /// The requests after the turn's first.
@@ -77,6 +85,12 @@ struct Step {
 /// The request layout `compose` prints.
 #[derive(Serialize)]
 struct Layout {
+    /// Loaded from `--bundles`: nothing here was installed or re-checked.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    unapproved: bool,
+    /// What the workspace's lock pins but loading refused, and why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    refused_at_load: Vec<String>,
     profile: String,
     options: Options,
     system_prompt: SystemPrompt,
@@ -122,12 +136,13 @@ pub fn compose(args: &ComposeArgs) -> Outcome {
 }
 
 fn layout(args: &ComposeArgs) -> Result<Layout, String> {
-    let bundles = load_bundles(&args.bundles)?;
+    let host = Host::open(args.workspace.as_deref(), args.bundles.as_deref())?;
     let session = Session::load(&args.session)?;
     let steps = match &args.turns {
-        Some(path) => read_steps(path)?,
+        Some(path) => read_steps(path, host.unapproved())?,
         None => vec![Step {
             input: TurnInput::reply_at(session.started_at.plus_seconds(60)),
+            events: Events::default(),
             install: None,
             requests: Vec::new(),
         }],
@@ -139,7 +154,7 @@ fn layout(args: &ComposeArgs) -> Result<Layout, String> {
         prefaces: args.prefaces,
         model_change: args.on_model_change,
     };
-    let builder = Conversation::builder(&bundles, session, CliGate, &profile).options(options);
+    let builder = host.builder(session, &profile).options(options);
     let mut conversation = match (&args.log, &args.resume) {
         (Some(path), _) => builder.log(create_log(path)?).start(),
         (None, Some(path)) => {
@@ -152,6 +167,7 @@ fn layout(args: &ComposeArgs) -> Result<Layout, String> {
         }
         (None, None) => builder.start(),
     };
+    host.admit(&mut conversation);
     let system_prompt = conversation.system_prompt().clone();
     let breakpoints = conversation.breakpoints().to_vec();
     let preloaded = conversation.preloaded().to_vec();
@@ -165,6 +181,7 @@ fn layout(args: &ComposeArgs) -> Result<Layout, String> {
         if let Some(installed) = &step.install {
             conversation.install(installed);
         }
+        host.before_turn(&mut conversation, &step.events);
         let turn = conversation.turn(step.input.clone());
         let mut requests = vec![conversation.request(RequestInput::at(turn.at))];
         for request in &step.requests {
@@ -196,6 +213,8 @@ fn layout(args: &ComposeArgs) -> Result<Layout, String> {
         return Err(error.to_string());
     }
     Ok(Layout {
+        unapproved: host.unapproved(),
+        refused_at_load: host.refused_at_load().to_vec(),
         profile: profile.name.clone(),
         options,
         system_prompt,
@@ -230,9 +249,11 @@ fn append_log(path: &Path) -> Result<File, String> {
         .map_err(|error| format!("cannot append to `{}`: {error}", path.display()))
 }
 
-/// The turns of a turns file, with the bundles each installs and the
-/// requests it makes after its first.
-fn read_steps(path: &Path) -> Result<Vec<Step>, String> {
+/// The turns of a turns file, with what reached the host before each, the
+/// bundles each installs (only when composing bundles nobody installed: a
+/// workspace installs through its lock) and the requests it makes after
+/// its first.
+fn read_steps(path: &Path, unapproved: bool) -> Result<Vec<Step>, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|error| format!("cannot read `{}`: {error}", path.display()))?;
     let located = |error: toml::de::Error| format!("`{}`: {}", path.display(), error.message());
@@ -263,9 +284,15 @@ fn read_steps(path: &Path) -> Result<Vec<Step>, String> {
             let toml::Value::Table(mut table) = turn else {
                 return Err(at("a turn is a table".to_string()));
             };
+            let events = Events::take(&mut table).map_err(&at)?;
             let install = match table.remove("install") {
+                Some(toml::Value::String(_)) if !unapproved => {
+                    return Err(at(
+                        "`install` loads bundles nobody approved; with `--workspace`, install with `contrib install` between runs".to_string(),
+                    ))
+                }
                 Some(toml::Value::String(folder)) => {
-                    Some(load_bundles(&base.join(folder)).map_err(&at)?)
+                    Some(unapproved_bundles(&base.join(folder)).map_err(&at)?)
                 }
                 Some(_) => return Err(at("`install` is a folder of bundles".to_string())),
                 None => None,
@@ -281,6 +308,7 @@ fn read_steps(path: &Path) -> Result<Vec<Step>, String> {
                 .map_err(|error| at(error.message().to_string()))?;
             Ok(Step {
                 input,
+                events,
                 install,
                 requests,
             })
@@ -290,6 +318,18 @@ fn read_steps(path: &Path) -> Result<Vec<Step>, String> {
 
 fn human_layout(layout: &Layout) -> String {
     let mut out = String::new();
+    if layout.unapproved {
+        let _ = writeln!(
+            out,
+            "!! unapproved: these bundles were loaded from a folder; nothing here was installed or re-checked (use `--workspace`)\n"
+        );
+    }
+    for refused in &layout.refused_at_load {
+        let _ = writeln!(out, "refused at load: {refused}");
+    }
+    if !layout.refused_at_load.is_empty() {
+        out.push('\n');
+    }
     let marker = |out: &mut String, boundary: Boundary| {
         let placed = layout
             .breakpoints
@@ -491,10 +531,13 @@ fn human_record(out: &mut String, turn: &Turn) {
         ("retrieval", &record.retrievals),
     ] {
         for run in runs {
-            let outcome = match (&run.reason, &run.provenance) {
-                (Some(reason), _) => format!("refused: {reason}"),
-                (None, Some(provenance)) => format!("ran; marked `{provenance}`"),
-                (None, None) => "ran".to_string(),
+            let outcome = match (&run.reason, run.approval, &run.provenance) {
+                (Some(reason), Some(Approval::Pending), _) => format!("pending: {reason}"),
+                (Some(reason), Some(Approval::Denied), _) => format!("denied: {reason}"),
+                (Some(reason), _, _) => format!("refused: {reason}"),
+                (None, Some(Approval::Approved), _) => "approved, ran".to_string(),
+                (None, _, Some(provenance)) => format!("ran; marked `{provenance}`"),
+                (None, _, None) => "ran".to_string(),
             };
             let _ = writeln!(
                 out,
@@ -505,5 +548,12 @@ fn human_record(out: &mut String, turn: &Turn) {
     }
     for refusal in &record.refusals {
         let _ = writeln!(out, "  refused {}: {}", refusal.contributor, refusal.reason);
+    }
+    for withdrawal in &record.withdrawn {
+        let _ = writeln!(
+            out,
+            "  withdrawn {}: {}",
+            withdrawal.plugin, withdrawal.reason
+        );
     }
 }

@@ -2,22 +2,25 @@
 //! runtime, from the command line.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
 use serde::Serialize;
 
 use super::output::{self, ReportFormat};
-use super::{fail, Outcome};
-use crate::bundle::Bundle;
+use super::{fail, installed, Outcome};
 use crate::runtime::simulate::{self, Figures, Options, Report};
 use crate::runtime::{Caching, Profile, Profiles};
 
 #[derive(Args)]
 pub struct SimulateArgs {
-    /// A folder of bundles (`*.bundle.json`, searched recursively).
-    #[arg(long, value_name = "DIR")]
-    bundles: PathBuf,
+    /// The workspace: simulate exactly what its lock pins, re-checked.
+    #[arg(long, value_name = "DIR", required_unless_present = "bundles")]
+    workspace: Option<PathBuf>,
+    /// A folder of bundles to simulate UNAPPROVED: nothing is installed or
+    /// re-checked.
+    #[arg(long, value_name = "DIR", conflicts_with = "workspace")]
+    bundles: Option<PathBuf>,
     /// Agents, each with its own system prompt.
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = at_least_one)]
     agents: usize,
@@ -81,26 +84,24 @@ impl CacheArgs {
     }
 }
 
-/// The bundles to compose: under `folder`, verified; the newest
-/// installable version of each plugin (see `bundle::catalog::installable`, which
-/// applies a catalog's lock and signature policy).
-pub(super) fn load_bundles(folder: &Path) -> Result<Vec<Bundle>, String> {
-    let bundles = crate::bundle::catalog::installable(folder)?;
-    if bundles.is_empty() {
-        return Err(format!("no bundles under `{}`", folder.display()));
-    }
-    Ok(bundles)
-}
-
 pub fn simulate(args: &SimulateArgs) -> Outcome {
     let profile = match args.cache.profile() {
         Ok(profile) => profile,
         Err(message) => return fail(message),
     };
-    let bundles = match load_bundles(&args.bundles) {
-        Ok(bundles) => bundles,
+    let host = match installed::Host::open(args.workspace.as_deref(), args.bundles.as_deref()) {
+        Ok(host) => host,
         Err(message) => return fail(message),
     };
+    for refused in host.refused_at_load() {
+        eprintln!("refused at load: {refused}");
+    }
+    if host.unapproved() {
+        eprintln!(
+            "warning: simulating unapproved bundles: nothing here was installed or re-checked"
+        );
+    }
+    let bundles = host.bundles();
     let options = Options {
         agents: args.agents,
         persons: args.persons,
@@ -110,7 +111,7 @@ pub fn simulate(args: &SimulateArgs) -> Outcome {
         compact_after_tokens: args.compact_after,
         ..Options::default()
     };
-    let report = simulate::simulate(&bundles, &profile, &options);
+    let report = simulate::simulate(bundles, &profile, &options);
     let text = match args.format {
         ReportFormat::Json => {
             #[derive(Serialize)]

@@ -43,6 +43,10 @@
 //! assert_eq!(conversation.recompositions(), 0);
 //! ```
 
+mod awaiting;
+mod kept_budget;
+pub(super) mod withdrawal;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 
@@ -53,12 +57,12 @@ use super::options::{ModelChange, Options, PersonPart};
 use super::profiles::{Boundary, Breakpoint, Placed, Profile};
 use super::record::{
     Contribution, KeptSkill, Named, OpeningItem, OpeningKind, PluginVersion, Refusal, SystemPrompt,
-    TurnRecord, VersionRecord,
+    TurnRecord, VersionRecord, Withdrawal,
 };
 use super::render::{render, Values};
 use super::session::Session;
 use super::time::Timestamp;
-use crate::bundle::{Bundle, BundledActivation, BundledContributor};
+use crate::bundle::{Bundle, BundledActivation, BundledCall, BundledContributor};
 use crate::ir::{Delivery, Kind, Placement, Reach};
 use crate::tokenizer::TokenizerKind;
 
@@ -113,6 +117,12 @@ pub struct Conversation<'a, G: Gate> {
     /// Runs, refusals and version changes not yet reported in a record.
     pub(super) pending: TurnRecord,
     pub(super) log: Option<LogWriter<'a>>,
+    /// Eager runs waiting for a person's approval (see `awaiting`).
+    pub(super) awaiting: Vec<(Entry<'a>, &'a BundledCall)>,
+    /// Plugin versions withdrawn since the last turn (see `withdrawal`).
+    pub(super) withdrawals: Vec<Withdrawal>,
+    /// What the kept prefix may take (see `kept_budget`).
+    kept_limit: Option<kept_budget::KeptLimit>,
 }
 
 /// A contributor with the bundle it came from.
@@ -272,6 +282,9 @@ impl<'a, G: Gate> Conversation<'a, G> {
             waiting: 0,
             pending: TurnRecord::default(),
             log: start.log.map(LogWriter::new),
+            awaiting: Vec::new(),
+            withdrawals: Vec::new(),
+            kept_limit: None,
         }
     }
 
@@ -379,8 +392,13 @@ impl<'a, G: Gate> Conversation<'a, G> {
     /// Takes the installed versions as the ones the conversation runs on,
     /// composes the system prompt from them, and records what changed.
     pub(super) fn recompose(&mut self, at: Timestamp, why: &str) {
-        let before: Vec<&'a Bundle> = std::mem::take(&mut self.kept);
-        self.kept = self.installed.clone();
+        self.recompose_from(self.installed.clone(), at, why);
+    }
+
+    /// Takes `bundles` as the versions the conversation runs on, composes
+    /// the system prompt from them, and records what changed.
+    pub(super) fn recompose_from(&mut self, bundles: Vec<&'a Bundle>, at: Timestamp, why: &str) {
+        let before: Vec<&'a Bundle> = std::mem::replace(&mut self.kept, bundles);
         if self.compositions > 0 {
             self.pending.versions = version_changes(&before, &self.kept, why);
         }
@@ -528,8 +546,21 @@ impl<'a, G: Gate> Conversation<'a, G> {
             });
         }
         contributions.extend(person_contributions);
+        self.set_system(agent, &person, contributions, skills);
+    }
+
+    /// The kept system prompt from its parts: the agent part, then the
+    /// person part, which goes in the system field or, when the host keeps
+    /// person values out of it, first in the opening.
+    pub(super) fn set_system(
+        &mut self,
+        agent: String,
+        person: &str,
+        contributions: Vec<Contribution>,
+        skills: Vec<KeptSkill>,
+    ) {
         let text = match self.options.person_part {
-            PersonPart::SystemPrompt => agent.clone() + &person,
+            PersonPart::SystemPrompt => agent.clone() + person,
             PersonPart::Opening => agent.clone(),
         };
         self.opening

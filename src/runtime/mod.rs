@@ -55,6 +55,7 @@ mod compose;
 mod envelope;
 mod facts;
 mod gate;
+pub mod installed;
 mod invocation;
 mod log;
 mod naive;
@@ -79,10 +80,10 @@ pub use log::ResumeError;
 pub use options::{FactsAt, ModelChange, Options, PersonPart, PrefacesAt};
 pub use profiles::{Boundary, Breakpoint, Caching, Lifetime, Placed, Profile, Profiles};
 pub use record::{
-    ActivationRecord, Contribution, ContributorRecord, Fired, KeptSkill, Note, NoteKind,
+    ActivationRecord, Approval, Contribution, ContributorRecord, Fired, KeptSkill, Note, NoteKind,
     OpeningItem, OpeningKind, PluginVersion, Position, Refusal, Request, RequestInput,
     RequestRecord, Role, RunRecord, SectionRecord, SkillPick, SkillRecord, StoredPick,
-    SystemPrompt, Turn, TurnInput, TurnRecord, VersionRecord,
+    SystemPrompt, Turn, TurnInput, TurnRecord, VersionRecord, Withdrawal,
 };
 pub use session::{Agent, Environment, Model, Permissions, Person, Session, Skill};
 pub use time::Timestamp;

@@ -182,7 +182,11 @@ impl<'a, G: Gate> Conversation<'a, G> {
                     label,
                 })
             }
-            Err(reason) => {
+            Err(not_run) if not_run.pending => {
+                self.await_approval(entry, call, not_run.reason);
+                None
+            }
+            Err(NotRun { reason, .. }) => {
                 self.pending
                     .eager_runs
                     .push(refused(entry, call, reason.clone()));
@@ -199,7 +203,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
         call: &BundledCall,
         at: Timestamp,
         what: &str,
-    ) -> Result<String, String> {
+    ) -> Result<String, NotRun> {
         // A tool the permissions do not list was never approved: treat it
         // as writing and gated, so the gate refuses it.
         let (effect, gated) = entry
@@ -222,7 +226,27 @@ impl<'a, G: Gate> Conversation<'a, G> {
                 within_budget(entry.bundle, entry.contributor, &output, what)?;
                 Ok(output)
             }
-            GateOutcome::Refused { reason } => Err(format!("the gate refused it: {reason}")),
+            GateOutcome::Refused { reason } => Err(format!("the gate refused it: {reason}").into()),
+            GateOutcome::Pending { reason } => Err(NotRun {
+                reason: format!("waiting for a person's approval: {reason}"),
+                pending: true,
+            }),
+        }
+    }
+}
+
+/// Why a contributor's call gave no result: refused, or waiting for a
+/// person's approval.
+pub(super) struct NotRun {
+    pub reason: String,
+    pub pending: bool,
+}
+
+impl From<String> for NotRun {
+    fn from(reason: String) -> Self {
+        NotRun {
+            reason,
+            pending: false,
         }
     }
 }
@@ -255,6 +279,7 @@ pub(super) fn ran(entry: Entry<'_>, call: &BundledCall) -> RunRecord {
         reason: None,
         provenance: None,
         origin: None,
+        approval: None,
     }
 }
 
@@ -266,5 +291,6 @@ pub(super) fn refused(entry: Entry<'_>, call: &BundledCall, reason: String) -> R
         reason: Some(reason),
         provenance: None,
         origin: None,
+        approval: None,
     }
 }

@@ -12,15 +12,15 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::compose::{count, Audience, Conversation, Entry};
+use super::compose::{count, withdrawal, Audience, Conversation, Entry};
 use super::envelope::{envelope, fill_origin, granted};
 use super::gate::Gate;
 use super::log::Seen;
 use super::opening::{ran, refused};
 use super::options::{FactsAt, PrefacesAt};
 use super::record::{
-    ActivationRecord, Changes, ContributorRecord, Fired, Named, Note, NoteKind, OpeningKind,
-    Position, Refusal, Role, SkillRecord, StoredPick, Turn, TurnInput, TurnRecord,
+    ActivationRecord, Approval, Changes, ContributorRecord, Fired, Named, Note, NoteKind,
+    OpeningKind, Position, Refusal, Role, SkillRecord, StoredPick, Turn, TurnInput, TurnRecord,
 };
 use super::render::{render, Values};
 use super::time::Timestamp;
@@ -54,7 +54,8 @@ impl<'a, G: Gate> Conversation<'a, G> {
             self.session.permissions.mode = Some(mode);
         }
         let model_from = self.apply(&input.changes());
-        let recomposed = if input.compaction {
+        let withdrawn = std::mem::take(&mut self.withdrawals);
+        let edits = if input.compaction {
             Some("the conversation was compacted".to_string())
         } else {
             model_from
@@ -67,14 +68,25 @@ impl<'a, G: Gate> Conversation<'a, G> {
                     )
                 })
         };
+        // A compaction (or a model change the host recomposes on) takes the
+        // versions installed now; a withdrawal alone keeps the others.
+        let recomposed = edits
+            .clone()
+            .or_else(|| withdrawal::why_recomposed(&withdrawn));
         if let Some(why) = &recomposed {
             self.pending = record;
-            self.recompose(at, why);
+            let bundles = match edits {
+                Some(_) => self.installed.clone(),
+                None => self.kept_without(&withdrawn),
+            };
+            self.recompose_from(bundles, at, why);
             self.refresh_opening(at);
+            self.fit_kept();
             self.place();
             self.log_composition(why, at);
             record = std::mem::take(&mut self.pending);
         }
+        record.withdrawn = withdrawn;
         if input.compaction {
             // Compaction removes every fact section and every stored note
             // with the turns it summarises: facts are told again in full,
@@ -89,7 +101,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
         };
 
         let mut outcomes: BTreeMap<String, Outcome> = BTreeMap::new();
-        let mut stored = Vec::new();
+        let mut stored = self.retry_awaiting(at, &mut record);
         let mut fleeting = Vec::new();
         for entry in self.entries.clone() {
             let name = entry.name();
@@ -332,9 +344,11 @@ impl<'a, G: Gate> Conversation<'a, G> {
         };
         let content = match self.run(entry, call, at, "the retrieved content") {
             Ok(content) => content,
-            Err(reason) => {
-                record.retrievals.push(refused(entry, call, reason.clone()));
-                return Err(reason);
+            Err(not_run) => {
+                let mut retrieval = refused(entry, call, not_run.reason.clone());
+                retrieval.approval = not_run.pending.then_some(Approval::Pending);
+                record.retrievals.push(retrieval);
+                return Err(not_run.reason);
             }
         };
         let claimed = entry.contributor.source.unwrap_or(Source::External);

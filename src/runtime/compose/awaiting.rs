@@ -1,0 +1,85 @@
+//! Eager runs of gated tools wait for a person's approval rather than
+//! being refused: an eager run is a tool call with every check a tool call
+//! has, and a call to a gated tool waits.
+//!
+//! A run the gate answers with [`GateOutcome::Pending`] is recorded
+//! `pending` and asked about again before each turn. Once approved it
+//! runs, and since the opening was already sent its exchange joins the
+//! conversation as a note kept there, marked as the contributor's and as
+//! approved late; once refused it is recorded `denied`.
+//!
+//! [`GateOutcome::Pending`]: crate::runtime::GateOutcome::Pending
+
+use super::{Conversation, Entry};
+use crate::bundle::BundledCall;
+use crate::runtime::gate::Gate;
+use crate::runtime::opening::{call_text, ran, refused, NotRun};
+use crate::runtime::record::{Approval, Named, Note, Position, RunRecord, TurnRecord};
+use crate::runtime::time::Timestamp;
+use crate::runtime::turn::note;
+
+impl<'a, G: Gate> Conversation<'a, G> {
+    /// Records a gated eager run as pending and keeps it to ask about again.
+    pub(in crate::runtime) fn await_approval(
+        &mut self,
+        entry: Entry<'a>,
+        call: &'a BundledCall,
+        reason: String,
+    ) {
+        self.pending
+            .eager_runs
+            .push(approval(refused(entry, call, reason), Approval::Pending));
+        self.awaiting.push((entry, call));
+    }
+
+    /// Asks the gate again about each waiting run: an approved one runs
+    /// now and its exchange is returned as a kept note, a refused one is
+    /// recorded denied, the rest stay pending.
+    pub(in crate::runtime) fn retry_awaiting(
+        &mut self,
+        at: Timestamp,
+        record: &mut TurnRecord,
+    ) -> Vec<Note> {
+        let mut notes = Vec::new();
+        for (entry, call) in std::mem::take(&mut self.awaiting) {
+            match self.run(entry, call, at, "the result") {
+                Ok(output) => {
+                    record
+                        .eager_runs
+                        .push(approval(ran(entry, call), Approval::Approved));
+                    let text = format!(
+                        "{} → {output} (run when a person approved it, after the conversation began)",
+                        call_text(call)
+                    );
+                    notes.push(note(entry, text, true, Position::BeforePrompt));
+                }
+                Err(not_run) if not_run.pending => {
+                    let name = entry.name();
+                    let recorded = record.eager_runs.iter().any(|run| {
+                        run.contributor == name && run.approval == Some(Approval::Pending)
+                    });
+                    if !recorded {
+                        record.eager_runs.push(approval(
+                            refused(entry, call, not_run.reason),
+                            Approval::Pending,
+                        ));
+                    }
+                    self.awaiting.push((entry, call));
+                }
+                Err(NotRun { reason, .. }) => {
+                    record.eager_runs.push(approval(
+                        refused(entry, call, reason.clone()),
+                        Approval::Denied,
+                    ));
+                    record.refusals.push(entry.refuse(reason));
+                }
+            }
+        }
+        notes
+    }
+}
+
+fn approval(mut run: RunRecord, approval: Approval) -> RunRecord {
+    run.approval = Some(approval);
+    run
+}
