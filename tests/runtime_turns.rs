@@ -563,6 +563,213 @@ plugin acme/stance {version} {{
     ))
 }
 
+fn house_facts() -> Bundle {
+    build(
+        r#"
+plugin acme/house 1.0.0 {
+    owner workspace
+    text money {
+        placement agent
+        budget 30 tokens
+        body "Money is in pence."
+    }
+    fact where {
+        heading "Where you are working"
+        budget 850 tokens
+        says [workspace-root]
+    }
+}
+"#,
+    )
+}
+
+#[test]
+fn a_withdrawal_recomposes_from_the_versions_running_and_its_facts_stop() {
+    let first = [stance("1.0.0", "Version one."), house_facts()];
+    let second = [stance("1.1.0", "Version two.")];
+    let profile = Profile::none();
+    let mut conversation =
+        Conversation::start(&first, with_skill(skill("Review.", &[])), CliGate, &profile);
+    conversation.turn(reply("2026-03-02T09:01:00Z"));
+    let told = conversation.request(contrib::runtime::RequestInput::at(at(
+        "2026-03-02T09:01:00Z",
+    )));
+    assert_eq!(told.messages.len(), 1, "the house's one section");
+    assert!(conversation
+        .system_prompt()
+        .text
+        .contains("Money is in pence."));
+
+    conversation.install(&second);
+    assert!(conversation.withdraw("acme/house@1.0.0", "yanked from its catalog"));
+    assert!(
+        !conversation.withdraw("acme/house@1.0.0", "again"),
+        "already gone"
+    );
+    let turn = conversation.turn(reply("2026-03-02T09:02:00Z"));
+    assert_eq!(
+        turn.recomposed.as_deref(),
+        Some("withdrawn: acme/house@1.0.0 (yanked from its catalog)")
+    );
+    let prompt = &conversation.system_prompt().text;
+    assert!(!prompt.contains("Money is in pence."), "{prompt}");
+    assert!(
+        prompt.contains("Version one."),
+        "a withdrawal is not an edit: 1.1.0 still waits for the compaction"
+    );
+    assert_eq!(turn.record.withdrawn[0].plugin, "acme/house@1.0.0");
+    let house = turn
+        .record
+        .versions
+        .iter()
+        .find(|record| record.plugin == "acme/house")
+        .expect("recorded");
+    assert_eq!(
+        house.change.as_deref(),
+        Some("1.0.0 left: withdrawn: acme/house@1.0.0 (yanked from its catalog)")
+    );
+    let mut moved = contrib::runtime::RequestInput::at(at("2026-03-02T09:02:00Z"));
+    moved.environment = Some(Environment {
+        workspace_root: Some("/elsewhere".into()),
+        ..Environment::default()
+    });
+    assert!(
+        conversation.request(moved).messages.is_empty(),
+        "nothing of the withdrawn version is told"
+    );
+
+    let mut compacted = reply("2026-03-02T09:30:00Z");
+    compacted.compaction = true;
+    conversation.turn(compacted);
+    let prompt = &conversation.system_prompt().text;
+    assert!(
+        prompt.contains("Version two.") && !prompt.contains("pence"),
+        "{prompt}"
+    );
+}
+
+#[test]
+fn the_kept_part_is_held_to_its_budget_with_the_person_part_in_the_opening() {
+    let voice = build(
+        r#"
+plugin sam/voice 1.0.0 {
+    owner person
+    text voice {
+        placement person
+        budget 40 tokens
+        body "Answer briefly and call me Sam, every single time you answer."
+    }
+}
+"#,
+    );
+    let bundles = [stance("1.0.0", "Version one."), voice];
+    let profile = Profile::none();
+    let options = Options {
+        person_part: PersonPart::Opening,
+        ..Options::default()
+    };
+    let mut conversation = Conversation::builder(
+        &bundles,
+        with_skill(skill("Review.", &[])),
+        CliGate,
+        &profile,
+    )
+    .options(options)
+    .start();
+    assert!(conversation
+        .opening()
+        .iter()
+        .any(|item| item.kind == OpeningKind::PersonPart));
+    let without_person = conversation.prefix_tokens()[0].1;
+    conversation.limit_kept(
+        without_person,
+        BTreeMap::from([(
+            "sam/voice@1.0.0".to_string(),
+            "in `ws/contrib.lock`".to_string(),
+        )]),
+    );
+    assert!(
+        conversation
+            .opening()
+            .iter()
+            .all(|item| item.kind != OpeningKind::PersonPart),
+        "the person part left the opening with the only text in it"
+    );
+    assert!(conversation.system_prompt().text.contains("Version one."));
+    let turn = conversation.turn(reply("2026-03-02T09:01:00Z"));
+    let refusal = &turn.record.refusals[0];
+    assert_eq!(refusal.contributor, "sam/voice@1.0.0/voice");
+    assert!(
+        refusal.reason.contains("lowest priority") && refusal.reason.contains("ws/contrib.lock"),
+        "{}",
+        refusal.reason
+    );
+}
+
+/// A gate that keeps a person's approval pending until told.
+struct Approver {
+    approved: bool,
+}
+
+impl Gate for Approver {
+    fn call(&mut self, request: &GateRequest) -> GateOutcome {
+        if self.approved {
+            GateOutcome::Ran {
+                output: "ok".into(),
+            }
+        } else {
+            GateOutcome::Pending {
+                reason: format!("`{}` is gated", request.tool),
+            }
+        }
+    }
+}
+
+#[test]
+fn a_gated_eager_run_waits_and_joins_the_conversation_once_approved() {
+    let memory = build(
+        r#"
+plugin acme/warm 1.0.0 {
+    owner agent-author
+    eager-run warm {
+        budget 40 tokens
+        call read_memory { store: "team" }
+    }
+}
+"#,
+    );
+    let bundles = [memory];
+    let profile = Profile::none();
+    let mut conversation =
+        Conversation::start(&bundles, session(), Approver { approved: false }, &profile);
+    assert!(conversation.opening().is_empty(), "nothing ran yet");
+    let first = conversation.turn(reply("2026-03-02T09:01:00Z"));
+    assert_eq!(
+        first.record.eager_runs[0].approval,
+        Some(contrib::runtime::Approval::Pending)
+    );
+    assert!(first.notes.is_empty());
+    conversation.gate_mut().approved = true;
+    let second = conversation.turn(reply("2026-03-02T09:02:00Z"));
+    let note = &second.notes[0];
+    assert_eq!(
+        (note.position, note.persisted, note.contributor.as_str()),
+        (Position::BeforePrompt, true, "acme/warm@1.0.0/warm")
+    );
+    assert_eq!(
+        note.text,
+        "read_memory {\"store\":\"team\"} → ok (run when a person approved it, after the conversation began)"
+    );
+    assert_eq!(
+        second.record.eager_runs[0].approval,
+        Some(contrib::runtime::Approval::Approved)
+    );
+    assert!(conversation
+        .turn(reply("2026-03-02T09:03:00Z"))
+        .notes
+        .is_empty());
+}
+
 #[test]
 fn an_edit_reaches_a_conversation_at_its_next_compaction_and_the_record_says_which_version_ran() {
     let first = [stance("1.0.0", "Version one.")];
