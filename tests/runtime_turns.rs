@@ -771,6 +771,45 @@ plugin acme/warm 1.0.0 {
 }
 
 #[test]
+fn a_run_waiting_for_approval_still_waits_after_a_resume() {
+    let memory = build(
+        r#"
+plugin acme/warm 1.0.0 {
+    owner agent-author
+    eager-run warm {
+        budget 40 tokens
+        call read_memory { store: "team" }
+    }
+}
+"#,
+    );
+    let bundles = [memory];
+    let profile = Profile::none();
+    let mut log = Vec::new();
+    {
+        let mut conversation =
+            Conversation::builder(&bundles, session(), Approver { approved: false }, &profile)
+                .log(&mut log)
+                .start();
+        conversation.turn(reply("2026-03-02T09:01:00Z"));
+        assert!(conversation.log_error().is_none());
+    }
+    let mut resumed =
+        Conversation::builder(&bundles, session(), Approver { approved: true }, &profile)
+            .resume(&log)
+            .expect("a log to resume");
+    let turn = resumed.turn(reply("2026-03-02T09:02:00Z"));
+    assert_eq!(turn.number, 2);
+    assert!(
+        turn.notes.iter().any(|note| note
+            .text
+            .ends_with("(run when a person approved it, after the conversation began)")),
+        "{:#?}",
+        turn.notes
+    );
+}
+
+#[test]
 fn an_edit_reaches_a_conversation_at_its_next_compaction_and_the_record_says_which_version_ran() {
     let first = [stance("1.0.0", "Version one.")];
     let second = [stance("1.1.0", "Version two.")];

@@ -714,6 +714,12 @@ impl<'a, G: Gate> Conversation<'a, G> {
             self.restate = turn.restate;
             self.history = turn.history;
             self.seen = turn.seen;
+            self.awaiting = self
+                .entries
+                .iter()
+                .filter(|entry| turn.awaiting.contains(&entry.name()))
+                .filter_map(|entry| entry.contributor.call.as_ref().map(|call| (*entry, call)))
+                .collect();
         }
         self.memory = restored.memory;
         self.place();

@@ -101,6 +101,10 @@ pub(crate) struct TurnEntry {
     pub restate: BTreeSet<String>,
     pub history: BTreeMap<String, (u64, u32)>,
     pub seen: Seen,
+    /// Eager runs still waiting for a person's approval, by contributor:
+    /// asked about again before each turn after a resume too.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub awaiting: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -627,6 +627,11 @@ impl<'a, G: Gate> Conversation<'a, G> {
             restate: self.restate.clone(),
             history: self.history.clone(),
             seen: self.seen.clone(),
+            awaiting: self
+                .awaiting
+                .iter()
+                .map(|(entry, _)| entry.name())
+                .collect(),
         };
         if let Some(log) = &mut self.log {
             log.turn(&entry);
