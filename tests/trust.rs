@@ -882,3 +882,38 @@ fn the_walk_through_from_author_to_compose_runs() {
         );
     }
 }
+
+/// Provenance follows the authority granted at install, not the owner the
+/// manifest asks for: a workspace's handbook installed by a person is
+/// marked `user-authored` in its envelope, and the record says why.
+#[test]
+fn an_envelopes_provenance_follows_the_authority_granted_at_install() {
+    let scene = Scene::new();
+    let tools = "[tools.read_memory]\neffect = \"read\"\nparams = { store = \"string\" }\nschema_tokens = 70\n";
+    let file = scene.author(
+        "notes",
+        tools,
+        "plugin acme/notes 1.0.0 {\n    owner workspace\n\n    preface handbook {\n        source system-config\n        origin \"memory:{call.store}\"\n        budget 200 tokens\n        call read_memory { store: \"handbook\" }\n    }\n}\n",
+    );
+    scene.publish(&file);
+    scene.workspace(&format!("[trust]\nas = \"person\"\n\n{tools}"));
+    let output = scene.install("acme/notes@1.0.0", &["--yes"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+
+    let (output, layout) = scene.compose(TWO_TURNS);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let record = turn_records(&layout)[0];
+    let retrieval = &record["retrievals"][0];
+    assert_eq!(retrieval["provenance"], "user-authored", "{record}");
+    assert_eq!(retrieval["origin"], "memory:handbook", "{record}");
+    let refusals = record["refusals"].to_string();
+    assert!(
+        refusals.contains("it claims `system-config`, but its owner (person)"),
+        "{refusals}"
+    );
+    let notes = layout["turns"][0]["notes"].to_string();
+    assert!(
+        notes.contains("provenance=\\\"user-authored\\\" origin=\\\"memory:handbook\\\""),
+        "{notes}"
+    );
+}
