@@ -725,9 +725,9 @@ impl Gate for Approver {
     }
 }
 
-#[test]
-fn a_gated_eager_run_waits_and_joins_the_conversation_once_approved() {
-    let memory = build(
+/// An eager run of a read, which the [`Approver`] keeps pending.
+fn warm() -> Bundle {
+    build(
         r#"
 plugin acme/warm 1.0.0 {
     owner agent-author
@@ -737,8 +737,12 @@ plugin acme/warm 1.0.0 {
     }
 }
 "#,
-    );
-    let bundles = [memory];
+    )
+}
+
+#[test]
+fn a_gated_eager_run_waits_and_joins_the_conversation_once_approved() {
+    let bundles = [warm()];
     let profile = Profile::none();
     let mut conversation =
         Conversation::start(&bundles, session(), Approver { approved: false }, &profile);
@@ -772,18 +776,7 @@ plugin acme/warm 1.0.0 {
 
 #[test]
 fn a_run_waiting_for_approval_still_waits_after_a_resume() {
-    let memory = build(
-        r#"
-plugin acme/warm 1.0.0 {
-    owner agent-author
-    eager-run warm {
-        budget 40 tokens
-        call read_memory { store: "team" }
-    }
-}
-"#,
-    );
-    let bundles = [memory];
+    let bundles = [warm()];
     let profile = Profile::none();
     let mut log = Vec::new();
     {

@@ -320,20 +320,32 @@ impl<'a, G: Gate> Conversation<'a, G> {
         ))
     }
 
-    fn message_text(
-        &mut self,
+    /// A text rendered with the session's values at `at`, the values
+    /// withheld for being over their bound recorded.
+    fn rendered(
+        &self,
         entry: Entry<'a>,
         at: Timestamp,
         record: &mut TurnRecord,
-    ) -> Decided {
+    ) -> Result<String, String> {
         let rendered = render(
             entry.bundle,
             entry.contributor,
             &Values::at(&self.session, at),
         )?;
         record.withheld(&entry, rendered.withheld);
+        Ok(rendered.text)
+    }
+
+    fn message_text(
+        &mut self,
+        entry: Entry<'a>,
+        at: Timestamp,
+        record: &mut TurnRecord,
+    ) -> Decided {
+        let text = self.rendered(entry, at, record)?;
         Ok((
-            Some(note(entry, rendered.text, false, Position::BeforePrompt)),
+            Some(note(entry, text, false, Position::BeforePrompt)),
             "told before this turn's prompt, rebuilt every turn".to_string(),
         ))
     }
@@ -424,15 +436,10 @@ impl<'a, G: Gate> Conversation<'a, G> {
         if !include {
             return Ok((None, why));
         }
-        let rendered = render(
-            entry.bundle,
-            entry.contributor,
-            &Values::at(&self.session, at),
-        )?;
-        record.withheld(&entry, rendered.withheld);
+        let text = self.rendered(entry, at, record)?;
         self.applied.insert(name);
         Ok((
-            Some(note(entry, rendered.text, true, Position::BeforePrompt)),
+            Some(note(entry, text, true, Position::BeforePrompt)),
             format!("told before this turn's prompt: {why}"),
         ))
     }
