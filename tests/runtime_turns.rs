@@ -538,6 +538,25 @@ fn the_hygiene_instruction_is_a_platform_contribution_every_agent_shares() {
         assert!(hygiene.text.contains(tier), "{tier}");
     }
     assert!(prompt.agent_prefix().starts_with(&hygiene.text));
+    assert!(
+        conversation.warnings().is_empty(),
+        "{:?}",
+        conversation.warnings()
+    );
+}
+
+#[test]
+fn prefaces_without_the_hygiene_instruction_are_warned_about() {
+    let bundles = [build(MEMORY)];
+    let profile = Profile::none();
+    let conversation = Conversation::start(&bundles, session(), CliGate, &profile);
+    let warnings = conversation.warnings();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].ends_with("put retrieved content in envelopes, but no platform text tells the model what their provenance means; install an instruction in `<retrieved_content_hygiene>` (`examples/retrieved-content-hygiene.contrib`)"),
+        "{}",
+        warnings[0]
+    );
 }
 
 // Edits at compaction

@@ -71,6 +71,9 @@ use crate::tokenizer::TokenizerKind;
 /// Budgets use each bundle's own.
 pub const REQUEST_TOKENIZER: TokenizerKind = TokenizerKind::O200k;
 
+/// The tag of the instruction that says what envelopes' provenance means.
+const HYGIENE_TAG: &str = "<retrieved_content_hygiene>";
+
 /// One conversation, from its start to its last turn.
 pub struct Conversation<'a, G: Gate> {
     /// The contributors the conversation runs on, in composition order:
@@ -387,6 +390,29 @@ impl<'a, G: Gate> Conversation<'a, G> {
         self.placed = self
             .profile
             .place(&self.session.model.name, &self.prefix_tokens());
+        self.placed.warnings.extend(self.hygiene_warning());
+    }
+
+    /// A warning when prefaces put retrieved content in envelopes but no
+    /// platform text tells the model what an envelope's provenance means
+    /// (design 001's `<retrieved_content_hygiene>` rule): the envelope
+    /// alone marks the content, it does not say how far to trust it.
+    fn hygiene_warning(&self) -> Option<String> {
+        let prefaces: Vec<String> = self
+            .entries
+            .iter()
+            .filter(|entry| entry.kind() == Kind::Preface)
+            .map(|entry| format!("`{}`", entry.name()))
+            .collect();
+        let told = self.system.contributions.iter().any(|contribution| {
+            contribution.placement == Placement::Platform && contribution.text.contains(HYGIENE_TAG)
+        });
+        (!prefaces.is_empty() && !told).then(|| {
+            format!(
+                "{} put retrieved content in envelopes, but no platform text tells the model what their provenance means; install an instruction in `{HYGIENE_TAG}` (`examples/retrieved-content-hygiene.contrib`)",
+                prefaces.join(", ")
+            )
+        })
     }
 
     /// Takes the installed versions as the ones the conversation runs on,
