@@ -2,6 +2,7 @@
 //! turn and request by request, optionally writing or continuing a session
 //! log.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
@@ -138,14 +139,17 @@ pub fn compose(args: &ComposeArgs) -> Outcome {
 fn layout(args: &ComposeArgs) -> Result<Layout, String> {
     let host = Host::open(args.workspace.as_deref(), args.bundles.as_deref())?;
     let session = Session::load(&args.session)?;
-    let steps = match &args.turns {
+    let (steps, answers) = match &args.turns {
         Some(path) => read_steps(path, host.unapproved())?,
-        None => vec![Step {
-            input: TurnInput::reply_at(session.started_at.plus_seconds(60)),
-            events: Events::default(),
-            install: None,
-            requests: Vec::new(),
-        }],
+        None => (
+            vec![Step {
+                input: TurnInput::reply_at(session.started_at.plus_seconds(60)),
+                events: Events::default(),
+                install: None,
+                requests: Vec::new(),
+            }],
+            BTreeMap::new(),
+        ),
     };
     let profile = args.cache.profile()?;
     let options = Options {
@@ -154,7 +158,7 @@ fn layout(args: &ComposeArgs) -> Result<Layout, String> {
         prefaces: args.prefaces,
         model_change: args.on_model_change,
     };
-    let builder = host.builder(session, &profile).options(options);
+    let builder = host.builder(session, &profile, answers).options(options);
     let mut conversation = match (&args.log, &args.resume) {
         (Some(path), _) => builder.log(create_log(path)?).start(),
         (None, Some(path)) => {
@@ -252,8 +256,12 @@ fn append_log(path: &Path) -> Result<File, String> {
 /// The turns of a turns file, with what reached the host before each, the
 /// bundles each installs (only when composing bundles nobody installed: a
 /// workspace installs through its lock) and the requests it makes after
-/// its first.
-fn read_steps(path: &Path, unapproved: bool) -> Result<Vec<Step>, String> {
+/// its first; and its `[answers]`, what the host's read tools answer by
+/// tool name.
+fn read_steps(
+    path: &Path,
+    unapproved: bool,
+) -> Result<(Vec<Step>, BTreeMap<String, String>), String> {
     let text = std::fs::read_to_string(path)
         .map_err(|error| format!("cannot read `{}`: {error}", path.display()))?;
     let located = |error: toml::de::Error| format!("`{}`: {}", path.display(), error.message());
@@ -268,14 +276,26 @@ fn read_steps(path: &Path, unapproved: bool) -> Result<Vec<Step>, String> {
             ))
         }
     };
+    let answers = match file.remove("answers") {
+        None => BTreeMap::new(),
+        Some(answers) => answers
+            .try_into::<BTreeMap<String, String>>()
+            .map_err(|error| {
+                format!(
+                    "`{}`: `answers` maps a tool's name to the text it answers: {}",
+                    path.display(),
+                    error.message()
+                )
+            })?,
+    };
     if let Some(key) = file.keys().next() {
         return Err(format!(
-            "`{}`: unknown key `{key}`; a turns file holds `[[turn]]` tables",
+            "`{}`: unknown key `{key}`; a turns file holds `[answers]` and `[[turn]]` tables",
             path.display()
         ));
     }
     let base = path.parent().unwrap_or(Path::new("."));
-    turns
+    let steps = turns
         .into_iter()
         .enumerate()
         .map(|(index, turn)| {
@@ -313,7 +333,8 @@ fn read_steps(path: &Path, unapproved: bool) -> Result<Vec<Step>, String> {
                 requests,
             })
         })
-        .collect()
+        .collect::<Result<Vec<Step>, String>>()?;
+    Ok((steps, answers))
 }
 
 fn human_layout(layout: &Layout) -> String {

@@ -20,13 +20,14 @@
 //! withdraw = ["acme/clock@2.0.0"]          # the operator held this version
 //! ```
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
 use crate::bundle::catalog;
 use crate::runtime::installed::{Installation, InstalledGate, Live};
-use crate::runtime::{CliGate, Conversation, Gate, Profile, Session, Start};
+use crate::runtime::{Conversation, Gate, Profile, ScriptedGate, Session, Start};
 use crate::trust::install::Workspace;
 
 /// What `compose` and `simulate` load from.
@@ -125,14 +126,17 @@ impl Host {
 
     /// A conversation on what it loaded, with the gate it decides with;
     /// call [`Host::admit`] once it is started or resumed.
+    /// `answers` are what the host's read tools answer, by tool name.
     pub fn builder<'a>(
         &'a self,
         session: Session,
         profile: &'a Profile,
+        answers: BTreeMap<String, String>,
     ) -> Start<'a, Box<dyn Gate>> {
+        let host = ScriptedGate { answers };
         let gate: Box<dyn Gate> = match &self.kind {
-            Kind::Installed { live, .. } => Box::new(InstalledGate::new(CliGate, live.clone())),
-            Kind::Unapproved(_) => Box::new(CliGate),
+            Kind::Installed { live, .. } => Box::new(InstalledGate::new(host, live.clone())),
+            Kind::Unapproved(_) => Box::new(host),
         };
         Conversation::builder(self.bundles(), session, gate, profile)
     }

@@ -74,7 +74,7 @@ pub use cache::CacheTotals;
 pub use compose::{Conversation, Start, REQUEST_TOKENIZER};
 pub use envelope::{defang, envelope};
 pub use facts::{Told, MAX_FACT_ITEMS as MAX_ITEMS, MAX_ITEM_CHARS};
-pub use gate::{CliGate, Gate, GateOutcome, GateRequest};
+pub use gate::{CliGate, Gate, GateOutcome, GateRequest, ScriptedGate};
 pub use invocation::{MidTurn, PLATFORM_NOTE, READ_AHEAD_BYTES};
 pub use log::ResumeError;
 pub use options::{FactsAt, ModelChange, Options, PersonPart, PrefacesAt};
