@@ -675,6 +675,27 @@ fn a_log_cut_at_every_byte_resumes_and_the_next_request_is_exactly_right() {
 }
 
 #[test]
+fn a_log_with_any_byte_damaged_resumes_or_is_refused_and_never_panics() {
+    let bundles = [crucible()];
+    let profile = Profile::none();
+    let log = logged_session(&bundles, &profile);
+    let mut resumed = 0;
+    for at_byte in 0..log.len() {
+        for damage in [0xFF, b'"', b'\n'] {
+            let mut damaged = log.clone();
+            damaged[at_byte] = damage;
+            let outcome = Conversation::builder(&bundles, resumed_session(), CliGate, &profile)
+                .resume(&damaged);
+            if let Ok(mut conversation) = outcome {
+                conversation.request(RequestInput::at(at("2026-03-02T10:00:00Z")));
+                resumed += 1;
+            }
+        }
+    }
+    assert!(resumed > 0, "damage after the header still resumes");
+}
+
+#[test]
 fn a_log_cut_and_continued_reads_back_the_same_way() {
     let bundles = [crucible()];
     let profile = Profile::none();
