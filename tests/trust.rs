@@ -917,3 +917,28 @@ fn an_envelopes_provenance_follows_the_authority_granted_at_install() {
         "{notes}"
     );
 }
+
+/// A turns file cannot bring in bundles nobody approved: with
+/// `--workspace`, `install` is refused and the turn names why.
+#[test]
+fn a_turns_file_cannot_install_into_a_workspace() {
+    let scene = Scene::new();
+    let file = scene.author(
+        "house",
+        "",
+        "plugin acme/house 1.0.0 {\n    owner workspace\n\n    text money {\n        placement agent\n        budget 30 tokens\n        body \"Money is in pence.\"\n    }\n}\n",
+    );
+    scene.publish(&file);
+    scene.workspace("[trust]\nas = \"workspace\"\n");
+    assert_eq!(
+        scene.install("acme/house@1.0.0", &["--yes"]).status.code(),
+        Some(0)
+    );
+    let (output, _) = scene.compose(&format!("{TWO_TURNS}install = \"catalog\"\n"));
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert!(
+        text(&output).contains("turn 2: `install` loads bundles nobody approved; with `--workspace`, install with `contrib install` between runs"),
+        "{}",
+        text(&output)
+    );
+}
