@@ -84,6 +84,10 @@ pub struct DiffArgs {
 pub struct PreviewArgs {
     /// A bundle or a manifest.
     path: PathBuf,
+    /// Write the approval screen as one self-contained HTML page to FILE
+    /// (no script, nothing loaded) instead of printing it.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
     /// The workspace configuration a manifest is built with; by default
     /// the nearest `contrib.toml`.
     #[arg(long, value_name = "FILE")]
@@ -292,12 +296,27 @@ pub fn diff(args: &DiffArgs) -> Outcome {
 pub fn preview(args: &PreviewArgs) -> Outcome {
     let mut resolver = Resolver::new(args.config.clone());
     match bundle_or_manifest(&args.path, &mut resolver) {
-        Ok(bundle) => output::result(
-            screen_text(&Screen::of_bundle(&bundle)).trim_end(),
-            Outcome::Clean,
-        ),
+        Ok(bundle) => {
+            let screen = Screen::of_bundle(&bundle);
+            match &args.html {
+                Some(path) => write_page(path, &screen).map_or_else(fail, |()| Outcome::Clean),
+                None => output::result(screen_text(&screen).trim_end(), Outcome::Clean),
+            }
+        }
         Err(message) => fail(message),
     }
+}
+
+/// Writes the approval screen's page to `path`, saying so on standard
+/// error.
+pub fn write_page(path: &std::path::Path, screen: &Screen) -> Result<(), String> {
+    files::write_atomically(path, crate::pages::approval::render(screen).as_bytes())?;
+    status(format_args!(
+        "wrote the approval screen for {} to `{}`",
+        screen.id,
+        path.display()
+    ));
+    Ok(())
 }
 
 /// The approval screen as terminal text: the header and what the plugin
@@ -317,7 +336,10 @@ pub fn screen_text(screen: &Screen) -> String {
             "tools, effects, gates and hosts below are this workspace's, not the bundle's\n\n",
         );
     }
-    text.push_str(&format!("{} (owner: {})\n", screen.id, screen.requested_owner));
+    text.push_str(&format!(
+        "{} (owner: {})\n",
+        screen.id, screen.requested_owner
+    ));
     if let Some(summary) = &screen.summary {
         text.push_str(&format!("{summary}\n"));
     }

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::build::print_changes;
-use super::catalog::screen_text;
+use super::catalog::{screen_text, write_page};
 use super::{fail, output, Outcome};
 use crate::ir::Owner;
 use crate::report::{self, Format, Totals};
@@ -31,6 +31,10 @@ pub struct InstallArgs {
     /// Approve what the preview shows without asking.
     #[arg(long)]
     yes: bool,
+    /// Also write the approval screen as one self-contained HTML page to
+    /// FILE, before anything is asked or installed.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
     #[command(flatten)]
     workspace: WorkspaceArgs,
 }
@@ -112,6 +116,11 @@ pub fn install(args: &InstallArgs) -> Outcome {
         Err(refused) => return refuse(&refused),
     };
     show(&candidate);
+    if let Some(path) = &args.html {
+        if let Err(message) = write_page(path, &Screen::of_candidate(&candidate)) {
+            return fail(message);
+        }
+    }
     if candidate.refused() {
         println!("\nrefused: {} is not installed", candidate.bundle.id());
         return Outcome::Problems;

@@ -227,7 +227,11 @@ impl Asks {
                 })
                 .collect(),
             highest_priority: permissions.highest_priority.to_string(),
-            reaches: permissions.reaches.iter().map(ToString::to_string).collect(),
+            reaches: permissions
+                .reaches
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
             loads: permissions.tools_loaded.clone(),
             runs: permissions
                 .tools_run
