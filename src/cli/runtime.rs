@@ -8,6 +8,7 @@ use clap::Args;
 use serde::Serialize;
 
 use super::output::{self, ReportFormat};
+use super::progress::{Conditions, Progress};
 use super::{fail, files, installed, Outcome};
 use crate::runtime::simulate::{self, Figures, Options, Report};
 use crate::runtime::{
@@ -441,18 +442,32 @@ pub fn simulate(args: &SimulateArgs) -> Outcome {
         compact_after_tokens: args.compact_after,
         ..Options::default()
     };
-    let report = simulate::simulate(bundles, &profile, &options);
+    let others: Vec<Profile> = match (&args.html, args.cache.profiles()) {
+        (Some(_), Ok(profiles)) => profiles
+            .names()
+            .filter(|name| *name != profile.name)
+            .filter_map(|name| profiles.get(name).cloned())
+            .collect(),
+        _ => Vec::new(),
+    };
+    let progress = Progress::new(
+        "simulating",
+        Conditions::here(args.format == ReportFormat::Human, 1 + others.len()),
+    );
+    let run = |profile: &Profile| {
+        progress.stage(format_args!(
+            "{} requests under `{}`",
+            options.agents * options.persons * options.conversations * options.turns,
+            profile.name
+        ));
+        simulate::simulate(bundles, profile, &options)
+    };
+    let report = run(&profile);
+    let others: Vec<Report> = others.iter().map(&run).collect();
+    drop(progress);
     if let Some(path) = &args.html {
         let mut reports = vec![report.clone()];
-        if let Ok(profiles) = args.cache.profiles() {
-            reports.extend(
-                profiles
-                    .names()
-                    .filter(|name| *name != profile.name)
-                    .filter_map(|name| profiles.get(name))
-                    .map(|other| simulate::simulate(bundles, other, &options)),
-            );
-        }
+        reports.extend(others);
         let page = crate::pages::simulation::render(&reports);
         if let Err(message) = files::write_atomically(path, page.as_bytes()) {
             return fail(message);

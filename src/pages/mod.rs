@@ -121,6 +121,7 @@ pub(crate) mod tests {
             "span",
             "figure",
             "figcaption",
+            "strong",
             "svg",
             "g",
             "rect",
