@@ -5,7 +5,9 @@
 //!   what `contrib preview --html` and `contrib install --html` write;
 //! - [`simulation`]: a simulation's report with inline SVG charts, what
 //!   `contrib simulate --html` writes;
-//! - [`svg`]: the charts, drawn here rather than by a script library.
+//! - [`svg`]: the charts, drawn here rather than by a script library;
+//! - [`told`]: what the model is told for a manifest being written, the
+//!   editors' live preview.
 //!
 //! A page makes no request and runs no script: its first element is a
 //! Content-Security-Policy that allows nothing but its own stylesheet
@@ -18,6 +20,7 @@ pub mod approval;
 pub mod html;
 pub mod simulation;
 pub mod svg;
+pub mod told;
 
 use base64::Engine;
 use sha2::{Digest, Sha256};
