@@ -14,7 +14,7 @@ use crate::config::{Config, Resolver};
 use crate::diagnostic::Diagnostic;
 use crate::report::{self, Format, Totals};
 use crate::rules::SOURCE_CHANGED;
-use crate::trust::screen::{Added, Asks, Screen, Waived};
+use crate::trust::screen::{headings, Added, Asks, Screen, Waived};
 
 #[derive(Subcommand)]
 pub enum CatalogCommand {
@@ -352,13 +352,13 @@ pub fn screen_text(screen: &Screen) -> String {
         added_text(&mut text, added);
     }
     if !screen.overstated.is_empty() {
-        text.push_str("\nThe bundle's own permissions also claim (not asked for here):\n");
+        text.push_str(&format!("\n{}:\n", headings::OVERSTATED));
         for message in &screen.overstated {
             text.push_str(&format!("  - {message}\n"));
         }
     }
     if !screen.waivers.is_empty() {
-        text.push_str("\nIts author waived (recorded in the bundle; not obeyed here):\n");
+        text.push_str(&format!("\n{}:\n", headings::WAIVED));
         for waived in &screen.waivers {
             match waived {
                 Waived::Allow {
@@ -378,7 +378,7 @@ pub fn screen_text(screen: &Screen) -> String {
         }
     }
     if !screen.relaxed.is_empty() {
-        text.push_str("\nRelaxed by this workspace's contrib.toml (recorded in contrib.lock):\n");
+        text.push_str(&format!("\n{}:\n", headings::RELAXED));
         for relaxed in &screen.relaxed {
             text.push_str(&format!(
                 "  - {} for `{}`, by {}: \"{}\"\n",

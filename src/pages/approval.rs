@@ -12,7 +12,7 @@ use std::fmt::Write;
 use super::html::text;
 use super::page;
 use crate::bundle::diff::Class;
-use crate::trust::screen::{Added, Asks, Delta, Screen, Waived};
+use crate::trust::screen::{headings, Added, Asks, Delta, Screen, Waived};
 
 /// The whole page.
 pub fn render(screen: &Screen) -> String {
@@ -44,19 +44,19 @@ pub fn render(screen: &Screen) -> String {
     list_section(
         &mut body,
         "claimed",
-        "The bundle's own permissions also claim (not asked for here)",
+        headings::OVERSTATED,
         screen.overstated.iter().map(|message| text(message)),
     );
     list_section(
         &mut body,
         "waived",
-        "Its author waived (recorded in the bundle; not obeyed here)",
+        headings::WAIVED,
         screen.waivers.iter().map(waived_item),
     );
     list_section(
         &mut body,
         "relaxed",
-        "Relaxed by this workspace's contrib.toml (recorded in contrib.lock)",
+        headings::RELAXED,
         screen.relaxed.iter().map(|relaxed| {
             format!(
                 "<code>{}</code> for <code>{}</code>, by <code>{}</code>: “{}”",

@@ -10,6 +10,13 @@ use crate::ir::Owner;
 
 use super::install::Candidate;
 
+/// The headings of the screen's closing lists, the same in every drawing.
+pub mod headings {
+    pub const OVERSTATED: &str = "The bundle's own permissions also claim (not asked for here)";
+    pub const WAIVED: &str = "Its author waived (recorded in the bundle; not obeyed here)";
+    pub const RELAXED: &str = "Relaxed by this workspace's contrib.toml (recorded in contrib.lock)";
+}
+
 /// What a person approves: a bundle as previewed, and when it is being
 /// installed, as this workspace reads it.
 #[derive(Debug, Clone)]
