@@ -22,6 +22,7 @@ mod installed;
 mod lsp;
 mod migrate;
 pub mod output;
+mod progress;
 mod runtime;
 mod sign;
 

@@ -81,7 +81,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use self::handlers::{
-    code_action, completion, definition, diagnostics, formatting, hover, symbols,
+    code_action, completion, definition, diagnostics, formatting, hover, preview, symbols,
 };
 use self::rule_docs::RuleDocs;
 use self::state::State;
@@ -332,6 +332,14 @@ impl Server {
                     .document(&params.text_document.uri)
                     .filter(|document| matches!(document.role, state::Role::Manifest { .. }))
                     .map(|document| formatting::formatting(&document.source));
+                to_value(answer)
+            }
+            preview::METHOD => {
+                let params: preview::PreviewParams = params(request)?;
+                let answer = self
+                    .state
+                    .snapshot(&params.text_document.uri)
+                    .map(|snapshot| preview::preview(&snapshot, &params));
                 to_value(answer)
             }
             _ => Err(error(

@@ -11,6 +11,7 @@ pub mod definition;
 pub mod diagnostics;
 pub mod formatting;
 pub mod hover;
+pub mod preview;
 pub mod symbols;
 
 #[cfg(test)]
