@@ -161,6 +161,9 @@ fn contributors(record: &Value) -> Vec<String> {
         .collect()
 }
 
+/// A workspace's convention, one agent text.
+const HOUSE: &str = "plugin acme/house 1.0.0 {\n    owner workspace\n\n    text money {\n        placement agent\n        budget 30 tokens\n        body \"Money is in pence.\"\n    }\n}\n";
+
 const TWO_TURNS: &str =
     "[[turn]]\nat = \"2026-03-02T09:01:00Z\"\n[[turn]]\nat = \"2026-03-02T09:05:00Z\"\n";
 
@@ -497,11 +500,7 @@ fn a_gated_eager_run_waits_then_is_approved_or_denied() {
 #[test]
 fn a_withdrawn_version_leaves_running_conversations_at_their_next_turn() {
     let scene = Scene::new();
-    let file = scene.author(
-        "house",
-        "",
-        "plugin acme/house 1.0.0 {\n    owner workspace\n\n    text money {\n        placement agent\n        budget 30 tokens\n        body \"Money is in pence.\"\n    }\n}\n",
-    );
+    let file = scene.author("house", "", HOUSE);
     scene.publish(&file);
     scene.workspace("[trust]\nas = \"workspace\"\n");
     assert_eq!(
@@ -923,11 +922,7 @@ fn an_envelopes_provenance_follows_the_authority_granted_at_install() {
 #[test]
 fn a_turns_file_cannot_install_into_a_workspace() {
     let scene = Scene::new();
-    let file = scene.author(
-        "house",
-        "",
-        "plugin acme/house 1.0.0 {\n    owner workspace\n\n    text money {\n        placement agent\n        budget 30 tokens\n        body \"Money is in pence.\"\n    }\n}\n",
-    );
+    let file = scene.author("house", "", HOUSE);
     scene.publish(&file);
     scene.workspace("[trust]\nas = \"workspace\"\n");
     assert_eq!(
