@@ -52,4 +52,4 @@ pub mod tokenizer;
 
 mod analyze;
 
-pub use analyze::{analyze, decode_bytes, Analysis};
+pub use analyze::{analyze, analyze_parsed, decode_bytes, Analysis};

@@ -130,14 +130,20 @@ impl Items<'_, '_> {
             }
             ("applies", []) => {
                 self.value("always", "applies on every conversation (the default)");
-                self.value("on", "on command NAME, on skill NAME, on subagent NAME, on request \"…\"");
+                self.value(
+                    "on",
+                    "on command NAME, on skill NAME, on subagent NAME, on request \"…\"",
+                );
                 self.value("to", "to files [\"GLOB\", …]");
             }
             ("applies", ["on"]) => {
                 self.value("command", "when a person invokes the command");
                 self.value("skill", "when the skill is invoked");
                 self.value("subagent", "when the agent delegates to the subagent");
-                self.value("request", "when the model asks for it, having read its description");
+                self.value(
+                    "request",
+                    "when the model asks for it, having read its description",
+                );
             }
             ("applies", ["to"]) => self.value("files", "when files matching a glob are in play"),
             ("applies", ["on", "skill"]) => self.skills(&config, false),
