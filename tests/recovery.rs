@@ -413,3 +413,26 @@ fn mid_typing_states_cost_only_their_contributor() {
         );
     }
 }
+
+/// `contrib check`'s report on a file with one syntax error while the rest
+/// is clean: one precise error, where the typing stopped, and nothing else.
+#[test]
+fn one_syntax_error_is_one_precise_error_in_the_report() {
+    let head = "plugin acme/x 1.0.0 {\n    owner agent-author\n\n    text stance {\n        placement agent\n        budget 4 tokens\n        body \"Be brief.\"\n    }\n\n";
+    let states = [
+        ("a call argument without its value", "    eager-run fetch {\n        budget 100 tokens\n        call fetch_url { url: \n    }\n}\n"),
+        ("a list without its end", "    eager-run fetch {\n        budget 100 tokens\n        call load { names: [\"a\", \n    }\n}\n"),
+        ("an unclosed block", "    text open {\n        placement agent\n\n}\n"),
+        ("an unterminated block string", "    text typing {\n        placement agent\n        budget 9 tokens\n        body \"\"\"\n            Hel\n    }\n}\n"),
+        ("a stray bracket", "    text t {\n        placement agent ]\n        budget 9 tokens\n        body \"x\"\n    }\n}\n"),
+    ];
+    let mut report = String::new();
+    for (what, tail) in states {
+        let text = format!("{head}{tail}");
+        let (source, diagnostics) = common::check_bytes("typing.contrib", text.as_bytes());
+        assert_eq!(diagnostics.len(), 1, "{what}: {diagnostics:#?}");
+        let rendered = contrib::report::human::Human::new(false).render(&source, &diagnostics[0]);
+        report.push_str(&format!("----- {what}\n{rendered}\n"));
+    }
+    insta::assert_snapshot!(report);
+}

@@ -25,6 +25,7 @@ use std::cell::Cell;
 
 /// The field names lowering accepts, for completion in the language server.
 pub use plugin::PLUGIN_FIELDS;
+pub use condition::parse_duration;
 pub use values::is_kebab;
 
 use crate::diagnostic::Diagnostic;

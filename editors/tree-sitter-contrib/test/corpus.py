@@ -1,0 +1,90 @@
+"""The grammar's corpus tests and a check of its queries, without the
+tree-sitter CLI.
+
+The CLI (`tree-sitter test`) is what a grammar's authors run, but it cannot
+be installed from npm on machines that reach only package registries (its
+install script downloads the binary from GitHub). This runner does what
+`tree-sitter test` does with the parser compiled by a C compiler and the
+`tree-sitter` package from PyPI: it parses each corpus example, prints the
+tree as the CLI does (named nodes, with their field names) and compares it
+with the expected one; then it compiles every query file against the
+grammar, which fails on a node type or field the grammar does not have.
+
+    python3 test/corpus.py PATH/TO/contrib.so
+"""
+
+import ctypes
+import pathlib
+import re
+import sys
+
+from tree_sitter import Language, Parser, Query
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def language(library):
+    lib = ctypes.cdll.LoadLibrary(library)
+    lib.tree_sitter_contrib.restype = ctypes.c_void_p
+    return Language(lib.tree_sitter_contrib())
+
+
+def sexp(node, field=None):
+    """The tree as `tree-sitter test` prints it: named nodes only."""
+    children = []
+    cursor = node.walk()
+    if cursor.goto_first_child():
+        while True:
+            child = cursor.node
+            if child.is_named or child.is_missing:
+                children.append(sexp(child, cursor.field_name))
+            if not cursor.goto_next_sibling():
+                break
+    name = "MISSING " + node.type if node.is_missing else node.type
+    text = "(" + " ".join([name] + children) + ")"
+    return f"{field}: {text}" if field else text
+
+
+def normalize(tree):
+    return " ".join(tree.replace("(", " ( ").replace(")", " ) ").split())
+
+
+HEADER = re.compile(r"^=+\n(?P<name>.*?)\n=+\n", re.M)
+
+
+def examples(path):
+    text = path.read_text()
+    heads = list(HEADER.finditer(text))
+    for index, head in enumerate(heads):
+        end = heads[index + 1].start() if index + 1 < len(heads) else len(text)
+        body = text[head.end():end]
+        source, expected = re.split(r"\n-{3,}\n", body, maxsplit=1)
+        yield head.group("name"), source.strip("\n") + "\n", expected.strip()
+
+
+def main(library):
+    lang = language(library)
+    parser = Parser(lang)
+    passed = failed = 0
+    for path in sorted((ROOT / "test" / "corpus").glob("*.txt")):
+        for name, source, expected in examples(path):
+            tree = parser.parse(source.encode())
+            got = sexp(tree.root_node)
+            if normalize(got) == normalize(expected):
+                passed += 1
+            else:
+                failed += 1
+                print(f"FAIL {path.name}: {name}\n  expected: {normalize(expected)}\n  got:      {normalize(got)}")
+    for path in sorted((ROOT / "queries").rglob("*.scm")):
+        try:
+            Query(lang, path.read_text())
+            passed += 1
+        except Exception as problem:  # noqa: BLE001 - any error is a failure
+            failed += 1
+            print(f"FAIL {path.relative_to(ROOT)}: {problem}")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
