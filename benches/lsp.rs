@@ -96,7 +96,12 @@ fn machine() -> String {
         .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_string())
         .unwrap_or_default();
     let load = std::fs::read_to_string("/proc/loadavg")
-        .map(|text| text.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .map(|text| {
+            text.split_whitespace()
+                .take(3)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
         .unwrap_or_else(|_| "unknown".into());
     let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
     format!(
@@ -187,17 +192,20 @@ fn requests(text: &str, config: &Arc<Config>, docs: &RuleDocs) {
         ("documentSymbol", |snapshot, version, _| {
             black_box(symbols::symbols(snapshot.source, &version.syntax));
         }),
-        ("codeAction (quick fixes and fix-all)", |snapshot, version, docs| {
-            let at = version.position("It is {now}", 6);
-            let params = CodeActionParams {
-                text_document: TextDocumentIdentifier::new(snapshot.uri.clone()),
-                range: Range::new(at, at),
-                context: CodeActionContext::default(),
-                work_done_progress_params: WorkDoneProgressParams::default(),
-                partial_result_params: PartialResultParams::default(),
-            };
-            black_box(code_action::code_actions(snapshot, &params, docs));
-        }),
+        (
+            "codeAction (quick fixes and fix-all)",
+            |snapshot, version, docs| {
+                let at = version.position("It is {now}", 6);
+                let params = CodeActionParams {
+                    text_document: TextDocumentIdentifier::new(snapshot.uri.clone()),
+                    range: Range::new(at, at),
+                    context: CodeActionContext::default(),
+                    work_done_progress_params: WorkDoneProgressParams::default(),
+                    partial_result_params: PartialResultParams::default(),
+                };
+                black_box(code_action::code_actions(snapshot, &params, docs));
+            },
+        ),
         ("semanticTokens/full", |snapshot, version, _| {
             black_box(semantic_tokens::full(snapshot.source, &version.syntax));
         }),

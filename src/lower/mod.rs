@@ -23,9 +23,9 @@ mod values;
 
 use std::cell::Cell;
 
+pub use condition::parse_duration;
 /// The field names lowering accepts, for completion in the language server.
 pub use plugin::PLUGIN_FIELDS;
-pub use condition::parse_duration;
 pub use values::is_kebab;
 
 use crate::diagnostic::Diagnostic;

@@ -83,7 +83,10 @@ impl Syntax {
     }
 
     /// Computed by `make` the first time it is asked for.
-    pub fn semantic_tokens(&self, make: impl FnOnce(&Syntax) -> Vec<SemanticToken>) -> &[SemanticToken] {
+    pub fn semantic_tokens(
+        &self,
+        make: impl FnOnce(&Syntax) -> Vec<SemanticToken>,
+    ) -> &[SemanticToken] {
         self.tokens.get_or_init(|| make(self))
     }
 

@@ -97,7 +97,9 @@ pub fn legend() -> SemanticTokensLegend {
 
 /// Every token of the version, computed once.
 pub fn full(source: &SourceFile, syntax: &Syntax) -> Vec<SemanticToken> {
-    syntax.semantic_tokens(|syntax| tokens(source, syntax)).to_vec()
+    syntax
+        .semantic_tokens(|syntax| tokens(source, syntax))
+        .to_vec()
 }
 
 /// The answer to a full request, with `result_id` to ask for deltas by.
@@ -211,9 +213,7 @@ impl Marks<'_> {
                     Some(kind) => self.contributor(child, kind),
                     None => self.strings_in_block(child),
                 },
-                Item::Field(field) if PLUGIN_FIELDS.contains(&field.key.text) => {
-                    self.field(field)
-                }
+                Item::Field(field) if PLUGIN_FIELDS.contains(&field.key.text) => self.field(field),
                 Item::Field(field) => self.strings(&field.tokens),
                 Item::Pair(pair) => self.strings(std::slice::from_ref(&pair.value)),
             }
@@ -336,7 +336,8 @@ impl Marks<'_> {
                     if keyword {
                         self.word(word, TokenType::Keyword);
                     } else if index == 2 {
-                        let on_skill = matches!(tokens.get(1), Some(Token::Word(w)) if w.text == "skill");
+                        let on_skill =
+                            matches!(tokens.get(1), Some(Token::Word(w)) if w.text == "skill");
                         let kind = if on_skill {
                             TokenType::Namespace
                         } else {
