@@ -11,7 +11,8 @@
 //! - [`import`]: other tools' skills, plugins, rules and instruction files,
 //!   written as manifests;
 //!
-//! beside them [`diagnostic`] (the one diagnostic type), [`rules`] (every
+//! beside them [`uri`] (paths as URIs, for SARIF and the language
+//! server), [`diagnostic`] (the one diagnostic type), [`rules`] (every
 //! rule's code, name and explanation), [`cli`] and [`lsp`] (the language
 //! server).
 //!
@@ -49,6 +50,7 @@ pub mod source;
 pub mod suggest;
 pub mod syntax;
 pub mod tokenizer;
+pub mod uri;
 
 mod analyze;
 

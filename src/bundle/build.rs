@@ -12,8 +12,9 @@ use crate::ir::{
     framing, Activation, Contributor, ContributorBody, Plugin, Template, TemplatePart,
 };
 
-/// The bundle of a plugin that checked without errors, with its digest.
-pub fn build(plugin: &Plugin, config: &Config) -> Bundle {
+/// The bundle of a plugin that checked without errors, with its digest;
+/// an error when it has no canonical form to take a digest of.
+pub fn build(plugin: &Plugin, config: &Config) -> Result<Bundle, String> {
     let mut contributors: Vec<&Contributor> = plugin.contributors.iter().collect();
     contributors.sort_by(|a, b| {
         (a.placement.value, a.priority.value, &a.id.value).cmp(&(
@@ -48,8 +49,8 @@ pub fn build(plugin: &Plugin, config: &Config) -> Bundle {
         author_waivers: AuthorWaivers::default(),
         digest: None,
     };
-    bundle.digest = Some(super::digest_of(&bundle));
-    bundle
+    bundle.digest = Some(super::digest_of(&bundle)?);
+    Ok(bundle)
 }
 
 fn bundle_contributor(

@@ -37,9 +37,35 @@ impl Change {
     }
 }
 
+/// Whether `old` and `new` are versions of one plugin: a delta between
+/// two different plugins would read as an approval of one by the other.
+pub fn comparable(old: &Bundle, new: &Bundle) -> Result<(), String> {
+    if old.plugin == new.plugin {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{}` and `{}` are different plugins; `contrib diff` compares two versions of one plugin",
+            old.id(),
+            new.id()
+        ))
+    }
+}
+
 /// Every change from `old` to `new`, escalations first.
 pub fn diff(old: &Bundle, new: &Bundle) -> Vec<Change> {
     let mut changes = Vec::new();
+    if new.version < old.version {
+        // An older version may lack a fix the approved one has, and a
+        // catalog never installs it over a newer one: a person decides.
+        changes.push(Change::new(
+            Class::NeedsApproval,
+            None,
+            format!(
+                "the version goes down from {} to {}",
+                old.version, new.version
+            ),
+        ));
+    }
     if old.requested_owner != new.requested_owner {
         changes.push(Change::new(
             Class::NeedsApproval,

@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::compile::{compile, Compiled, NotBuilt};
-use super::{fail, use_color, Outcome};
+use super::output::{self, status};
+use super::{fail, Outcome};
 use crate::bundle::catalog::{self, Published};
 use crate::bundle::diff::{self, Class};
 use crate::bundle::{write_bundle, Written};
@@ -37,13 +38,15 @@ pub struct PublishArgs {
     /// The manifest to publish.
     file: PathBuf,
     /// The catalog folder (holding `catalog.lock`).
-    #[arg(long)]
+    #[arg(long, value_name = "DIR")]
     catalog: PathBuf,
+    /// The workspace configuration; by default the nearest `contrib.toml`.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
 }
 
-/// Diagnostics on stdout, in the chosen format, as `check` writes them.
+/// Diagnostics on stdout, in the chosen format, as `check` writes them;
+/// the closing count on stderr.
 struct Diagnostics {
     emitter: Box<dyn report::Emitter>,
     totals: Totals,
@@ -52,25 +55,25 @@ struct Diagnostics {
 impl Diagnostics {
     fn new(format: Format) -> Self {
         Diagnostics {
-            emitter: report::emitter(format, use_color()),
+            emitter: report::emitter(format, output::stdout_style()),
             totals: Totals::default(),
         }
     }
 
     fn show(&mut self, source: &SourceFile, diagnostics: &[Diagnostic]) {
         self.totals.add(diagnostics);
-        let _ = self
-            .emitter
-            .file(&mut std::io::stdout().lock(), source, diagnostics);
+        let emitter = &mut self.emitter;
+        // A closed standard output only stops the report: the build goes on.
+        let _ = output::write_result(|out| emitter.file(out, source, diagnostics));
     }
 
     fn finish(mut self) -> Totals {
-        if self.totals.errors + self.totals.warnings > 0 {
-            let _ = self
-                .emitter
-                .finish(&mut std::io::stdout().lock(), self.totals);
+        let (emitter, totals) = (&mut self.emitter, self.totals);
+        let _ = output::write_result(|out| emitter.finish(out, totals));
+        if totals.errors + totals.warnings > 0 {
+            status(totals.summary());
         }
-        self.totals
+        totals
     }
 }
 
@@ -116,7 +119,7 @@ pub fn build(args: &BuildArgs) -> Outcome {
     }
     let totals = shown.finish();
     for line in built {
-        eprintln!("{line}");
+        status(line);
     }
     if totals.errors > 0 {
         Outcome::Problems
@@ -144,11 +147,11 @@ pub fn publish(args: &PublishArgs) -> Outcome {
     shown.show(&compiled.source, &compiled.diagnostics);
     match catalog::publish(&compiled.bundle, &args.catalog) {
         Ok(Published::AlreadyPublished(path)) => {
-            println!(
+            status(format_args!(
                 "{} is already published as {}",
                 compiled.bundle.id(),
                 path.display()
-            );
+            ));
             Outcome::Clean
         }
         Ok(Published::New {
@@ -156,22 +159,25 @@ pub fn publish(args: &PublishArgs) -> Outcome {
             previous,
             changes,
         }) => {
-            println!(
+            status(format_args!(
                 "published {} → {} ({})",
                 compiled.bundle.id(),
                 path.display(),
                 digest(&compiled)
-            );
-            if let Some(previous) = previous {
-                println!();
-                print_changes(
-                    &mut std::io::stdout().lock(),
-                    &format!("{}@{previous}", compiled.bundle.plugin),
-                    &compiled.bundle.id(),
-                    &changes,
-                );
+            ));
+            // What changed since the previous version is the result.
+            match previous {
+                Some(previous) => {
+                    let old = format!("{}@{previous}", compiled.bundle.plugin);
+                    match output::write_result(|out| {
+                        print_changes(out, &old, &compiled.bundle.id(), &changes)
+                    }) {
+                        Ok(()) => Outcome::Clean,
+                        Err(stopped) => stopped.outcome(Outcome::Clean),
+                    }
+                }
+                None => Outcome::Clean,
             }
-            Outcome::Clean
         }
         Err(refusal) => {
             let diagnostic = refusal.diagnostic(&compiled.bundle, compiled.version_span);
@@ -183,37 +189,34 @@ pub fn publish(args: &PublishArgs) -> Outcome {
 }
 
 /// The approval delta, for people.
-pub fn print_changes(out: &mut dyn Write, old: &str, new: &str, changes: &[diff::Change]) {
-    let needs: Vec<&diff::Change> = changes
-        .iter()
-        .filter(|c| c.class == Class::NeedsApproval)
-        .collect();
-    let updates: Vec<&diff::Change> = changes
-        .iter()
-        .filter(|c| c.class == Class::Update)
-        .collect();
-    let _ = writeln!(out, "{old} → {new}");
+pub fn print_changes(
+    out: &mut dyn Write,
+    old: &str,
+    new: &str,
+    changes: &[diff::Change],
+) -> std::io::Result<()> {
+    writeln!(out, "{old} → {new}")?;
     if changes.is_empty() {
-        let _ = writeln!(out, "  no changes");
-        return;
+        return writeln!(out, "  no changes");
     }
-    for (title, group) in [
-        ("needs approval", needs),
-        ("update (no new approval)", updates),
+    for (title, class) in [
+        ("needs approval", Class::NeedsApproval),
+        ("update (no new approval)", Class::Update),
     ] {
-        if group.is_empty() {
+        let mut group = changes
+            .iter()
+            .filter(|change| change.class == class)
+            .peekable();
+        if group.peek().is_none() {
             continue;
         }
-        let _ = writeln!(out, "  {title}:");
+        writeln!(out, "  {title}:")?;
         for change in group {
             match &change.contributor {
-                Some(id) => {
-                    let _ = writeln!(out, "    - {id}: {}", change.message);
-                }
-                None => {
-                    let _ = writeln!(out, "    - {}", change.message);
-                }
+                Some(id) => writeln!(out, "    - {id}: {}", change.message)?,
+                None => writeln!(out, "    - {}", change.message)?,
             }
         }
     }
+    Ok(())
 }

@@ -1,13 +1,13 @@
 //! `contrib catalog check`, `contrib yank`, `contrib diff`, `contrib preview`.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
 use super::build::print_changes;
 use super::compile::{bundle_or_manifest, compile, Compiled, NotBuilt};
-use super::{fail, files, use_color, Outcome};
+use super::output::{self, status, ReportFormat};
+use super::{fail, files, Outcome};
 use crate::bundle::catalog::{self, Lock};
 use crate::bundle::diff;
 use crate::bundle::Bundle;
@@ -30,8 +30,10 @@ pub struct CatalogCheckArgs {
     /// Manifests (or folders of them) that must still match what was
     /// published for their version.
     sources: Vec<PathBuf>,
+    /// The workspace configuration; by default the platform's alone.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
+    /// How to write diagnostics.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
 }
@@ -40,7 +42,8 @@ pub struct CatalogCheckArgs {
 pub struct YankArgs {
     /// `scope/name@version`.
     plugin: String,
-    #[arg(long)]
+    /// The catalog folder (holding `catalog.lock`).
+    #[arg(long, value_name = "DIR")]
     catalog: PathBuf,
     /// Make the version installable again.
     #[arg(long)]
@@ -53,17 +56,21 @@ pub struct DiffArgs {
     old: PathBuf,
     /// The new version: a bundle or a manifest.
     new: PathBuf,
+    /// The workspace configuration manifests are built with; by default
+    /// the nearest `contrib.toml`.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
-    /// `human` or `json`.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
+    /// How to write the delta.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+    format: ReportFormat,
 }
 
 #[derive(Args)]
 pub struct PreviewArgs {
     /// A bundle or a manifest.
     path: PathBuf,
+    /// The workspace configuration a manifest is built with; by default
+    /// the nearest `contrib.toml`.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
 }
@@ -86,42 +93,46 @@ fn check(args: &CatalogCheckArgs) -> Outcome {
         Ok(report) => report,
         Err(message) => return fail(message),
     };
-    let mut emitter = report::emitter(args.format, use_color());
+    let mut emitter = report::emitter(args.format, output::stdout_style());
     let mut totals = Totals::default();
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    for (source, diagnostics) in &report.files {
-        totals.add(diagnostics);
-        let _ = emitter.file(&mut out, source, diagnostics);
-    }
+    let mut files = report.files;
     if !args.sources.is_empty() {
         match sources_against_catalog(args) {
-            Ok(files) => {
-                for (source, diagnostics) in files {
-                    totals.add(&diagnostics);
-                    let _ = emitter.file(&mut out, &source, &diagnostics);
-                }
-            }
+            Ok(sources) => files.extend(sources),
             Err(message) => return fail(message),
         }
     }
-    let _ = emitter.finish(&mut out, totals);
-    if args.format == Format::Human {
-        for delta in &report.deltas {
-            let _ = writeln!(out);
-            print_changes(
-                &mut out,
-                &format!("{}@{}", delta.plugin, delta.from),
-                &format!("{}@{}", delta.plugin, delta.to),
-                &delta.changes,
-            );
+    let reached = |totals: Totals| {
+        if totals.errors > 0 {
+            Outcome::Problems
+        } else {
+            Outcome::Clean
         }
+    };
+    let written = output::write_result(|out| {
+        for (source, diagnostics) in &files {
+            totals.add(diagnostics);
+            emitter.file(out, source, diagnostics)?;
+        }
+        emitter.finish(out, totals)?;
+        if args.format == Format::Human {
+            for delta in &report.deltas {
+                writeln!(out)?;
+                print_changes(
+                    out,
+                    &format!("{}@{}", delta.plugin, delta.from),
+                    &format!("{}@{}", delta.plugin, delta.to),
+                    &delta.changes,
+                )?;
+            }
+        }
+        Ok(())
+    });
+    if let Err(stopped) = written {
+        return stopped.outcome(reached(totals));
     }
-    if totals.errors > 0 {
-        Outcome::Problems
-    } else {
-        Outcome::Clean
-    }
+    status(totals.summary());
+    reached(totals)
 }
 
 /// Builds each source and compares it with what the catalog published for
@@ -179,10 +190,10 @@ pub fn yank(args: &YankArgs) -> Outcome {
     };
     match catalog::yank(&args.catalog, plugin, &version, args.undo) {
         Ok(()) => {
-            println!(
+            status(format_args!(
                 "{} {plugin}@{version}",
                 if args.undo { "restored" } else { "yanked" }
-            );
+            ));
             Outcome::Clean
         }
         Err(message) => fail(message),
@@ -199,36 +210,38 @@ pub fn diff(args: &DiffArgs) -> Outcome {
         (Ok(old), Ok(new)) => (old, new),
         (Err(message), _) | (_, Err(message)) => return fail(message),
     };
-    let changes = diff::diff(&old, &new);
-    let needs = diff::needs_approval(&changes);
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    if args.format == Format::Json {
-        let document = serde_json::json!({
-            "old": old.id(),
-            "new": new.id(),
-            "needs_approval": needs,
-            "changes": changes,
-        });
-        let _ = serde_json::to_writer_pretty(&mut out, &document);
-        let _ = writeln!(out);
-    } else {
-        print_changes(&mut out, &old.id(), &new.id(), &changes);
+    if let Err(message) = diff::comparable(&old, &new) {
+        return fail(message);
     }
-    if needs {
+    let changes = diff::diff(&old, &new);
+    let reached = if diff::needs_approval(&changes) {
         Outcome::NeedsApproval
     } else {
         Outcome::Clean
+    };
+    let written = output::write_result(|out| match args.format {
+        ReportFormat::Json => {
+            let document = serde_json::json!({
+                "old": old.id(),
+                "new": new.id(),
+                "needs_approval": reached == Outcome::NeedsApproval,
+                "changes": changes,
+            });
+            serde_json::to_writer_pretty(&mut *out, &document)?;
+            writeln!(out)
+        }
+        ReportFormat::Human => print_changes(out, &old.id(), &new.id(), &changes),
+    });
+    match written {
+        Ok(()) => reached,
+        Err(stopped) => stopped.outcome(reached),
     }
 }
 
 pub fn preview(args: &PreviewArgs) -> Outcome {
     let mut resolver = Resolver::new(args.config.clone());
     match bundle_or_manifest(&args.path, &mut resolver) {
-        Ok(bundle) => {
-            print!("{}", preview_text(&bundle));
-            Outcome::Clean
-        }
+        Ok(bundle) => output::result(preview_text(&bundle).trim_end(), Outcome::Clean),
         Err(message) => fail(message),
     }
 }

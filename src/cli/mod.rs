@@ -12,15 +12,21 @@ mod compile;
 mod explain;
 pub mod files;
 mod fmt;
+mod generate;
 mod import;
+mod init;
 mod lsp;
 mod migrate;
+pub mod output;
 mod runtime;
 mod sign;
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+pub use generate::command;
+pub use init::{manifest as scaffold_manifest, CONFIG as SCAFFOLD_CONFIG};
 
 #[derive(Parser)]
 #[command(
@@ -31,12 +37,18 @@ use clap::{Parser, Subcommand};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// When to colour output: `auto` colours a terminal unless `NO_COLOR`
+    /// is set.
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t)]
+    color: output::ColorChoice,
 }
 
 #[derive(Subcommand)]
 enum Command {
     /// Check manifests (files, or folders searched for `*.contrib`).
     Check(check::CheckArgs),
+    /// Write a first manifest and a `contrib.toml` to start from.
+    Init(init::InitArgs),
     /// Build bundles from manifests that check without errors.
     Build(build::BuildArgs),
     /// Build a manifest into a catalog and record it in `catalog.lock`.
@@ -78,6 +90,10 @@ enum Command {
     Rules,
     /// Run the language server, speaking LSP over stdin and stdout.
     Lsp(lsp::LspArgs),
+    /// Print a shell's completion script.
+    Completions(generate::CompletionsArgs),
+    /// Print the man page, or write one per command with `--out`.
+    Man(generate::ManArgs),
 }
 
 /// The outcome of a command, as an exit status; the worse of two is the
@@ -114,8 +130,10 @@ pub fn main() -> ExitCode {
             };
         }
     };
+    output::set_color(cli.color);
     match cli.command {
         Command::Check(args) => check::run(&args),
+        Command::Init(args) => init::run(&args),
         Command::Build(args) => build::build(&args),
         Command::Publish(args) => build::publish(&args),
         Command::Yank(args) => catalog::yank(&args),
@@ -133,19 +151,14 @@ pub fn main() -> ExitCode {
         Command::Explain { rule } => explain::explain(&rule),
         Command::Rules => explain::list(),
         Command::Lsp(args) => return lsp::run(&args),
+        Command::Completions(args) => generate::completions(&args),
+        Command::Man(args) => generate::man(&args),
     }
     .into()
 }
 
-/// Whether to colour human output: on a terminal, unless `NO_COLOR` is set.
-pub(crate) fn use_color() -> bool {
-    use std::io::IsTerminal;
-    std::io::stdout().is_terminal()
-        && std::env::var_os("NO_COLOR").is_none_or(|value| value.is_empty())
-}
-
 /// Prints a one-line error for a command that could not run.
 fn fail(message: impl std::fmt::Display) -> Outcome {
-    eprintln!("error: {message}");
+    output::status(format_args!("error: {message}"));
     Outcome::Failed
 }

@@ -4,9 +4,10 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use serde::{Deserialize, Serialize};
 
+use super::output::{self, ReportFormat};
 use super::{fail, Outcome};
 use crate::bundle::Bundle;
 use crate::runtime::simulate::{self, Figures, Options, Report};
@@ -15,45 +16,44 @@ use crate::runtime::{
     SystemPrompt, Turn, TurnInput,
 };
 
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum LayoutFormat {
-    Human,
-    Json,
-}
-
 #[derive(Args)]
 pub struct ComposeArgs {
     /// A folder of bundles (`*.bundle.json`, searched recursively).
-    #[arg(long)]
+    #[arg(long, value_name = "DIR")]
     bundles: PathBuf,
-    /// The session: agent, person, model, tools, skills, permissions, start.
-    #[arg(long)]
+    /// The session file: agent, person, model, tools, skills, permissions,
+    /// start (see `docs/config.md`).
+    #[arg(long, value_name = "FILE")]
     session: PathBuf,
-    /// The turns to compose (`[[turn]]` tables); one turn a minute after
-    /// the start when left out.
-    #[arg(long)]
+    /// The turns file (`[[turn]]` tables); one turn a minute after the
+    /// start when left out.
+    #[arg(long, value_name = "FILE")]
     turns: Option<PathBuf>,
     #[command(flatten)]
     cache: CacheArgs,
-    #[arg(long, value_enum, default_value_t = LayoutFormat::Human)]
-    format: LayoutFormat,
+    /// How to write the layout.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+    format: ReportFormat,
 }
 
 #[derive(Args)]
 pub struct SimulateArgs {
     /// A folder of bundles (`*.bundle.json`, searched recursively).
-    #[arg(long)]
+    #[arg(long, value_name = "DIR")]
     bundles: PathBuf,
-    #[arg(long, default_value_t = 2)]
+    /// Agents, each with its own system prompt.
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = at_least_one)]
     agents: usize,
-    #[arg(long, default_value_t = 4)]
+    /// Persons, each talking to every agent.
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = at_least_one)]
     persons: usize,
     /// Conversations per agent and person.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = at_least_one)]
     conversations: usize,
     /// Turns per conversation.
-    #[arg(long, default_value_t = 12)]
+    #[arg(long, value_name = "N", default_value_t = 12, value_parser = at_least_one)]
     turns: usize,
+    /// Seeds the simulated people and timings: the same seed, the same run.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Compact a conversation when its stored history passes this many
@@ -62,8 +62,19 @@ pub struct SimulateArgs {
     compact_after: u64,
     #[command(flatten)]
     cache: CacheArgs,
-    #[arg(long, value_enum, default_value_t = LayoutFormat::Human)]
-    format: LayoutFormat,
+    /// How to write the report.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+    format: ReportFormat,
+}
+
+/// A count that must be at least one: a simulation of no one has no
+/// figures to compare.
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".to_string()),
+        Ok(count) => Ok(count),
+        Err(_) => Err(format!("`{text}` is not a whole number")),
+    }
 }
 
 #[derive(Args)]
@@ -127,11 +138,13 @@ pub fn compose(args: &ComposeArgs) -> Outcome {
     match layout(args) {
         Ok(layout) => {
             let text = match args.format {
-                LayoutFormat::Json => serde_json::to_string_pretty(&layout).unwrap_or_default(),
-                LayoutFormat::Human => human_layout(&layout),
+                ReportFormat::Json => match serde_json::to_string_pretty(&layout) {
+                    Ok(text) => text,
+                    Err(error) => return fail(format!("cannot write the layout: {error}")),
+                },
+                ReportFormat::Human => human_layout(&layout),
             };
-            print(&text);
-            Outcome::Clean
+            output::result(text, Outcome::Clean)
         }
         Err(message) => fail(message),
     }
@@ -391,7 +404,7 @@ pub fn simulate(args: &SimulateArgs) -> Outcome {
     };
     let report = simulate::simulate(&bundles, &profile, &options);
     let text = match args.format {
-        LayoutFormat::Json => {
+        ReportFormat::Json => {
             #[derive(Serialize)]
             struct WithRatio<'r> {
                 #[serde(flatten)]
@@ -399,24 +412,19 @@ pub fn simulate(args: &SimulateArgs) -> Outcome {
                 naive_cost_ratio: f64,
                 naive_unmarked_cost_ratio: f64,
             }
-            serde_json::to_string_pretty(&WithRatio {
+            let document = WithRatio {
                 report: &report,
                 naive_cost_ratio: report.naive_cost_ratio(),
                 naive_unmarked_cost_ratio: report.naive_unmarked_cost_ratio(),
-            })
-            .unwrap_or_default()
+            };
+            match serde_json::to_string_pretty(&document) {
+                Ok(text) => text,
+                Err(error) => return fail(format!("cannot write the report: {error}")),
+            }
         }
-        LayoutFormat::Human => human_report(&report),
+        ReportFormat::Human => human_report(&report),
     };
-    print(&text);
-    Outcome::Clean
-}
-
-/// Writes `text` and a line break to stdout; a closed pipe (`| head`) is
-/// not an error worth a panic.
-fn print(text: &str) {
-    use std::io::Write;
-    let _ = writeln!(std::io::stdout().lock(), "{text}");
+    output::result(text, Outcome::Clean)
 }
 
 /// One row of the report: its label's figure, from a layout's figures.

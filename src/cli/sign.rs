@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use super::output::status;
 use super::{fail, files, Outcome};
 use crate::bundle::sign::{self, DetachedSignature};
 use crate::bundle::Bundle;
@@ -11,23 +12,25 @@ use crate::bundle::Bundle;
 #[derive(Args)]
 pub struct KeygenArgs {
     /// Writes `NAME.key` (secret) and `NAME.pub`.
-    #[arg(long, default_value = "contrib")]
+    #[arg(long, value_name = "NAME", default_value = "contrib")]
     out: PathBuf,
 }
 
 #[derive(Args)]
 pub struct SignArgs {
+    /// The bundle to sign (`*.bundle.json`).
     bundle: PathBuf,
     /// The secret key file.
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     key: PathBuf,
 }
 
 #[derive(Args)]
 pub struct VerifyArgs {
+    /// The bundle to verify; its signature is `BUNDLE.sig`.
     bundle: PathBuf,
     /// The public key file.
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     pubkey: PathBuf,
 }
 
@@ -42,7 +45,10 @@ pub fn keygen(args: &KeygenArgs) -> Outcome {
             ));
         }
     }
-    let (secret, public, id) = sign::generate();
+    let (secret, public, id) = match sign::generate() {
+        Ok(pair) => pair,
+        Err(message) => return fail(message),
+    };
     if let Err(message) = files::write_atomically(&secret_path, secret.as_bytes()) {
         return fail(message);
     }
@@ -54,11 +60,11 @@ pub fn keygen(args: &KeygenArgs) -> Outcome {
     if let Err(message) = files::write_atomically(&public_path, public.as_bytes()) {
         return fail(message);
     }
-    println!(
+    status(format_args!(
         "{id}: secret key {}, public key {}",
         secret_path.display(),
         public_path.display()
-    );
+    ));
     Outcome::Clean
 }
 
@@ -80,12 +86,12 @@ pub fn sign(args: &SignArgs) -> Outcome {
     if let Err(message) = files::write_atomically(&path, text.as_bytes()) {
         return fail(message);
     }
-    println!(
+    status(format_args!(
         "signed {} with {} → {}",
         bundle.id(),
         signature.key_id,
         path.display()
-    );
+    ));
     Outcome::Clean
 }
 
@@ -110,11 +116,11 @@ pub fn verify(args: &VerifyArgs) -> Outcome {
     })();
     match result {
         Ok((id, key)) => {
-            println!("verified {id}: signed by {key}");
+            status(format_args!("verified {id}: signed by {key}"));
             Outcome::Clean
         }
         Err(message) => {
-            eprintln!("error: verification failed: {message}");
+            status(format_args!("error: verification failed: {message}"));
             Outcome::Problems
         }
     }

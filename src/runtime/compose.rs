@@ -239,7 +239,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
     /// The notes before a turn, and its record.
     pub fn turn(&mut self, input: TurnInput) -> Turn {
         self.turns += 1;
-        let at = input.at.at_offset(self.session.offset_minutes());
+        let at = self.session.local(input.at);
         let changes = self.apply(&input);
         let recomposed = if input.compaction {
             Some("the conversation was compacted".to_string())

@@ -178,7 +178,7 @@ fn every_safe_fix(snapshot: &Snapshot<'_>) -> Option<String> {
     let mut changed = false;
     for _ in 0..MAX_FIX_ROUNDS {
         let (fixed, applied) = crate::fix::apply(&text, &diagnostics, false);
-        if applied == 0 || fixed == text {
+        if applied.is_empty() || fixed == text {
             break;
         }
         changed = true;
