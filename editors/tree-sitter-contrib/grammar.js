@@ -27,7 +27,7 @@ module.exports = grammar({
 
   word: $ => $.word,
 
-  conflicts: $ => [[$.block, $.field]],
+  conflicts: $ => [[$.block, $._value]],
 
   rules: {
     source_file: $ => repeat(choice($._item, $._separator)),
@@ -109,10 +109,14 @@ module.exports = grammar({
 
     boolean: _ => choice('true', 'false'),
 
-    // Literals win over words of the same length.
-    version: _ => token(prec(2, /\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?/)),
-    duration: _ => token(prec(2, /(\d+[smhd])+/)),
-    number: _ => token(prec(2, /-?\d+/)),
+    // Literals win over a word of the same length because they come first
+    // in the grammar (tree-sitter's last tie-break), and lose to a longer
+    // one: `2w` and `4x` are words, as the compiler reads them, not a
+    // number followed by a word. (An explicit precedence would beat match
+    // length and split them.)
+    version: _ => /\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?/,
+    duration: _ => /(\d+[smhd])+/,
+    number: _ => /-?\d+/,
 
     // Anything that is not white space, a line break or punctuation.
     word: _ => /[^\s{}\[\],:"#<>=]+/,

@@ -7,8 +7,10 @@ install script downloads the binary from GitHub). This runner does what
 `tree-sitter test` does with the parser compiled by a C compiler and the
 `tree-sitter` package from PyPI: it parses each corpus example, prints the
 tree as the CLI does (named nodes, with their field names) and compares it
-with the expected one; then it compiles every query file against the
-grammar, which fails on a node type or field the grammar does not have.
+with the expected one; it parses the examples and the VS Code grammar's
+test of the whole language and fails on any error node; then it compiles
+every query file against the grammar, which fails on a node type or field
+the grammar does not have.
 
     python3 test/corpus.py PATH/TO/contrib.so
 """
@@ -26,7 +28,12 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 def language(library):
     lib = ctypes.cdll.LoadLibrary(library)
     lib.tree_sitter_contrib.restype = ctypes.c_void_p
-    return Language(lib.tree_sitter_contrib())
+    # The bindings take the language as a capsule, as a grammar's own
+    # Python package would hand it over.
+    capsule = ctypes.pythonapi.PyCapsule_New
+    capsule.restype = ctypes.py_object
+    capsule.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+    return Language(capsule(lib.tree_sitter_contrib(), b"tree_sitter.Language", None))
 
 
 def sexp(node, field=None):
@@ -62,6 +69,27 @@ def examples(path):
         yield head.group("name"), source.strip("\n") + "\n", expected.strip()
 
 
+REPOSITORY = ROOT.parent.parent
+
+
+def well_formed():
+    """Manifests the compiler reads without a syntax error: the examples,
+    and the VS Code grammar's test of every construct of the language
+    reference (rejected values included, which parse as plain words)."""
+    yield from sorted((REPOSITORY / "examples").glob("*.contrib"))
+    yield REPOSITORY / "editors" / "vscode" / "test" / "language.contrib"
+
+
+def broken_nodes(node):
+    """Every ERROR or MISSING node under `node`."""
+    if node.is_error or node.is_missing:
+        yield node
+        return
+    if node.has_error:
+        for child in node.children:
+            yield from broken_nodes(child)
+
+
 def main(library):
     lang = language(library)
     parser = Parser(lang)
@@ -75,6 +103,15 @@ def main(library):
             else:
                 failed += 1
                 print(f"FAIL {path.name}: {name}\n  expected: {normalize(expected)}\n  got:      {normalize(got)}")
+    for path in well_formed():
+        errors = list(broken_nodes(parser.parse(path.read_bytes()).root_node))
+        if errors:
+            failed += 1
+            for node in errors[:5]:
+                row, column = node.start_point
+                print(f"FAIL {path.relative_to(REPOSITORY)}:{row + 1}:{column + 1}: {node.type} {node.text[:40]!r}")
+        else:
+            passed += 1
     for path in sorted((ROOT / "queries").rglob("*.scm")):
         try:
             Query(lang, path.read_text())
