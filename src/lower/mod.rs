@@ -23,10 +23,10 @@ mod values;
 
 use std::cell::Cell;
 
-pub use condition::parse_duration;
 /// Whether a glob is one `applies to files` accepts, for importers that
 /// must write only what the language reads back.
 pub use activation::validate_glob;
+pub use condition::parse_duration;
 /// The field names lowering accepts, for completion in the language server.
 pub use plugin::PLUGIN_FIELDS;
 pub use values::is_kebab;
