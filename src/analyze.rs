@@ -14,6 +14,9 @@ pub struct Analysis {
     pub plugin: Option<Plugin>,
     /// Sorted by position.
     pub diagnostics: Vec<Diagnostic>,
+    /// What the manifest's suppression comments silenced: recorded in its
+    /// bundle so that an installer sees it (and never obeyed at install).
+    pub waived: Vec<check::suppress::Waived>,
 }
 
 /// Parses, lowers and checks one manifest against a workspace's
@@ -37,6 +40,7 @@ pub fn analyze_parsed(
         return Analysis {
             plugin: None,
             diagnostics,
+            waived: Vec::new(),
         };
     };
     let lowered = lower::lower(tree);
@@ -54,12 +58,13 @@ pub fn analyze_parsed(
     if !checked_whole {
         diagnostics.retain(|diagnostic| diagnostic.rule != &UNUSED_REQUIREMENT);
     }
-    check::suppress::apply(tree, source, &mut diagnostics, checked_whole);
+    let waived = check::suppress::apply(tree, source, &mut diagnostics, checked_whole);
     check::apply_levels(&mut diagnostics, config);
     diagnostic::sort(&mut diagnostics);
     Analysis {
         plugin: lowered.plugin,
         diagnostics,
+        waived,
     }
 }
 

@@ -43,6 +43,10 @@ pub struct PublishArgs {
     /// The workspace configuration; by default the nearest `contrib.toml`.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
+    /// Sign the published bundle with this secret key (`contrib keygen`);
+    /// required when the catalog trusts keys.
+    #[arg(long, value_name = "FILE")]
+    key: Option<PathBuf>,
 }
 
 /// Diagnostics on stdout, in the chosen format, as `check` writes them;
@@ -145,6 +149,92 @@ pub fn publish(args: &PublishArgs) -> Outcome {
         Err(NotBuilt::Failed(message)) => return fail(message),
     };
     shown.show(&compiled.source, &compiled.diagnostics);
+    let key = match args
+        .key
+        .as_deref()
+        .map(super::sign::read_secret_key)
+        .transpose()
+    {
+        Ok(key) => key,
+        Err(message) => return fail(message),
+    };
+    match admitted(args, &compiled, key.as_ref()) {
+        Ok(refusals) if refusals.is_empty() => {}
+        Ok(refusals) => {
+            shown.show(&compiled.source, &refusals);
+            shown.finish();
+            return Outcome::Problems;
+        }
+        Err(message) => return fail(message),
+    }
+    let outcome = publish_compiled(args, &compiled);
+    match (&key, outcome) {
+        (Some(key), Outcome::Clean) => {
+            let file = crate::bundle::bundle_path(
+                &args.catalog,
+                &compiled.bundle.plugin,
+                &compiled.bundle.version,
+            );
+            match super::sign::write_signature(&file, &compiled.bundle, key) {
+                Ok((path, key_id)) => {
+                    status(format_args!("signed with {key_id} → {}", path.display()));
+                    Outcome::Clean
+                }
+                Err(message) => fail(message),
+            }
+        }
+        (_, outcome) => outcome,
+    }
+}
+
+/// Why the catalog would not take this version: each catalog-wide rule
+/// it would break, and a missing or untrusted signature when the catalog
+/// requires one, as diagnostics on the manifest's version. A catalog is
+/// consistent by construction: nothing `catalog check` would reject gets
+/// in.
+fn admitted(
+    args: &PublishArgs,
+    compiled: &Compiled,
+    key: Option<&ed25519_dalek::SigningKey>,
+) -> Result<Vec<Diagnostic>, String> {
+    let config = match &args.config {
+        Some(path) => crate::config::Config::load(path)?.0,
+        None => crate::config::Config::platform(),
+    };
+    let mut refusals: Vec<Diagnostic> =
+        crate::bundle::consistency::with_published(&args.catalog, &compiled.bundle, &config)?
+            .into_iter()
+            .map(|diagnostic| {
+                Diagnostic::new(diagnostic.rule, diagnostic.message)
+                    .primary(
+                        compiled.version_span,
+                        "publishing this version would break the catalog",
+                    )
+                    .help(format!(
+                "`contrib catalog check` would reject the catalog with this version ({}); {}",
+                diagnostic.rule.name,
+                diagnostic.help.unwrap_or_default()
+            ))
+            })
+            .collect();
+    let trusted = catalog::Lock::read(&args.catalog)?.trusted_keys;
+    let signer = key.map(|key| crate::bundle::sign::key_id(&key.verifying_key()));
+    if !trusted.is_empty() && !signer.as_ref().is_some_and(|id| trusted.contains(id)) {
+        let why = match &signer {
+            Some(id) => format!("it would be signed by {id}, which the catalog does not trust"),
+            None => "the catalog requires signatures and no `--key` was given".to_string(),
+        };
+        refusals.push(
+            Diagnostic::new(&crate::rules::UNTRUSTED_SIGNATURE, format!("{} would not be signed by a trusted key: {why}", compiled.bundle.id()))
+                .primary(compiled.version_span, "unsigned")
+                .help("publish with `--key FILE`, the secret key of a key the catalog trusts (`contrib catalog trust`)"),
+        );
+    }
+    Ok(refusals)
+}
+
+fn publish_compiled(args: &PublishArgs, compiled: &Compiled) -> Outcome {
+    let mut shown = Diagnostics::new(Format::Human);
     match catalog::publish(&compiled.bundle, &args.catalog) {
         Ok(Published::AlreadyPublished(path)) => {
             status(format_args!(
@@ -163,7 +253,7 @@ pub fn publish(args: &PublishArgs) -> Outcome {
                 "published {} → {} ({})",
                 compiled.bundle.id(),
                 path.display(),
-                digest(&compiled)
+                digest(compiled)
             ));
             // What changed since the previous version is the result.
             match previous {

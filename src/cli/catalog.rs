@@ -21,6 +21,21 @@ pub enum CatalogCommand {
     /// Check a catalog: digests, lock, signatures, catalog-wide rules and
     /// the approval delta between consecutive versions.
     Check(CatalogCheckArgs),
+    /// Trust a public key: its signatures are then required on every
+    /// bundle (copies it to `keys/ed25519-<id>.pub`, lists it in the lock).
+    Trust(KeyArgs),
+    /// Stop trusting a key, named by its id or its `.pub` file.
+    Untrust(KeyArgs),
+}
+
+#[derive(Args)]
+pub struct KeyArgs {
+    /// A public key file (`NAME.pub`, from `contrib keygen`); for
+    /// `untrust`, also a key id (`ed25519:…`).
+    key: String,
+    /// The catalog folder (holding `catalog.lock`).
+    #[arg(long)]
+    catalog: PathBuf,
 }
 
 #[derive(Args)]
@@ -78,6 +93,42 @@ pub struct PreviewArgs {
 pub fn run(command: &CatalogCommand) -> Outcome {
     match command {
         CatalogCommand::Check(args) => check(args),
+        CatalogCommand::Trust(args) => trust(args),
+        CatalogCommand::Untrust(args) => untrust(args),
+    }
+}
+
+fn trust(args: &KeyArgs) -> Outcome {
+    let text = match std::fs::read_to_string(&args.key) {
+        Ok(text) => text,
+        Err(error) => return fail(format!("cannot read `{}`: {error}", args.key)),
+    };
+    match crate::bundle::keys::trust(&args.catalog, &text) {
+        Ok(trusted) => {
+            println!(
+                "the catalog trusts {} (public key in `{}`)",
+                trusted.id,
+                trusted.key_file.display()
+            );
+            if !trusted.unsigned.is_empty() {
+                println!(
+                    "not signed by a trusted key, so refused until signed (`contrib sign BUNDLE --key …`): {}",
+                    trusted.unsigned.join(", ")
+                );
+            }
+            Outcome::Clean
+        }
+        Err(message) => fail(message),
+    }
+}
+
+fn untrust(args: &KeyArgs) -> Outcome {
+    match crate::bundle::keys::untrust(&args.catalog, &args.key) {
+        Ok(id) => {
+            println!("the catalog no longer trusts {id}");
+            Outcome::Clean
+        }
+        Err(message) => fail(message),
     }
 }
 

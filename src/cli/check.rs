@@ -284,6 +284,7 @@ pub fn analyze_bytes(name: &str, bytes: &[u8], config: &Config) -> (SourceFile, 
                 Analysis {
                     plugin: None,
                     diagnostics,
+                    waived: Vec::new(),
                 },
             )
         }

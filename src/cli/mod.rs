@@ -3,7 +3,8 @@
 //! Exit status: 0 when no errors were found (warnings allowed), 1 when a
 //! manifest has errors (or warnings under `--deny-warnings`), 2 when the
 //! command could not run: bad usage, a missing file, an I/O failure; 3 from
-//! `diff` when the new version needs a person's approval.
+//! `diff`, `install` and `update` when a version needs a person's approval
+//! that was not given.
 
 mod build;
 mod catalog;
@@ -15,6 +16,8 @@ mod fmt;
 mod generate;
 mod import;
 mod init;
+mod install;
+mod installed;
 mod lsp;
 mod migrate;
 pub mod output;
@@ -71,6 +74,14 @@ enum Command {
     /// Write other tools' skills, plugins, rules and instruction files as
     /// manifests.
     Import(import::ImportArgs),
+    /// Install a plugin version from a catalog into a workspace, after a
+    /// re-check under the workspace's policy (exit 3: needs approval).
+    Install(install::InstallArgs),
+    /// Apply newer versions that ask for nothing more than was approved;
+    /// stop with the delta for those that do (exit 3).
+    Update(install::UpdateArgs),
+    /// Remove an installed plugin from a workspace.
+    Uninstall(install::UninstallArgs),
     /// Print the request layout the runtime composes, turn by turn.
     Compose(runtime::ComposeArgs),
     /// Simulate many conversations and compare cache sharing against a
@@ -103,7 +114,8 @@ pub enum Outcome {
     Clean,
     Problems,
     Failed,
-    /// `diff`: the new version asks for more than the old one.
+    /// `diff`, `install`, `update`: a version asks for more than was
+    /// approved.
     NeedsApproval,
 }
 
@@ -144,6 +156,9 @@ pub fn main() -> ExitCode {
         Command::Sign(args) => sign::sign(&args),
         Command::Verify(args) => sign::verify(&args),
         Command::Import(args) => import::run(&args),
+        Command::Install(args) => install::install(&args),
+        Command::Update(args) => install::update(&args),
+        Command::Uninstall(args) => install::uninstall(&args),
         Command::Compose(args) => runtime::compose(&args),
         Command::Simulate(args) => runtime::simulate(&args),
         Command::Fmt(args) => fmt::run(&args),

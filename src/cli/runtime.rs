@@ -2,25 +2,29 @@
 //! line.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::output::{self, ReportFormat};
-use super::{fail, Outcome};
-use crate::bundle::Bundle;
+use super::{fail, installed, Outcome};
 use crate::runtime::simulate::{self, Figures, Options, Report};
 use crate::runtime::{
-    Boundary, Breakpoint, Caching, CliGate, Conversation, OpeningItem, Profile, Profiles, Session,
-    SystemPrompt, Turn, TurnInput,
+    Boundary, Breakpoint, Caching, OpeningItem, Profile, Profiles, Session, SystemPrompt, Turn,
+    TurnInput,
 };
 
 #[derive(Args)]
 pub struct ComposeArgs {
-    /// A folder of bundles (`*.bundle.json`, searched recursively).
-    #[arg(long, value_name = "DIR")]
-    bundles: PathBuf,
+    /// The workspace (holding `contrib.toml` and `contrib.lock`): compose
+    /// exactly what its lock pins, re-checked under its policy.
+    #[arg(long, value_name = "DIR", required_unless_present = "bundles")]
+    workspace: Option<PathBuf>,
+    /// A folder of bundles (`*.bundle.json`, searched recursively) to look
+    /// at UNAPPROVED: nothing is installed or re-checked.
+    #[arg(long, value_name = "DIR", conflicts_with = "workspace")]
+    bundles: Option<PathBuf>,
     /// The session file: agent, person, model, tools, skills, permissions,
     /// start (see `docs/config.md`).
     #[arg(long, value_name = "FILE")]
@@ -38,9 +42,13 @@ pub struct ComposeArgs {
 
 #[derive(Args)]
 pub struct SimulateArgs {
-    /// A folder of bundles (`*.bundle.json`, searched recursively).
-    #[arg(long, value_name = "DIR")]
-    bundles: PathBuf,
+    /// The workspace: simulate exactly what its lock pins, re-checked.
+    #[arg(long, value_name = "DIR", required_unless_present = "bundles")]
+    workspace: Option<PathBuf>,
+    /// A folder of bundles to simulate UNAPPROVED: nothing is installed or
+    /// re-checked.
+    #[arg(long, value_name = "DIR", conflicts_with = "workspace")]
+    bundles: Option<PathBuf>,
     /// Agents, each with its own system prompt.
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = at_least_one)]
     agents: usize,
@@ -104,16 +112,15 @@ impl CacheArgs {
     }
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct TurnsFile {
-    #[serde(default)]
-    turn: Vec<TurnInput>,
-}
-
 /// The request layout `compose` prints.
 #[derive(Serialize)]
 struct Layout {
+    /// Loaded from `--bundles`: nothing here was installed or re-checked.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    unapproved: bool,
+    /// What the workspace's lock pins but loading refused, and why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    refused_at_load: Vec<String>,
     profile: String,
     system_prompt: SystemPrompt,
     breakpoints: Vec<Breakpoint>,
@@ -151,14 +158,17 @@ pub fn compose(args: &ComposeArgs) -> Outcome {
 }
 
 fn layout(args: &ComposeArgs) -> Result<Layout, String> {
-    let bundles = load_bundles(&args.bundles)?;
+    let host = installed::Host::open(args.workspace.as_deref(), args.bundles.as_deref())?;
     let session = Session::load(&args.session)?;
     let turns = match &args.turns {
-        Some(path) => read_turns(path)?,
-        None => vec![TurnInput::reply_at(session.started_at.plus_seconds(60))],
+        Some(path) => installed::read_turns(path)?,
+        None => vec![(
+            TurnInput::reply_at(session.started_at.plus_seconds(60)),
+            installed::Events::default(),
+        )],
     };
     let profile = args.cache.profile()?;
-    let mut conversation = Conversation::start(&bundles, session, CliGate, &profile);
+    let mut conversation = host.start(session, &profile);
     let system_prompt = conversation.system_prompt().clone();
     let breakpoints = conversation.breakpoints().to_vec();
     let opening = conversation.opening().to_vec();
@@ -166,7 +176,8 @@ fn layout(args: &ComposeArgs) -> Result<Layout, String> {
     let mut kept = system_prompt.clone();
     let mut kept_opening = opening.clone();
     let mut laid_out = Vec::new();
-    for input in turns {
+    for (input, events) in turns {
+        host.before_turn(&mut conversation, &events);
         let turn = conversation.turn(input);
         let now = conversation.system_prompt();
         let changed = (*now != kept).then(|| now.clone());
@@ -186,6 +197,8 @@ fn layout(args: &ComposeArgs) -> Result<Layout, String> {
         });
     }
     Ok(Layout {
+        unapproved: host.unapproved(),
+        refused_at_load: host.refused_at_load().to_vec(),
         profile: profile.name,
         system_prompt,
         breakpoints,
@@ -195,27 +208,20 @@ fn layout(args: &ComposeArgs) -> Result<Layout, String> {
     })
 }
 
-fn read_turns(path: &Path) -> Result<Vec<TurnInput>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|error| format!("cannot read `{}`: {error}", path.display()))?;
-    let file: TurnsFile = toml::from_str(&text)
-        .map_err(|error| format!("`{}`: {}", path.display(), error.message()))?;
-    Ok(file.turn)
-}
-
-/// The bundles to compose: under `folder`, verified; the newest
-/// installable version of each plugin (see `bundle::catalog::installable`, which
-/// applies a catalog's lock and signature policy).
-fn load_bundles(folder: &Path) -> Result<Vec<Bundle>, String> {
-    let bundles = crate::bundle::catalog::installable(folder)?;
-    if bundles.is_empty() {
-        return Err(format!("no bundles under `{}`", folder.display()));
-    }
-    Ok(bundles)
-}
-
 fn human_layout(layout: &Layout) -> String {
     let mut out = String::new();
+    if layout.unapproved {
+        let _ = writeln!(
+            out,
+            "!! unapproved: these bundles were loaded from a folder; nothing here was installed or re-checked (use `--workspace`)\n"
+        );
+    }
+    for refused in &layout.refused_at_load {
+        let _ = writeln!(out, "refused at load: {refused}");
+    }
+    if !layout.refused_at_load.is_empty() {
+        out.push('\n');
+    }
     let marker = |out: &mut String, boundary: Boundary| {
         let placed = layout
             .breakpoints
@@ -368,9 +374,16 @@ fn human_turn(out: &mut String, layout: &TurnLayout) {
         ("retrieval", &record.retrievals),
     ] {
         for run in runs {
-            let outcome = match &run.reason {
-                None => "ran".to_string(),
-                Some(reason) => format!("refused: {reason}"),
+            let outcome = match (&run.reason, run.approval) {
+                (None, Some(crate::runtime::Approval::Approved)) => "approved, ran".to_string(),
+                (None, _) => "ran".to_string(),
+                (Some(reason), Some(crate::runtime::Approval::Pending)) => {
+                    format!("pending: {reason}")
+                }
+                (Some(reason), Some(crate::runtime::Approval::Denied)) => {
+                    format!("denied: {reason}")
+                }
+                (Some(reason), _) => format!("refused: {reason}"),
             };
             let _ = writeln!(
                 out,
@@ -382,6 +395,13 @@ fn human_turn(out: &mut String, layout: &TurnLayout) {
     for refusal in &record.refusals {
         let _ = writeln!(out, "  refused {}: {}", refusal.contributor, refusal.reason);
     }
+    for withdrawal in &record.withdrawn {
+        let _ = writeln!(
+            out,
+            "  withdrawn {}: {}",
+            withdrawal.plugin, withdrawal.reason
+        );
+    }
 }
 
 pub fn simulate(args: &SimulateArgs) -> Outcome {
@@ -389,10 +409,19 @@ pub fn simulate(args: &SimulateArgs) -> Outcome {
         Ok(profile) => profile,
         Err(message) => return fail(message),
     };
-    let bundles = match load_bundles(&args.bundles) {
-        Ok(bundles) => bundles,
+    let host = match installed::Host::open(args.workspace.as_deref(), args.bundles.as_deref()) {
+        Ok(host) => host,
         Err(message) => return fail(message),
     };
+    for refused in host.refused_at_load() {
+        eprintln!("refused at load: {refused}");
+    }
+    if host.unapproved() {
+        eprintln!(
+            "warning: simulating unapproved bundles: nothing here was installed or re-checked"
+        );
+    }
+    let bundles = host.bundles();
     let options = Options {
         agents: args.agents,
         persons: args.persons,
@@ -402,7 +431,7 @@ pub fn simulate(args: &SimulateArgs) -> Outcome {
         compact_after_tokens: args.compact_after,
         ..Options::default()
     };
-    let report = simulate::simulate(&bundles, &profile, &options);
+    let report = simulate::simulate(bundles, &profile, &options);
     let text = match args.format {
         ReportFormat::Json => {
             #[derive(Serialize)]

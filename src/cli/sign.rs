@@ -1,6 +1,8 @@
 //! `contrib keygen`, `contrib sign`, `contrib verify`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+use ed25519_dalek::SigningKey;
 
 use clap::Args;
 
@@ -73,26 +75,41 @@ pub fn sign(args: &SignArgs) -> Outcome {
         Ok(bundle) => bundle,
         Err(error) => return fail(format!("`{}`: {error}", args.bundle.display())),
     };
-    let key = match std::fs::read_to_string(&args.key)
-        .map_err(|e| e.to_string())
-        .and_then(|text| sign::read_secret(&text))
-    {
-        Ok(key) => key,
-        Err(message) => return fail(format!("`{}`: {message}", args.key.display())),
-    };
-    let signature = sign::sign(&key, bundle.digest.as_deref().unwrap_or_default());
-    let path = sign::signature_path(&args.bundle);
-    let text = serde_json::to_string_pretty(&signature).unwrap_or_default() + "\n";
-    if let Err(message) = files::write_atomically(&path, text.as_bytes()) {
-        return fail(message);
+    let result =
+        read_secret_key(&args.key).and_then(|key| write_signature(&args.bundle, &bundle, &key));
+    match result {
+        Ok((path, key_id)) => {
+            status(format_args!(
+                "signed {} with {key_id} → {}",
+                bundle.id(),
+                path.display()
+            ));
+            Outcome::Clean
+        }
+        Err(message) => fail(message),
     }
-    status(format_args!(
-        "signed {} with {} → {}",
-        bundle.id(),
-        signature.key_id,
-        path.display()
-    ));
-    Outcome::Clean
+}
+
+/// The secret key in the file at `path`.
+pub(super) fn read_secret_key(path: &Path) -> Result<SigningKey, String> {
+    std::fs::read_to_string(path)
+        .map_err(|error| error.to_string())
+        .and_then(|text| sign::read_secret(&text))
+        .map_err(|message| format!("`{}`: {message}", path.display()))
+}
+
+/// Signs `bundle`'s digest with `key` into `BUNDLE.sig` beside the bundle
+/// file; where it wrote, and the key's id.
+pub(super) fn write_signature(
+    bundle_file: &Path,
+    bundle: &Bundle,
+    key: &SigningKey,
+) -> Result<(PathBuf, String), String> {
+    let signature = sign::sign(key, bundle.digest.as_deref().unwrap_or_default());
+    let path = sign::signature_path(bundle_file);
+    let text = serde_json::to_string_pretty(&signature).unwrap_or_default() + "\n";
+    files::write_atomically(&path, text.as_bytes())?;
+    Ok((path, signature.key_id))
 }
 
 /// Fails closed: anything but a valid signature by this key is exit 1.

@@ -440,6 +440,7 @@ pub fn analyze_syntax(source: &SourceFile, syntax: &Syntax, config: &Config) -> 
             return Analysis {
                 plugin: None,
                 diagnostics: vec![diagnostic],
+                waived: Vec::new(),
             };
         }
     }
