@@ -8,9 +8,11 @@ install script downloads the binary from GitHub). This runner does what
 `tree-sitter` package from PyPI: it parses each corpus example, prints the
 tree as the CLI does (named nodes, with their field names) and compares it
 with the expected one; it parses the examples and the VS Code grammar's
-test of the whole language and fails on any error node; then it compiles
-every query file against the grammar, which fails on a node type or field
-the grammar does not have.
+test of the whole language and fails on any error node; it checks that
+the Neovim and Helix highlight queries colour a small manifest as they
+should (and not a misspelt value); then it compiles every query file
+against the grammar, which fails on a node type or field the grammar does
+not have.
 
     python3 test/corpus.py PATH/TO/contrib.so
 """
@@ -20,7 +22,7 @@ import pathlib
 import re
 import sys
 
-from tree_sitter import Language, Parser, Query
+from tree_sitter import Language, Parser, Query, QueryCursor
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -90,6 +92,51 @@ def broken_nodes(node):
             yield from broken_nodes(child)
 
 
+# What each highlight query must say of a small manifest: a word and the
+# capture it gets, in Neovim's (nvim-treesitter) and Helix's names.
+HIGHLIGHTED = b"""plugin acme/notes 1.0.0 {
+    text stance {
+        placement agent
+        placement agnet
+        when idle > 1h30m
+        budget 40 tokens
+        body "Hi {person.name}"
+    }
+    eager-run started {
+        budget 50 tokens
+        call get_current_time { zone: "UTC" }
+    }
+}
+"""
+EXPECTED = {
+    "queries/highlights.scm": [
+        ("plugin", "keyword"), ("acme/notes", "module"), ("text", "keyword.type"),
+        ("stance", "label"), ("placement", "property"), ("agent", "constant"),
+        ("1h30m", "number"), ("tokens", "keyword"), ("person.name", "variable.builtin"),
+        ("get_current_time", "function.call"), ("zone", "variable.parameter"),
+    ],
+    "queries/helix/highlights.scm": [
+        ("plugin", "keyword"), ("text", "keyword.storage.type"), ("stance", "label"),
+        ("placement", "variable.other.member"), ("agent", "constant"),
+        ("person.name", "variable.builtin"), ("get_current_time", "function"),
+    ],
+}
+# A misspelt value is no vocabulary word: no query may call it a constant.
+NOT_CONSTANT = b"agnet"
+
+
+def highlight_problems(lang, parser):
+    tree = parser.parse(HIGHLIGHTED)
+    for name, expected in EXPECTED.items():
+        captures = QueryCursor(Query(lang, (ROOT / name).read_text())).captures(tree.root_node)
+        texts = {capture: {node.text for node in nodes} for capture, nodes in captures.items()}
+        for word, capture in expected:
+            if word.encode() not in texts.get(capture, set()):
+                yield f"{name}: `{word}` is not captured as @{capture}"
+        if NOT_CONSTANT in texts.get("constant", set()):
+            yield f"{name}: the misspelt `agnet` is captured as @constant"
+
+
 def main(library):
     lang = language(library)
     parser = Parser(lang)
@@ -112,6 +159,11 @@ def main(library):
                 print(f"FAIL {path.relative_to(REPOSITORY)}:{row + 1}:{column + 1}: {node.type} {node.text[:40]!r}")
         else:
             passed += 1
+    problems = list(highlight_problems(lang, parser))
+    for problem in problems:
+        print(f"FAIL {problem}")
+    failed += bool(problems)
+    passed += not problems
     for path in sorted((ROOT / "queries").rglob("*.scm")):
         try:
             Query(lang, path.read_text())
