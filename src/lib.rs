@@ -11,6 +11,8 @@
 //!   installer's policy, approved, locked, and re-checked at every load;
 //! - [`runtime`]: what the model is told, composed from approved bundles;
 //! - [`report`]: diagnostics rendered for people and machines;
+//! - [`pages`]: the approval screen and a simulation as self-contained
+//!   HTML pages;
 //! - [`fmt`]: syntax tree → the canonical layout, comments kept;
 //! - [`import`]: other tools' skills, plugins, rules and instruction files,
 //!   written as manifests;
@@ -47,6 +49,7 @@ pub mod limits;
 pub mod lower;
 pub mod lsp;
 pub mod migrate;
+pub mod pages;
 pub mod report;
 pub mod rules;
 pub mod runtime;

@@ -338,3 +338,32 @@ fn language_rules() -> impl Iterator<Item = &'static contrib::diagnostic::Rule> 
         .copied()
         .filter(|rule| rule.kind == contrib::diagnostic::RuleKind::Language)
 }
+
+/// Progress is for a person at a terminal: when standard error is a pipe,
+/// as here, long work draws nothing, so logs hold only the status lines.
+#[test]
+fn no_progress_is_drawn_into_a_pipe() {
+    let examples: Vec<String> = std::fs::read_dir(root().join("examples"))
+        .expect("examples/")
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "contrib"))
+        .map(|path| path.display().to_string())
+        .collect();
+    let out = tempfile::tempdir().expect("a temp folder");
+    let mut build = vec!["build", "-o"];
+    let folder = out.path().display().to_string();
+    build.push(&folder);
+    build.extend(examples.iter().map(String::as_str));
+    for args in [vec!["check", "--no-cache", "examples/"], build] {
+        let output = contrib(&args);
+        assert!(output.status.success(), "{output:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            !stderr.contains('\r') && !stderr.contains("\x1b["),
+            "`contrib {}` drew progress into a pipe: {stderr:?}",
+            args[0]
+        );
+        assert!(!stderr.contains("checking ") && !stderr.contains("building "));
+    }
+}

@@ -880,3 +880,44 @@ fn the_walk_through_from_author_to_compose_runs() {
         );
     }
 }
+
+/// `install --html` writes the approval screen before anything is asked:
+/// for an update, what changed with what needs approval marked, and the
+/// authority granted, the same screen the terminal shows.
+#[test]
+fn install_writes_the_approval_screen_as_a_page() {
+    let scene = Scene::new();
+    let manifest = |version: &str, budget: u32| {
+        format!("plugin acme/clock {version} {{\n    owner operator\n\n    eager-run started-at {{\n        budget {budget} tokens\n        call get_current_time {{}}\n    }}\n}}\n")
+    };
+    let file = scene.author("clock", "", &manifest("1.0.0", 40));
+    scene.publish(&file);
+    scene.workspace("[trust]\nas = \"workspace\"\n");
+    let output = scene.install("acme/clock@1.0.0", &["--yes"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    scene.write("authors/clock/plugin.contrib", &manifest("1.1.0", 60));
+    scene.publish(&file);
+    let output = scene.install("acme/clock@1.1.0", &["--html", "approval.html"]);
+    assert_eq!(output.status.code(), Some(3), "{}", text(&output));
+    let page = scene.read("approval.html");
+    assert!(page.contains("<title>Install acme/clock@1.1.0?</title>"));
+    assert!(page.contains("<h2 id=\"delta\">Changes since acme/clock@1.0.0</h2>"));
+    assert!(
+        page.contains(
+            "needs approval</span> <code>started-at</code>: budget rises from 40 to 60 tokens"
+        ),
+        "{page}"
+    );
+    assert!(
+        page.contains("<code data-key=\"granted\">workspace</code>"),
+        "{page}"
+    );
+    assert!(
+        text(&output).contains("budget rises from 40 to 60 tokens"),
+        "the terminal shows the same"
+    );
+    assert!(
+        !scene.read("ws/contrib.lock").contains("1.1.0"),
+        "nothing was installed"
+    );
+}

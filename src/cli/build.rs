@@ -7,6 +7,7 @@ use clap::Args;
 
 use super::compile::{compile, Compiled, NotBuilt};
 use super::output::{self, status};
+use super::progress::{Conditions, Progress};
 use super::{fail, Outcome};
 use crate::bundle::catalog::{self, Published};
 use crate::bundle::diff::{self, Class};
@@ -85,8 +86,15 @@ pub fn build(args: &BuildArgs) -> Outcome {
     let mut resolver = Resolver::new(args.config.clone());
     let mut shown = Diagnostics::new(args.format);
     let mut built = Vec::new();
+    let progress = Progress::new(
+        "building",
+        Conditions::here(args.format == Format::Human, args.files.len()),
+    );
     for path in &args.files {
-        match compile(path, &mut resolver) {
+        let compiled = compile(path, &mut resolver);
+        progress.tick();
+        progress.clear();
+        match compiled {
             Ok(compiled) => {
                 shown.show(&compiled.source, &compiled.diagnostics);
                 match write_bundle(&args.out, &compiled.bundle) {
@@ -121,6 +129,7 @@ pub fn build(args: &BuildArgs) -> Outcome {
             Err(NotBuilt::Failed(message)) => return fail(message),
         }
     }
+    drop(progress);
     let totals = shown.finish();
     for line in built {
         status(line);

@@ -12,6 +12,7 @@ use clap::Args;
 use rayon::prelude::*;
 
 use super::output;
+use super::progress::{Conditions, Progress};
 use super::{fail, files, Outcome};
 use crate::cache::{self, Cache};
 use crate::config::{Config, Loaded, Resolver};
@@ -86,6 +87,10 @@ pub fn run(args: &CheckArgs) -> Outcome {
     let mut totals = Totals::default();
     let mut fixed = Totals::default();
     let mut resolver = Resolver::new(args.config.clone());
+    let progress = Progress::new(
+        "checking",
+        Conditions::here(args.format == Format::Human, manifests.len()),
+    );
     let written = (|| {
         for path in &configs {
             let (loaded, first_use) = resolver.config_file(path).map_err(fail)?;
@@ -108,8 +113,13 @@ pub fn run(args: &CheckArgs) -> Outcome {
             }
             let results: Vec<Result<Checked, String>> = jobs
                 .par_iter()
-                .map(|(path, loaded)| check_path(path, &loaded.config, args, cache.as_ref()))
+                .map(|(path, loaded)| {
+                    let checked = check_path(path, &loaded.config, args, cache.as_ref());
+                    progress.tick();
+                    checked
+                })
                 .collect();
+            progress.clear();
             for result in results {
                 let checked = result.map_err(fail)?;
                 if let (Some(cache), Some(key)) = (cache.as_mut(), checked.store) {
@@ -134,6 +144,7 @@ pub fn run(args: &CheckArgs) -> Outcome {
             .and_then(|()| out.flush())
             .map_err(|error| output::stopped(&error).outcome(outcome(totals, false)))
     })();
+    drop(progress);
     if let Err(outcome) = written {
         return outcome;
     }

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 
 use super::output::{self, status};
+use super::progress::{Conditions, Progress};
 use super::{fail, files, Outcome};
 use crate::config::{self, Config};
 use crate::import::{self, report, Format, Options};
@@ -51,8 +52,10 @@ pub fn run(args: &ImportArgs) -> Outcome {
         Ok(config) => config,
         Err(message) => return fail(message),
     };
+    let progress = Progress::new("importing", Conditions::here(true, args.paths.len()));
     let mut trees = Vec::new();
     for path in &args.paths {
+        progress.stage(format_args!("reading `{}`", path.display()));
         match import::read_tree(path) {
             Ok(tree) => trees.push(tree),
             Err(message) => return fail(message),
@@ -63,7 +66,10 @@ pub fn run(args: &ImportArgs) -> Outcome {
         owner: args.owner,
         scope: args.scope.clone(),
     };
+    let files: usize = trees.iter().map(|tree| tree.files.len()).sum();
+    progress.stage(format_args!("converting {} files", files));
     let imports = import::import_all(&trees, &options, &config);
+    drop(progress);
     let written = match &args.out {
         Some(out) => write(out, &imports),
         None => print(&imports),

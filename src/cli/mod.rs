@@ -21,6 +21,7 @@ mod installed;
 mod lsp;
 mod migrate;
 pub mod output;
+mod progress;
 mod runtime;
 mod sign;
 

@@ -8,7 +8,8 @@ use clap::Args;
 use serde::Serialize;
 
 use super::output::{self, ReportFormat};
-use super::{fail, installed, Outcome};
+use super::progress::{Conditions, Progress};
+use super::{fail, files, installed, Outcome};
 use crate::runtime::simulate::{self, Figures, Options, Report};
 use crate::runtime::{
     Boundary, Breakpoint, Caching, OpeningItem, Profile, Profiles, Session, SystemPrompt, Turn,
@@ -73,6 +74,11 @@ pub struct SimulateArgs {
     /// How to write the report.
     #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
     format: ReportFormat,
+    /// Also write the report as one self-contained HTML page with charts
+    /// to FILE; the cost chart runs the same simulation under every other
+    /// profile too.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
 }
 
 /// A count that must be at least one: a simulation of no one has no
@@ -97,11 +103,16 @@ struct CacheArgs {
 }
 
 impl CacheArgs {
+    /// The profiles file, or the shipped one.
+    fn profiles(&self) -> Result<Profiles, String> {
+        match &self.profiles {
+            Some(path) => Profiles::load(path),
+            None => Ok(Profiles::builtin()),
+        }
+    }
+
     fn profile(&self) -> Result<Profile, String> {
-        let profiles = match &self.profiles {
-            Some(path) => Profiles::load(path)?,
-            None => Profiles::builtin(),
-        };
+        let profiles = self.profiles()?;
         profiles.get(&self.profile).cloned().ok_or_else(|| {
             format!(
                 "there is no cache profile `{}`; there are: {}",
@@ -431,7 +442,41 @@ pub fn simulate(args: &SimulateArgs) -> Outcome {
         compact_after_tokens: args.compact_after,
         ..Options::default()
     };
-    let report = simulate::simulate(bundles, &profile, &options);
+    let others: Vec<Profile> = match (&args.html, args.cache.profiles()) {
+        (Some(_), Ok(profiles)) => profiles
+            .names()
+            .filter(|name| *name != profile.name)
+            .filter_map(|name| profiles.get(name).cloned())
+            .collect(),
+        _ => Vec::new(),
+    };
+    let progress = Progress::new(
+        "simulating",
+        Conditions::here(args.format == ReportFormat::Human, 1 + others.len()),
+    );
+    let run = |profile: &Profile| {
+        progress.stage(format_args!(
+            "{} requests under `{}`",
+            options.agents * options.persons * options.conversations * options.turns,
+            profile.name
+        ));
+        simulate::simulate(bundles, profile, &options)
+    };
+    let report = run(&profile);
+    let others: Vec<Report> = others.iter().map(&run).collect();
+    drop(progress);
+    if let Some(path) = &args.html {
+        let mut reports = vec![report.clone()];
+        reports.extend(others);
+        let page = crate::pages::simulation::render(&reports);
+        if let Err(message) = files::write_atomically(path, page.as_bytes()) {
+            return fail(message);
+        }
+        output::status(format_args!(
+            "wrote the simulation's page to `{}`",
+            path.display()
+        ));
+    }
     let text = match args.format {
         ReportFormat::Json => {
             #[derive(Serialize)]

@@ -87,7 +87,7 @@ use serde_json::Value;
 
 use self::handlers::{
     code_action, code_lens, completion, definition, diagnostics, formatting, hover, inlay_hint,
-    semantic_tokens, symbols,
+    preview, semantic_tokens, symbols,
 };
 use self::rule_docs::RuleDocs;
 use self::state::State;
@@ -386,6 +386,14 @@ impl Server {
                     .state
                     .snapshot(&params.text_document.uri)
                     .map(|snapshot| code_lens::code_lenses(&snapshot));
+                to_value(answer)
+            }
+            preview::METHOD => {
+                let params: preview::PreviewParams = params(request)?;
+                let answer = self
+                    .state
+                    .snapshot(&params.text_document.uri)
+                    .map(|snapshot| preview::preview(&snapshot, &params));
                 to_value(answer)
             }
             _ => Err(error(

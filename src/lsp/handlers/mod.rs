@@ -13,6 +13,7 @@ pub mod diagnostics;
 pub mod formatting;
 pub mod hover;
 pub mod inlay_hint;
+pub mod preview;
 pub mod semantic_tokens;
 pub mod symbols;
 

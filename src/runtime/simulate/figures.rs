@@ -3,10 +3,12 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::{Figures, Key, Sent};
+use super::{Figures, Interval, Key, Sent};
+use crate::runtime::cache::CacheTotals;
 use crate::runtime::cache::{Cache, Request};
 use crate::runtime::compose::REQUEST_TOKENIZER;
 use crate::runtime::profiles::Profile;
+use crate::runtime::time::Timestamp;
 
 /// The requests of one layout, gathered for its figures.
 #[derive(Default)]
@@ -21,7 +23,7 @@ impl Layout {
         self.recompositions.push(recompositions);
     }
 
-    pub(super) fn figures(&self, profile: &Profile) -> Figures {
+    pub(super) fn figures(&self, profile: &Profile, start: Timestamp) -> Figures {
         let mut figures = Figures::default();
         let requests = self.sent.len().max(1) as f64;
         let mut by_agent: BTreeMap<usize, Shared> = BTreeMap::new();
@@ -61,11 +63,38 @@ impl Layout {
         order.sort_by_key(|(key, sent)| (sent.request.at, key.agent, key.person, key.conversation));
         let mut cache = Cache::new(profile);
         for (_, sent) in order {
+            let before = cache.totals;
             cache.send(&sent.request, profile.minimum_prefix(&sent.model));
+            record(
+                &mut figures.timeline,
+                sent.request.at - start.unix_seconds,
+                &before,
+                &cache.totals,
+            );
         }
         figures.cache = cache.totals;
         figures.relative_cost = cache.totals.relative_cost();
         figures
+    }
+}
+
+/// Adds one request's tokens (the change from `before` to `after`) to
+/// the hour of `offset` seconds, filling empty hours so the timeline is
+/// evenly spaced.
+fn record(timeline: &mut Vec<Interval>, offset: i64, before: &CacheTotals, after: &CacheTotals) {
+    const HOUR: i64 = 3600;
+    let hour = offset.max(0) / HOUR;
+    while timeline.len() as i64 <= hour {
+        timeline.push(Interval {
+            offset_seconds: timeline.len() as i64 * HOUR,
+            ..Interval::default()
+        });
+    }
+    if let Some(interval) = timeline.get_mut(hour as usize) {
+        interval.requests += 1;
+        interval.read_tokens += after.read_tokens - before.read_tokens;
+        interval.write_tokens += after.write_tokens - before.write_tokens;
+        interval.uncached_tokens += after.uncached_tokens - before.uncached_tokens;
     }
 }
 

@@ -118,6 +118,19 @@ pub struct Figures {
     pub cache: CacheTotals,
     /// `cache.cost` against sending every token uncached.
     pub relative_cost: f64,
+    /// The cache's tokens hour by hour of simulated time, for charts.
+    pub timeline: Vec<Interval>,
+}
+
+/// What the cache did in one hour of simulated time.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Interval {
+    /// Seconds since the simulation's start at which the hour begins.
+    pub offset_seconds: i64,
+    pub requests: u64,
+    pub read_tokens: u64,
+    pub write_tokens: u64,
+    pub uncached_tokens: u64,
 }
 
 /// Both layouts' figures.
@@ -228,8 +241,8 @@ pub fn simulate(bundles: &[Bundle], profile: &Profile, options: &Options) -> Rep
         profile: profile.name.clone(),
         caching: profile.caching,
         requests,
-        composed: composed.figures(profile),
-        naive: naive.figures(profile),
+        composed: composed.figures(profile, options.start),
+        naive: naive.figures(profile, options.start),
         short_prefixes: short.into_values().collect(),
     }
 }
