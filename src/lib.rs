@@ -62,4 +62,4 @@ pub mod uri;
 
 mod analyze;
 
-pub use analyze::{analyze, decode_bytes, Analysis};
+pub use analyze::{analyze, analyze_parsed, decode_bytes, Analysis};

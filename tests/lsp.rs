@@ -729,3 +729,68 @@ fn a_closed_stream_without_shutdown_is_status_1() {
     let mut server = Server::initialized();
     assert_eq!(server.wait().code(), Some(1));
 }
+
+/// The states a person leaves while typing, near the end of the file: the
+/// outline, hover with measurements and completion of the rest of the file
+/// keep working, and the one error is where the typing is.
+#[test]
+fn mid_typing_states_keep_the_rest_of_the_file_working() {
+    let head = CLEAN.trim_end().trim_end_matches('}');
+    let states = [
+        (
+            "    eager-run fetch {\n        budget 100 tokens\n        call fetch_url { url: \n    }\n}\n",
+            "url: ",
+        ),
+        (
+            "    eager-run fetch {\n        budget 100 tokens\n        call load { names: [\"a\", \n    }\n}\n",
+            "[\"a\", ",
+        ),
+        ("    text fetch {\n        placement agent\n\n}\n", "fetch {"),
+        (
+            "    text fetch {\n        placement agent\n        body \"\"\"\n            Half a sent\n    }\n}\n",
+            "\"\"\"",
+        ),
+    ];
+    let mut server = Server::initialized();
+    for (index, (tail, typing)) in states.into_iter().enumerate() {
+        let text = format!("{head}{tail}");
+        let uri = server.open(&format!("typing-{index}.contrib"), &text);
+        let diagnostics = server.diagnostics(&uri, Some(1));
+        assert_eq!(diagnostics.len(), 1, "{text}\n{diagnostics:#?}");
+        let line = diagnostics[0]["range"]["start"]["line"].as_u64().unwrap() as usize;
+        let typed_line = text[..text.rfind(typing).unwrap()].matches('\n').count();
+        assert_eq!(line, typed_line, "{text}\n{diagnostics:#?}");
+
+        let symbols = server.request(
+            "textDocument/documentSymbol",
+            json!({ "textDocument": { "uri": uri } }),
+        );
+        let children: Vec<&str> = symbols["result"][0]["children"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|child| child["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(children, ["stance", "review-ops", "fetch"], "{text}");
+
+        let hover = server.request(
+            "textDocument/hover",
+            json!({ "textDocument": { "uri": uri }, "position": position(&text, "text stance", 6) }),
+        );
+        let shown = hover["result"]["contents"]["value"].as_str().unwrap_or("");
+        assert!(shown.contains("% of 40)"), "{text}\n{shown}");
+
+        let completion = server.request(
+            "textDocument/completion",
+            json!({ "textDocument": { "uri": uri }, "position": position(&text, "placement agent", 10) }),
+        );
+        let labels: Vec<&str> = completion["result"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|item| item["label"].as_str().unwrap())
+            .collect();
+        assert!(labels.contains(&"agent"), "{text}\n{labels:?}");
+    }
+    assert!(server.shut_down().success());
+}

@@ -10,6 +10,8 @@
 --
 -- Options (set before this file is loaded):
 --   vim.g.contrib_cmd = { '/path/to/contrib', 'lsp' }   -- default { 'contrib', 'lsp' }
+--   vim.g.contrib_grammar = '/path/to/contrib/editors/tree-sitter-contrib'
+--     -- the project's tree-sitter grammar, its parser built (see README.md)
 --   vim.g.contrib_preview_session = 'session.toml'      -- for :ContribPreview
 --
 -- :ContribPreview [SESSION] shows what the model is told for the manifest in
@@ -28,7 +30,47 @@ if vim.fn.has('nvim-0.8') == 0 then
   })
 end
 
--- 2. Buffer options ----------------------------------------------------------------
+-- 2. The tree-sitter grammar (Neovim 0.9+) ---------------------------------------------
+-- vim.g.contrib_grammar: the folder editors/tree-sitter-contrib of a checkout,
+-- with its parser built as contrib.so there (see README.md).
+local grammar_ready = nil
+
+local function load_grammar()
+  if grammar_ready ~= nil then
+    return grammar_ready
+  end
+  grammar_ready = false
+  local dir = vim.g.contrib_grammar
+  if not dir or vim.fn.has('nvim-0.9') == 0 then
+    return false
+  end
+  local parser = dir .. '/contrib.so'
+  if vim.fn.filereadable(parser) == 0 then
+    vim.notify('contrib.lua: build the grammar first: cc -shared -fPIC -O2 -I src src/parser.c -o contrib.so in '
+      .. dir, vim.log.levels.WARN)
+    return false
+  end
+  local ok = pcall(vim.treesitter.language.add, 'contrib', { path = parser })
+  if not ok then
+    return false
+  end
+  for _, name in ipairs({ 'highlights', 'indents', 'textobjects' }) do
+    local file = io.open(dir .. '/queries/' .. name .. '.scm', 'r')
+    if file then
+      vim.treesitter.query.set('contrib', name, file:read('*a'))
+      file:close()
+    end
+  end
+  grammar_ready = true
+  return true
+end
+
+--- Starts tree-sitter highlighting in `buf`; whether it could.
+local function start_grammar(buf)
+  return load_grammar() and pcall(vim.treesitter.start, buf, 'contrib')
+end
+
+-- 3. Buffer options ----------------------------------------------------------------
 vim.api.nvim_create_autocmd('FileType', {
   group = vim.api.nvim_create_augroup('contrib_ftplugin', { clear = true }),
   pattern = 'contrib',
@@ -40,15 +82,16 @@ vim.api.nvim_create_autocmd('FileType', {
     bo.shiftwidth = 4
     bo.softtabstop = 4
     bo.tabstop = 4
-    -- There is no tree-sitter grammar or Vim syntax file for contrib yet. Until
-    -- there is, borrow the `conf` syntax: # comments and one-line strings.
-    if #vim.api.nvim_get_runtime_file('syntax/contrib.vim', false) == 0 then
+    -- The project's tree-sitter grammar when it is configured (0.9+), else
+    -- Vim's `conf` syntax: # comments and one-line strings. Semantic tokens
+    -- from the language server refine either (0.9+).
+    if not start_grammar(args.buf) and #vim.api.nvim_get_runtime_file('syntax/contrib.vim', false) == 0 then
       bo.syntax = 'conf'
     end
   end,
 })
 
--- 3. Language server -----------------------------------------------------------------
+-- 4. Language server -----------------------------------------------------------------
 local cmd = vim.g.contrib_cmd or { 'contrib', 'lsp' }
 
 if vim.fn.has('nvim-0.11') == 1 then
@@ -87,7 +130,7 @@ else
   lspconfig.contrib.setup({})
 end
 
--- 4. :ContribPreview ---------------------------------------------------------------
+-- 5. :ContribPreview ---------------------------------------------------------------
 -- What the model is told for the manifest in the current buffer, from the
 -- language server's `contrib/preview` request, in a split beside it;
 -- refreshed as you type while the split is open. `:ContribPreview PATH`

@@ -112,7 +112,8 @@ mod tests {
 
     use super::*;
     use crate::config::Config;
-    use crate::lsp::state::analyze;
+    use crate::lsp::state::analyze_syntax;
+    use crate::lsp::version::{Checked, Syntax};
     use crate::source::SourceFile;
 
     const MANIFEST: &str = r#"plugin acme/voice 1.0.0 {
@@ -129,11 +130,14 @@ mod tests {
         let uri = Uri::from_str("file:///ws/voice.contrib").unwrap();
         let source = SourceFile::new("voice.contrib", text);
         let config = Arc::new(Config::platform());
-        let analysis = analyze(&source, &config);
+        let syntax = Syntax::new(source.text.clone());
+        let checked = Checked::new(analyze_syntax(&source, &syntax, &config));
         let snapshot = Snapshot {
             uri: &uri,
             source: &source,
-            analysis: &analysis,
+            syntax: &syntax,
+            checked: &checked,
+            analysis: &checked.analysis,
             config,
             config_uri: None,
         };
