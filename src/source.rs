@@ -6,6 +6,8 @@
 //! as in rustc's and ruff's JSON output. `\n`, `\r\n` and a lone `\r` each end
 //! a line, so files with CRLF or mixed line endings get correct positions.
 
+pub mod hidden;
+
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -162,11 +164,21 @@ impl SourceFile {
     }
 }
 
-/// Byte offsets of the start of every line.
+/// Byte offsets of the start of every line, and what it takes to count
+/// characters in constant time: a column is a count of characters from the
+/// line's start, and counting them afresh for each diagnostic would make
+/// one long line cost its length per diagnostic.
 #[derive(Debug, Clone, Default)]
 pub struct LineIndex {
     starts: Vec<usize>,
+    /// Characters before each [`CHUNK`]-byte chunk of the text; empty
+    /// when the text is ASCII, where characters are bytes.
+    chars_before_chunk: Vec<usize>,
 }
+
+/// The chunk size of [`LineIndex`]'s character counts: a column costs at
+/// most one chunk's scan.
+const CHUNK: usize = 256;
 
 impl LineIndex {
     pub fn new(text: &str) -> Self {
@@ -185,7 +197,24 @@ impl LineIndex {
             }
             i += 1;
         }
-        LineIndex { starts }
+        let chars_before_chunk = if text.is_ascii() {
+            Vec::new()
+        } else {
+            let mut counts = Vec::with_capacity(bytes.len() / CHUNK + 2);
+            let mut total = 0;
+            for chunk in bytes.chunks(CHUNK) {
+                counts.push(total);
+                total += chunk.iter().filter(|&&byte| !is_continuation(byte)).count();
+            }
+            // For an offset at the very end of a text whose length is a
+            // multiple of the chunk size.
+            counts.push(total);
+            counts
+        };
+        LineIndex {
+            starts,
+            chars_before_chunk,
+        }
     }
 
     /// The 0-based line holding `offset`.
@@ -212,12 +241,29 @@ impl LineIndex {
         if line == 0 && text.starts_with('\u{FEFF}') {
             start = offset.min('\u{FEFF}'.len_utf8());
         }
-        let column = text[start..offset].chars().count() + 1;
+        let column = self.chars_before(text, offset) - self.chars_before(text, start) + 1;
         Position {
             line: line + 1,
             column,
         }
     }
+
+    /// How many characters come before byte `offset` (a character
+    /// boundary), scanning at most one chunk.
+    fn chars_before(&self, text: &str, offset: usize) -> usize {
+        if self.chars_before_chunk.is_empty() {
+            return offset;
+        }
+        let chunk = offset / CHUNK;
+        let counted = self.chars_before_chunk.get(chunk).copied().unwrap_or(0);
+        let rest = text.as_bytes().get(chunk * CHUNK..offset).unwrap_or(&[]);
+        counted + rest.iter().filter(|&&byte| !is_continuation(byte)).count()
+    }
+}
+
+/// Whether a byte continues a UTF-8 character rather than starting one.
+fn is_continuation(byte: u8) -> bool {
+    byte & 0b1100_0000 == 0b1000_0000
 }
 
 /// The largest character boundary at or before `offset`.
@@ -262,6 +308,19 @@ mod tests {
         assert_eq!(pos("\u{FEFF}ab", 3), (1, 1));
         assert_eq!(pos("\u{FEFF}ab", 4), (1, 2));
         assert_eq!(pos("\u{FEFF}ab", 0), (1, 1));
+    }
+
+    #[test]
+    fn columns_far_along_a_long_line_count_characters() {
+        let text = format!("{}é{}x", "a".repeat(1000), "ü".repeat(700));
+        let at = text.len() - 1;
+        assert_eq!(pos(&text, at), (1, 1000 + 1 + 700 + 1));
+        for at in (0..=text.len()).filter(|&at| text.is_char_boundary(at)) {
+            assert_eq!(pos(&text, at), (1, text[..at].chars().count() + 1), "{at}");
+        }
+        // A text whose length is a multiple of the chunk size.
+        let text = "é".repeat(CHUNK);
+        assert_eq!(pos(&text, text.len()), (1, CHUNK + 1));
     }
 
     #[test]
