@@ -12,8 +12,8 @@
 //!   written as manifests;
 //!
 //! beside them [`diagnostic`] (the one diagnostic type), [`rules`] (every
-//! rule's code, name and explanation), [`cli`] and [`lsp`] (the language
-//! server).
+//! rule's code, name and explanation), [`fs`] (the file system, behind one
+//! policy), [`cli`] and [`lsp`] (the language server).
 //!
 //! ```
 //! let source = contrib::source::SourceFile::new(
@@ -36,6 +36,7 @@ pub mod config;
 pub mod diagnostic;
 pub mod fix;
 pub mod fmt;
+pub mod fs;
 pub mod import;
 pub mod ir;
 pub mod limits;

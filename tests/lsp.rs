@@ -4,9 +4,11 @@
 //! Every read has a timeout, so a server that hangs fails its test instead
 //! of blocking the suite; a server left running is killed on drop.
 
+mod isolated;
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -73,9 +75,10 @@ impl Server {
     fn start() -> Server {
         let workspace = tempfile::tempdir().unwrap();
         std::fs::write(workspace.path().join("contrib.toml"), CONFIG).unwrap();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_contrib"))
+        let mut command = isolated::contrib_command();
+        isolated::isolate(&mut command, &workspace.path().join("cache"));
+        let mut child = command
             .arg("lsp")
-            .env("XDG_CACHE_HOME", workspace.path().join("cache"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

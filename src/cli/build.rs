@@ -7,12 +7,13 @@ use clap::Args;
 
 use super::compile::{compile, Compiled, NotBuilt};
 use super::{fail, use_color, Outcome};
-use crate::bundle::catalog::{self, Published};
+use crate::bundle::catalog::{self, PublishError, Published};
 use crate::bundle::diff::{self, Class};
 use crate::bundle::rules::FROZEN_VERSION_CHANGED;
 use crate::bundle::{write_bundle, Written};
 use crate::config::Resolver;
 use crate::diagnostic::Diagnostic;
+use crate::fs::Root;
 use crate::report::{self, Format, Totals};
 use crate::source::SourceFile;
 
@@ -47,6 +48,9 @@ pub struct PublishArgs {
 struct Diagnostics {
     emitter: Box<dyn report::Emitter>,
     totals: Totals,
+    /// A manifest was not built for a reason counted elsewhere (its
+    /// configuration's errors, shown once).
+    refused: bool,
 }
 
 impl Diagnostics {
@@ -54,7 +58,12 @@ impl Diagnostics {
         Diagnostics {
             emitter: report::emitter(format, use_color()),
             totals: Totals::default(),
+            refused: false,
         }
+    }
+
+    fn refused(&mut self) {
+        self.refused = true;
     }
 
     fn show(&mut self, source: &SourceFile, diagnostics: &[Diagnostic]) {
@@ -78,15 +87,24 @@ pub fn build(args: &BuildArgs) -> Outcome {
     let mut resolver = Resolver::new(args.config.clone());
     let mut shown = Diagnostics::new(args.format);
     let mut built = Vec::new();
+    let mut out: Option<Root> = None;
     for path in &args.files {
         match compile(path, &mut resolver) {
             Ok(compiled) => {
                 shown.show(&compiled.source, &compiled.diagnostics);
-                match write_bundle(&args.out, &compiled.bundle) {
+                let root = match &out {
+                    Some(root) => root.clone(),
+                    None => match Root::create(&args.out) {
+                        Ok(root) => out.insert(root).clone(),
+                        Err(message) => return fail(message),
+                    },
+                };
+                match write_bundle(&root, &compiled.bundle) {
                     Ok(Written::Frozen {
                         path,
                         published,
                         built: digest,
+                        ..
                     }) => {
                         let diagnostic = Diagnostic::new(
                             &FROZEN_VERSION_CHANGED,
@@ -111,14 +129,21 @@ pub fn build(args: &BuildArgs) -> Outcome {
                 }
             }
             Err(NotBuilt::Errors(source, diagnostics)) => shown.show(&source, &diagnostics),
+            Err(NotBuilt::Config(first)) => {
+                shown.refused();
+                if let Some((source, diagnostics)) = first {
+                    shown.show(&source, &diagnostics);
+                }
+            }
             Err(NotBuilt::Failed(message)) => return fail(message),
         }
     }
+    let refused = shown.refused;
     let totals = shown.finish();
     for line in built {
         eprintln!("{line}");
     }
-    if totals.errors > 0 {
+    if totals.errors > 0 || refused {
         Outcome::Problems
     } else {
         Outcome::Clean
@@ -134,15 +159,19 @@ pub fn publish(args: &PublishArgs) -> Outcome {
     let mut shown = Diagnostics::new(Format::Human);
     let compiled = match compile(&args.file, &mut resolver) {
         Ok(compiled) => compiled,
-        Err(NotBuilt::Errors(source, diagnostics)) => {
+        Err(
+            NotBuilt::Errors(source, diagnostics) | NotBuilt::Config(Some((source, diagnostics))),
+        ) => {
             shown.show(&source, &diagnostics);
             shown.finish();
             return Outcome::Problems;
         }
+        Err(NotBuilt::Config(None)) => return Outcome::Problems,
         Err(NotBuilt::Failed(message)) => return fail(message),
     };
     shown.show(&compiled.source, &compiled.diagnostics);
-    match catalog::publish(&compiled.bundle, &args.catalog) {
+    let waiting = |message: &str| eprintln!("note: {message}");
+    match catalog::publish(&compiled.bundle, &args.catalog, &waiting) {
         Ok(Published::AlreadyPublished(path)) => {
             println!(
                 "{} is already published as {}",
@@ -173,12 +202,13 @@ pub fn publish(args: &PublishArgs) -> Outcome {
             }
             Outcome::Clean
         }
-        Err(refusal) => {
+        Err(PublishError::Refused(refusal)) => {
             let diagnostic = refusal.diagnostic(&compiled.bundle, compiled.version_span);
             shown.show(&compiled.source, &[diagnostic]);
             shown.finish();
             Outcome::Problems
         }
+        Err(PublishError::Io(message)) => fail(message),
     }
 }
 

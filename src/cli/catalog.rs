@@ -7,7 +7,7 @@ use clap::{Args, Subcommand};
 
 use super::build::print_changes;
 use super::compile::{bundle_or_manifest, compile, Compiled, NotBuilt};
-use super::{fail, files, use_color, Outcome};
+use super::{fail, use_color, Outcome};
 use crate::bundle::catalog::{self, Lock};
 use crate::bundle::diff;
 use crate::bundle::rules::SOURCE_CHANGED;
@@ -75,21 +75,33 @@ pub fn run(command: &CatalogCommand) -> Outcome {
 }
 
 fn check(args: &CatalogCheckArgs) -> Outcome {
-    let config = match &args.config {
+    // A configuration with errors is reported with the catalog's, so the
+    // run fails rather than checking against the platform's defaults.
+    let (config, config_diagnostics) = match &args.config {
         Some(path) => match Config::load(path) {
-            Ok((config, _)) => config,
+            Ok(loaded) => loaded,
             Err(message) => return fail(message),
         },
-        None => Config::platform(),
+        None => (Config::platform(), Vec::new()),
     };
     let report = match catalog::check(&args.catalog, &config) {
         Ok(report) => report,
         Err(message) => return fail(message),
     };
+    for skipped in &report.skipped {
+        eprintln!(
+            "warning: skipped {}",
+            crate::report::terminal::visible(&skipped.to_string())
+        );
+    }
     let mut emitter = report::emitter(args.format, use_color());
     let mut totals = Totals::default();
     let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    if let (Some(source), false) = (&config.source, config_diagnostics.is_empty()) {
+        totals.add(&config_diagnostics);
+        let _ = emitter.file(&mut out, source, &config_diagnostics);
+    }
     for (source, diagnostics) in &report.files {
         totals.add(diagnostics);
         let _ = emitter.file(&mut out, source, diagnostics);
@@ -117,6 +129,9 @@ fn check(args: &CatalogCheckArgs) -> Outcome {
             );
         }
     }
+    if out.flush().is_err() {
+        return Outcome::Failed;
+    }
     if totals.errors > 0 {
         Outcome::Problems
     } else {
@@ -132,11 +147,18 @@ fn sources_against_catalog(
     let lock = Lock::read(&args.catalog)?;
     let mut resolver = Resolver::new(args.config.clone());
     let mut out = Vec::new();
-    for path in files::manifests(&args.sources)? {
+    let (manifests, _) = super::manifests(&args.sources)?;
+    for path in manifests {
         let compiled = match compile(&path, &mut resolver) {
             Ok(compiled) => compiled,
             Err(NotBuilt::Errors(source, diagnostics)) => {
                 out.push((source, diagnostics));
+                continue;
+            }
+            Err(NotBuilt::Config(first)) => {
+                if let Some(first) = first {
+                    out.push(first);
+                }
                 continue;
             }
             Err(NotBuilt::Failed(message)) => return Err(message),
@@ -177,8 +199,9 @@ pub fn yank(args: &YankArgs) -> Outcome {
     let Ok(version) = semver::Version::parse(version) else {
         return fail(format!("`{version}` is not a semantic version"));
     };
-    match catalog::yank(&args.catalog, plugin, &version, args.undo) {
-        Ok(()) => {
+    let waiting = |message: &str| eprintln!("note: {message}");
+    match catalog::yank(&args.catalog, plugin, &version, args.undo, &waiting) {
+        Ok(version) => {
             println!(
                 "{} {plugin}@{version}",
                 if args.undo { "restored" } else { "yanked" }

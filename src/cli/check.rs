@@ -11,10 +11,12 @@ use std::sync::Arc;
 use clap::Args;
 use rayon::prelude::*;
 
-use super::{fail, files, use_color, Outcome};
+use super::{fail, use_color, Outcome};
 use crate::cache::{self, Cache};
 use crate::config::{Config, Loaded, Resolver};
 use crate::diagnostic::{self, Diagnostic};
+use crate::fs;
+use crate::limits::MAX_FILE_BYTES;
 use crate::report::{self, Format, Totals};
 use crate::source::SourceFile;
 use crate::Analysis;
@@ -47,9 +49,12 @@ pub struct CheckArgs {
     /// approves, such as a larger budget).
     #[arg(long, requires = "fix")]
     unsafe_fixes: bool,
-    /// Where results are cached between runs.
-    #[arg(long, value_name = "DIR", default_value = cache::DEFAULT_FOLDER)]
-    cache_dir: PathBuf,
+    /// Where results are cached between runs; by default the user's cache
+    /// folder (`$CONTRIB_CACHE_DIR`, else `$XDG_CACHE_HOME/contrib`).
+    /// Entries are authenticated with a key kept in the user's cache
+    /// folder, so a cache inside a checkout cannot be forged.
+    #[arg(long, value_name = "DIR")]
+    cache_dir: Option<PathBuf>,
     /// Check everything afresh, neither reading nor writing the cache.
     #[arg(long)]
     no_cache: bool,
@@ -64,14 +69,16 @@ struct Checked {
 }
 
 pub fn run(args: &CheckArgs) -> Outcome {
-    let manifests = match files::manifests(&args.paths) {
-        Ok(manifests) => manifests,
+    let (manifests, found) = match super::manifests(&args.paths) {
+        Ok(found) => found,
         Err(message) => return fail(message),
     };
-    let mut cache = (!args.no_cache && !args.fix).then(|| Cache::open(&args.cache_dir));
+    let mut cache = (!args.no_cache && !args.fix)
+        .then(|| open_cache(args.cache_dir.as_deref()))
+        .flatten();
     let mut emitter = report::emitter(args.format, use_color());
     let stdout = io::stdout();
-    let mut out = stdout.lock();
+    let mut out = io::BufWriter::new(stdout.lock());
     let mut totals = Totals::default();
     let mut resolver = Resolver::new(args.config.clone());
     for chunk in manifests.chunks(CHUNK) {
@@ -124,10 +131,30 @@ pub fn run(args: &CheckArgs) -> Outcome {
             eprintln!("warning: {message}");
         }
     }
-    if totals.errors > 0 || (args.deny_warnings && totals.warnings > 0) {
+    let outcome = if totals.errors > 0 || (args.deny_warnings && totals.warnings > 0) {
         Outcome::Problems
     } else {
         Outcome::Clean
+    };
+    outcome.worst(found)
+}
+
+/// The cache, or `None` (with a warning) when it cannot be used: there is
+/// no user cache folder to keep its key in, or the key cannot be made.
+fn open_cache(explicit: Option<&Path>) -> Option<Cache> {
+    let Some(location) = cache::Location::resolve(explicit) else {
+        eprintln!(
+            "warning: not caching results: there is no user cache folder (set `{}`)",
+            cache::ROOT_VARIABLE
+        );
+        return None;
+    };
+    match Cache::open(&location) {
+        Ok(cache) => Some(cache),
+        Err(message) => {
+            eprintln!("warning: not caching results: {message}");
+            None
+        }
     }
 }
 
@@ -139,8 +166,8 @@ fn check_path(
     args: &CheckArgs,
     cache: Option<&Cache>,
 ) -> Result<Checked, String> {
-    let bytes = files::read_limited(path)?;
-    let name = files::display_name(path);
+    let bytes = fs::read_up_to(path, MAX_FILE_BYTES as u64 + 1)?;
+    let name = fs::display_name(path);
     let key = cache.map(|_| cache::key(&bytes, &config.fingerprint));
     if let (Some(cache), Some(key)) = (cache, &key) {
         if let Some(diagnostics) = cache.get(key) {
@@ -167,7 +194,7 @@ fn check_path(
             (source, diagnostics) = check_bytes(&name, fixed.as_bytes(), config);
         }
         if changed {
-            files::write_atomically(path, source.text.as_bytes())?;
+            fs::write_atomically(path, source.text.as_bytes())?;
         }
     }
     Ok(Checked {

@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::{fail, files, Outcome};
+use super::{fail, Outcome};
 use crate::config::{self, Config};
+use crate::fs::{self, Root};
 use crate::import::{self, report, Format, Options};
 use crate::ir::Owner;
 
@@ -79,7 +80,7 @@ pub fn run(args: &ImportArgs) -> Outcome {
         if let Some(out) = &args.out {
             let detailed = report::render(&summaries, &imports, true);
             if let Err(message) =
-                files::write_atomically(&out.join("import-report.md"), detailed.as_bytes())
+                fs::write_atomically(&out.join("import-report.md"), detailed.as_bytes())
             {
                 return fail(message);
             }
@@ -116,28 +117,24 @@ fn workspace(args: &ImportArgs) -> Result<Config, String> {
     };
     let (config, diagnostics) = Config::load(&path)?;
     if diagnostics.iter().any(|diagnostic| diagnostic.is_error()) {
-        eprintln!(
-            "warning: `{}` has errors; run `contrib check` on a manifest to see them",
+        // Budgets measured against defaults would not be the workspace's.
+        return Err(format!(
+            "`{}` has errors; run `contrib check` on a manifest to see them",
             path.display()
-        );
+        ));
     }
     Ok(config)
 }
 
 fn write(out: &Path, imports: &[import::Imported]) -> Result<(), String> {
     let mut count = 0;
+    let root = Root::create(out)?;
     for manifest in imports.iter().flat_map(|imported| &imported.manifests) {
         let path = out.join(&manifest.path);
         if let Some(folder) = path.parent() {
-            std::fs::create_dir_all(folder).map_err(|error| {
-                format!(
-                    "cannot create `{}`: {}",
-                    folder.display(),
-                    files::describe(&error)
-                )
-            })?;
+            root.create_folders(folder)?;
         }
-        files::write_atomically(&path, manifest.text.as_bytes())?;
+        fs::write_atomically(&path, manifest.text.as_bytes())?;
         count += 1;
     }
     eprintln!("wrote {count} manifest(s) to {}", out.display());
@@ -149,7 +146,7 @@ fn print(imports: &[import::Imported]) -> Result<(), String> {
     let mut out = stdout.lock();
     for manifest in imports.iter().flat_map(|imported| &imported.manifests) {
         writeln!(out, "# ==> {} <==\n{}", manifest.path, manifest.text)
-            .map_err(|error| format!("cannot write the manifests: {error}"))?;
+            .map_err(|error| format!("cannot write the manifests: {}", fs::describe(&error)))?;
     }
     Ok(())
 }

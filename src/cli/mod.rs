@@ -10,7 +10,6 @@ mod catalog;
 pub mod check;
 mod compile;
 mod explain;
-pub mod files;
 mod fmt;
 mod import;
 mod lsp;
@@ -86,6 +85,24 @@ pub enum Outcome {
     NeedsApproval,
 }
 
+impl Outcome {
+    /// The worse of two outcomes: a failure outweighs problems, which
+    /// outweigh a clean run.
+    pub fn worst(self, other: Outcome) -> Outcome {
+        let rank = |outcome| match outcome {
+            Outcome::Clean => 0,
+            Outcome::NeedsApproval => 1,
+            Outcome::Problems => 2,
+            Outcome::Failed => 3,
+        };
+        if rank(other) > rank(self) {
+            other
+        } else {
+            self
+        }
+    }
+}
+
 impl From<Outcome> for ExitCode {
     fn from(outcome: Outcome) -> Self {
         ExitCode::from(match outcome {
@@ -138,8 +155,36 @@ pub(crate) fn use_color() -> bool {
         && std::env::var_os("NO_COLOR").is_none_or(|value| value.is_empty())
 }
 
+/// The manifests `paths` name (see [`crate::fs::discover`]), with a
+/// warning on standard error for each file skipped that a person may not
+/// expect to be, and for each folder in which nothing was found. The
+/// outcome is [`Outcome::Failed`] when a folder held no manifest, so that
+/// a path mistyped in CI fails instead of checking nothing.
+fn manifests(paths: &[std::path::PathBuf]) -> Result<(Vec<std::path::PathBuf>, Outcome), String> {
+    let found = crate::fs::manifests(paths)?;
+    for warning in &found.warnings {
+        eprintln!("warning: {}", crate::report::terminal::visible(warning));
+    }
+    for folder in &found.empty {
+        eprintln!(
+            "warning: no manifests (`*.contrib`) in `{}`, or all are ignored (`.gitignore`, `{}`)",
+            crate::report::terminal::visible(&folder.display().to_string()),
+            crate::fs::IGNORE_FILE
+        );
+    }
+    let outcome = if found.empty.is_empty() {
+        Outcome::Clean
+    } else {
+        Outcome::Failed
+    };
+    Ok((found.files, outcome))
+}
+
 /// Prints a one-line error for a command that could not run.
 fn fail(message: impl std::fmt::Display) -> Outcome {
-    eprintln!("error: {message}");
+    eprintln!(
+        "error: {}",
+        crate::report::terminal::visible(&message.to_string())
+    );
     Outcome::Failed
 }
