@@ -31,7 +31,9 @@ pub fn analyze(source: &SourceFile, config: &Config) -> Analysis {
     };
     let lowered = lower::lower(&tree);
     let mut diagnostics = lowered.diagnostics;
+    diagnostics.extend(check::check_text(source, config));
     if let Some(plugin) = &lowered.plugin {
+        diagnostics.extend(check::bounds::check(plugin));
         diagnostics.extend(check::check(plugin, config));
     }
     let checked_whole = !diagnostics

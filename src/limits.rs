@@ -48,3 +48,10 @@ pub mod files {
     /// The check cache's index.
     pub const CACHE_INDEX: Limit = Limit::new(256 * MIB, "the check cache");
 }
+
+/// Largest magnitude of an integer in a manifest (a call argument, a
+/// duration in seconds): 2^53 − 1. A bundle is canonical JSON (RFC 8785),
+/// whose numbers every reader takes as IEEE doubles, which hold integers
+/// exactly only up to here: `9007199254740993` would be published as
+/// `…992`, and `i64::MAX` as a number no bundle loader accepts.
+pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;

@@ -11,6 +11,7 @@ use crate::diagnostic::Rule;
 pub fn all() -> Vec<&'static Rule> {
     let mut rules: Vec<&'static Rule> = language::ALL.to_vec();
     rules.extend(crate::check::registry().iter().map(|rule| rule.rule));
+    rules.extend(crate::check::text_registry().iter().map(|rule| rule.rule));
     rules.push(&crate::check::suppress::UNUSED_SUPPRESSION);
     rules.extend(crate::config::RULES.iter().copied());
     rules.extend(crate::bundle::rules::ALL.iter().copied());
