@@ -638,6 +638,44 @@ fn garbage_requests_are_answered_and_the_server_keeps_serving() {
 }
 
 #[test]
+fn a_mis_sized_frame_costs_only_itself() {
+    let mut server = Server::initialized();
+    let uri = server.open("review.contrib", CLEAN);
+    let hover = |id: i64| {
+        json!({
+            "jsonrpc": "2.0",
+            "id": id,
+            "method": "textDocument/hover",
+            "params": { "textDocument": { "uri": uri }, "position": position(CLEAN, "placement agent", 12) },
+        })
+        .to_string()
+    };
+    // A length too short: the rest of the body runs into the next header.
+    let body = hover(501);
+    server.write_raw(format!("Content-Length: {}\r\n\r\n{body}", body.len() - 7).as_bytes());
+    let body = hover(502);
+    server.write_raw(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes());
+    let answer = server.response(&json!(502));
+    assert!(
+        answer["result"]["contents"]["value"].is_string(),
+        "{answer}"
+    );
+    // A length too long: the body swallows the next frame's header.
+    let body = hover(503);
+    server.write_raw(format!("Content-Length: {}\r\n\r\n{body}", body.len() + 25).as_bytes());
+    for id in [504, 505] {
+        let body = hover(id);
+        server.write_raw(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes());
+    }
+    let answer = server.response(&json!(505));
+    assert!(
+        answer["result"]["contents"]["value"].is_string(),
+        "{answer}"
+    );
+    assert!(server.shut_down().success());
+}
+
+#[test]
 fn garbage_documents_get_diagnostics_and_the_server_keeps_serving() {
     let mut server = Server::initialized();
     let binary: String = (0u8..=255).map(char::from).cycle().take(4096).collect();

@@ -344,7 +344,7 @@ fn read_lock_text(root: &Root) -> Result<String, String> {
 /// Loads a bundle inside the catalog: a link out of it is refused.
 fn load_in(root: &Root, path: &Path) -> Result<Bundle, String> {
     let bytes = root.read(path, BUNDLE)?;
-    Bundle::from_bytes(&bytes).map_err(|error| error.to_string())
+    Bundle::from_bytes(&bytes).map_err(|error| format!("`{}`: {error}", path.display()))
 }
 
 /// What `catalog check` found: diagnostics per file, and the approval
@@ -506,8 +506,7 @@ pub fn installable(folder: &Path) -> Result<Vec<Bundle>, String> {
     let lock = Lock::read_in(&root)?;
     let mut chosen: Vec<Bundle> = Vec::new();
     for path in bundles_in(&root).files {
-        let bundle =
-            load_in(&root, &path).map_err(|error| format!("`{}`: {error}", path.display()))?;
+        let bundle = load_in(&root, &path)?;
         let entry = lock.entry(&bundle.plugin, &bundle.version);
         if let Some(entry) = entry {
             if bundle.digest.as_deref() != Some(entry.digest.as_str()) {

@@ -214,6 +214,7 @@ pub fn publish(args: &PublishArgs) -> Outcome {
 
 /// The approval delta, for people.
 pub fn print_changes(out: &mut dyn Write, old: &str, new: &str, changes: &[diff::Change]) {
+    use crate::report::terminal::visible;
     let needs: Vec<&diff::Change> = changes
         .iter()
         .filter(|c| c.class == Class::NeedsApproval)
@@ -238,10 +239,10 @@ pub fn print_changes(out: &mut dyn Write, old: &str, new: &str, changes: &[diff:
         for change in group {
             match &change.contributor {
                 Some(id) => {
-                    let _ = writeln!(out, "    - {id}: {}", change.message);
+                    let _ = writeln!(out, "    - {}: {}", visible(id), visible(&change.message));
                 }
                 None => {
-                    let _ = writeln!(out, "    - {}", change.message);
+                    let _ = writeln!(out, "    - {}", visible(&change.message));
                 }
             }
         }

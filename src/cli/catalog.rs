@@ -249,7 +249,12 @@ pub fn preview(args: &PreviewArgs) -> Outcome {
     let mut resolver = Resolver::new(args.config.clone());
     match bundle_or_manifest(&args.path, &mut resolver) {
         Ok(bundle) => {
-            print!("{}", preview_text(&bundle));
+            // The approval screen: what the person sees must be what the
+            // model gets, so nothing in it may act on the terminal.
+            print!(
+                "{}",
+                crate::report::terminal::visible(&preview_text(&bundle))
+            );
             Outcome::Clean
         }
         Err(message) => fail(message),

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{fail, Outcome};
 use crate::bundle::Bundle;
+use crate::report::terminal::visible;
 use crate::runtime::simulate::{self, Figures, Options, Report};
 use crate::runtime::{
     Boundary, Breakpoint, Caching, CliGate, Conversation, OpeningItem, Profile, Profiles, Session,
@@ -44,21 +45,28 @@ pub struct SimulateArgs {
     /// A folder of bundles (`*.bundle.json`, searched recursively).
     #[arg(long)]
     bundles: PathBuf,
-    #[arg(long, default_value_t = 2)]
-    agents: usize,
-    #[arg(long, default_value_t = 4)]
-    persons: usize,
-    /// Conversations per agent and person.
-    #[arg(long, default_value_t = 3)]
-    conversations: usize,
-    /// Turns per conversation.
-    #[arg(long, default_value_t = 12)]
-    turns: usize,
+    /// Agents simulated (1 to 100).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=100))]
+    agents: u32,
+    /// People simulated (1 to 10,000).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    persons: u32,
+    /// Conversations per agent and person (1 to 1,000).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1_000))]
+    conversations: u32,
+    /// Turns per conversation (1 to 1,000).
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=1_000))]
+    turns: u32,
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Compact a conversation when its stored history passes this many
-    /// tokens.
-    #[arg(long, value_name = "TOKENS", default_value_t = Options::default().compact_after_tokens)]
+    /// tokens (1 to 10,000,000).
+    #[arg(
+        long,
+        value_name = "TOKENS",
+        default_value_t = Options::default().compact_after_tokens,
+        value_parser = clap::value_parser!(u64).range(1..=10_000_000)
+    )]
     compact_after: u64,
     #[command(flatten)]
     cache: CacheArgs,
@@ -128,7 +136,7 @@ pub fn compose(args: &ComposeArgs) -> Outcome {
         Ok(layout) => {
             let text = match args.format {
                 LayoutFormat::Json => serde_json::to_string_pretty(&layout).unwrap_or_default(),
-                LayoutFormat::Human => human_layout(&layout),
+                LayoutFormat::Human => visible(&human_layout(&layout)).into_owned(),
             };
             print(&text);
             Outcome::Clean
@@ -183,8 +191,7 @@ fn layout(args: &ComposeArgs) -> Result<Layout, String> {
 }
 
 fn read_turns(path: &Path) -> Result<Vec<TurnInput>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|error| format!("cannot read `{}`: {error}", path.display()))?;
+    let text = crate::fs::read_text(path, crate::limits::files::RUNTIME_INPUT)?;
     let file: TurnsFile = toml::from_str(&text)
         .map_err(|error| format!("`{}`: {}", path.display(), error.message()))?;
     Ok(file.turn)
@@ -371,6 +378,11 @@ fn human_turn(out: &mut String, layout: &TurnLayout) {
     }
 }
 
+/// Most turns one `simulate` run composes: each bound above is generous
+/// on its own, but their product bounds the time and memory a run takes
+/// (a few seconds and tens of megabytes per hundred thousand turns).
+const MAX_SIMULATED_TURNS: u64 = 1_000_000;
+
 pub fn simulate(args: &SimulateArgs) -> Outcome {
     let profile = match args.cache.profile() {
         Ok(profile) => profile,
@@ -380,11 +392,21 @@ pub fn simulate(args: &SimulateArgs) -> Outcome {
         Ok(bundles) => bundles,
         Err(message) => return fail(message),
     };
+    let total = u64::from(args.agents)
+        * u64::from(args.persons)
+        * u64::from(args.conversations)
+        * u64::from(args.turns);
+    if total > MAX_SIMULATED_TURNS {
+        return fail(format!(
+            "{} agents × {} people × {} conversations × {} turns is {total} turns; simulate at most {MAX_SIMULATED_TURNS}",
+            args.agents, args.persons, args.conversations, args.turns
+        ));
+    }
     let options = Options {
-        agents: args.agents,
-        persons: args.persons,
-        conversations: args.conversations,
-        turns: args.turns,
+        agents: args.agents as usize,
+        persons: args.persons as usize,
+        conversations: args.conversations as usize,
+        turns: args.turns as usize,
         seed: args.seed,
         compact_after_tokens: args.compact_after,
         ..Options::default()
@@ -406,14 +428,17 @@ pub fn simulate(args: &SimulateArgs) -> Outcome {
             })
             .unwrap_or_default()
         }
-        LayoutFormat::Human => human_report(&report),
+        LayoutFormat::Human => visible(&human_report(&report)).into_owned(),
     };
     print(&text);
     Outcome::Clean
 }
 
 /// Writes `text` and a line break to stdout; a closed pipe (`| head`) is
-/// not an error worth a panic.
+/// not an error worth a panic. Human layouts come through
+/// [`visible`] first: bodies and names come from bundles, so control
+/// characters are shown as escapes, never sent to the terminal (JSON
+/// escapes them itself).
 fn print(text: &str) {
     use std::io::Write;
     let _ = writeln!(std::io::stdout().lock(), "{text}");

@@ -112,6 +112,9 @@ pub fn parse(text: &str) -> Frontmatter {
         .map(|line| line.strip_suffix('\r').unwrap_or(line))
         .collect();
     let mut frontmatter = Frontmatter::default();
+    // Keys seen, so that a duplicate is found without rescanning every
+    // entry (quadratic in the keys of a hostile file).
+    let mut seen = std::collections::HashSet::new();
     let mut index = 0;
     while index < lines.len() {
         let line = lines[index];
@@ -136,7 +139,7 @@ pub fn parse(text: &str) -> Frontmatter {
             end -= 1;
         }
         let value = parse_value(rest.trim(), &lines[start..end]);
-        if frontmatter.entries.iter().any(|entry| entry.key == key) {
+        if !seen.insert(key) {
             frontmatter.problems.push(format!(
                 "`{key}` is given twice in the frontmatter; the first is used"
             ));

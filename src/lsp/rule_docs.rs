@@ -91,13 +91,12 @@ fn default_folder() -> Option<PathBuf> {
 /// be written. Each file is written under a temporary name and renamed, so
 /// two servers starting at once never show a half-written page.
 fn write_all(folder: &Path) -> bool {
-    if std::fs::create_dir_all(folder).is_err() {
+    if crate::fs::create_folder(folder).is_err() {
         return false;
     }
     crate::rules::all().into_iter().all(|rule| {
         let path = folder.join(format!("{}.md", rule.name));
-        let temporary = folder.join(format!(".{}.md.{}", rule.name, std::process::id()));
-        std::fs::write(&temporary, page(rule)).is_ok() && std::fs::rename(&temporary, &path).is_ok()
+        crate::fs::write_atomically(&path, page(rule).as_bytes()).is_ok()
     })
 }
 
