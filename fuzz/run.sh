@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Runs one fuzz target for a while, its corpus seeded from examples/ and the
-# editor samples (for bundle_load: the examples, built into bundles). Usage: fuzz/run.sh TARGET SECONDS [more libFuzzer flags]
+# Runs one fuzz target for a while, its corpus seeded from examples/, the
+# editor samples and the hostile seeds in fuzz/seeds/ (for bundle_load: the
+# examples, built into bundles; for lsp_frames and frontmatter: their own
+# seeds). Usage: fuzz/run.sh TARGET SECONDS [more libFuzzer flags]
 #
 # SANITIZER=address (cargo-fuzz's default) catches memory errors in unsafe
 # code; the crate has none of its own, so SANITIZER=none, several times
@@ -12,15 +14,22 @@ seconds="$2"
 shift 2
 corpus="$here/corpus/$target"
 mkdir -p "$corpus"
-if [ "$target" = bundle_load ]; then
+case "$target" in
+bundle_load)
     # Bundles: the examples, built.
     built="$(mktemp -d)"
     cargo run -q --release --manifest-path "$here/../Cargo.toml" -- build "$here"/../examples/*.contrib -o "$built" 2>/dev/null
     find "$built" -name '*.bundle.json' -exec cp {} "$corpus/" \;
     rm -rf "$built"
-else
+    ;;
+lsp_frames | frontmatter)
+    cp "$here/seeds/$target"/* "$corpus/"
+    ;;
+*)
     find "$here/../examples" "$here/../editors/vscode/test" -name '*.contrib' -exec cp {} "$corpus/" \;
-fi
+    cp "$here/seeds/manifests"/* "$corpus/"
+    ;;
+esac
 cd "$here"
 exec cargo +nightly fuzz run -s "${SANITIZER:-none}" "$target" "$corpus" -- \
     -dict="$here/contrib.dict" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 "$@"
