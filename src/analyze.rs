@@ -4,7 +4,7 @@ use crate::config::Config;
 use crate::diagnostic::{self, Diagnostic};
 use crate::ir::Plugin;
 use crate::limits::MAX_FILE_BYTES;
-use crate::rules::language::{INVALID_ENCODING, LIMIT_EXCEEDED};
+use crate::rules::{INVALID_ENCODING, LIMIT_EXCEEDED};
 use crate::source::{SourceFile, Span};
 use crate::{check, lower, syntax};
 
@@ -36,9 +36,12 @@ pub fn analyze(source: &SourceFile, config: &Config) -> Analysis {
         diagnostics.extend(check::bounds::check(plugin));
         diagnostics.extend(check::check(plugin, config));
     }
-    let checked_whole = !diagnostics
-        .iter()
-        .any(|diagnostic| diagnostic.is_error() && !diagnostic.rule.is_configurable());
+    // A language error keeps its contributor out of the IR, and so from
+    // the checker: a suppression may then look unused only because what it
+    // covers was never checked.
+    let checked_whole = !diagnostics.iter().any(|diagnostic| {
+        diagnostic.is_error() && diagnostic.rule.kind == crate::diagnostic::RuleKind::Language
+    });
     check::suppress::apply(&tree, source, &mut diagnostics, checked_whole);
     check::apply_levels(&mut diagnostics, config);
     diagnostic::sort(&mut diagnostics);

@@ -361,7 +361,7 @@ fn parse_key(hex: &str) -> Option<Key> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::language::UNKNOWN_FIELD;
+    use crate::rules::UNKNOWN_FIELD;
 
     fn location(root: &Path) -> Location {
         Location {

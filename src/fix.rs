@@ -59,7 +59,7 @@ pub fn apply(text: &str, diagnostics: &[Diagnostic], include_unsafe: bool) -> (S
 mod tests {
     use super::*;
     use crate::diagnostic::{Diagnostic, Fix};
-    use crate::rules::language::UNKNOWN_FIELD;
+    use crate::rules::UNKNOWN_FIELD;
     use crate::source::Span;
 
     fn diagnostic(span: Span, replacement: &str, applicability: Applicability) -> Diagnostic {

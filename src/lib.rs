@@ -42,6 +42,7 @@ pub mod ir;
 pub mod limits;
 pub mod lower;
 pub mod lsp;
+pub mod migrate;
 pub mod report;
 pub mod rules;
 pub mod runtime;

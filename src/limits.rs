@@ -22,6 +22,20 @@ pub const MAX_CONTRIBUTORS: usize = 4096;
 /// Most template variables in one body.
 pub const MAX_TEMPLATE_VARIABLES: usize = 256;
 
+/// Most items in one list of tools, operations, fact sections or globs: the
+/// bound the platform's fact sections use, and far more than a
+/// conversation should load up front.
+pub const MAX_LIST_ITEMS: usize = 64;
+
+/// Longest name (a plugin, contributor, tool, skill, operation, command or
+/// subagent), in characters: names appear in paths, approval screens and
+/// turn records.
+pub const MAX_NAME_CHARS: usize = 200;
+
+/// Longest description of a text the model may ask for, in characters: it
+/// is kept in the system prompt for every conversation.
+pub const MAX_DESCRIPTION_CHARS: usize = 1024;
+
 /// Limits on the other files `contrib` reads, each far above what a real
 /// one holds, so that a hostile or mistaken path (a huge file, `/dev/zero`
 /// behind a link) is refused with a message instead of filling memory.

@@ -140,10 +140,10 @@ fn loading_refuses_tampered_unknown_and_malformed_bundles() {
         Bundle::from_bytes(tampered.as_bytes()),
         Err(LoadError::DigestMismatch { .. })
     ));
-    let future = text.replacen("\"format\":1", "\"format\":2", 1);
+    let future = text.replacen("\"format\":2", "\"format\":3", 1);
     assert_eq!(
         Bundle::from_bytes(future.as_bytes()),
-        Err(LoadError::UnknownFormat(Some(2)))
+        Err(LoadError::UnknownFormat(Some(3)))
     );
     let extra = text.replacen("{", "{\"surprise\":true,", 1);
     assert!(matches!(
@@ -236,7 +236,7 @@ fn a_published_version_is_frozen_and_a_bump_that_asks_for_more_needs_approval() 
     );
     workspace.edit(
         "    system-message idle {",
-        "    eager-run news {\n        placement conversation\n        budget 400 tokens\n        call fetch_url { url: \"https://news.acme.dev/today\" }\n    }\n\n    system-message idle {",
+        "    eager-run news {\n        budget 400 tokens\n        call fetch_url { url: \"https://news.acme.dev/today\" }\n    }\n\n    system-message idle {",
     );
     let config = std::fs::read_to_string(workspace.path().join("contrib.toml")).expect("config");
     std::fs::write(
@@ -251,7 +251,7 @@ fn a_published_version_is_frozen_and_a_bump_that_asks_for_more_needs_approval() 
     assert!(bumped.status.success(), "{}", stdout(&bumped));
     let report = stdout(&bumped);
     assert!(report.contains("needs approval"), "{report}");
-    assert!(report.contains("news: adds a `eager-run`"), "{report}");
+    assert!(report.contains("news: adds an `eager-run`"), "{report}");
     assert!(
         report.contains("newly reaches the host `news.acme.dev`"),
         "{report}"

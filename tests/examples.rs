@@ -47,15 +47,21 @@ fn every_example_checks_clean() {
     }
 }
 
-/// The example in issue 2, saved verbatim, checks without errors against
-/// the examples' workspace. Its one warning is honest: `stance` is budgeted
-/// 120 tokens for a 15-token body (the copy in `examples/` records why,
-/// in a suppression).
+/// The example in issue 2, saved verbatim in the language's first
+/// version, migrates to a manifest that checks without errors against the
+/// examples' workspace. Its one warning is honest: `stance` is budgeted 120
+/// tokens for a 15-token body (the copy in `examples/` records why, in a
+/// suppression).
 #[test]
-fn the_issue_example_saved_verbatim_checks_without_errors() {
+fn the_issue_example_saved_verbatim_migrates_and_checks_without_errors() {
     let name = "tests/fixtures/issue-2-example.contrib";
-    let bytes = read(&root().join(name));
-    let source = contrib::decode_bytes(name, &bytes).expect("UTF-8");
+    let text = String::from_utf8(read(&root().join(name))).expect("UTF-8");
+    let migrated = contrib::migrate::manifest(name, &text).expect("it parses");
+    assert!(
+        migrated.changed(&text),
+        "the verbatim example is language 1"
+    );
+    let source = contrib::source::SourceFile::new(name, migrated.text);
     let config = common::config_for("examples/code-review.contrib");
     let diagnostics = contrib::analyze(&source, &config).diagnostics;
     let found: Vec<(&str, &str)> = diagnostics
@@ -65,18 +71,21 @@ fn the_issue_example_saved_verbatim_checks_without_errors() {
     assert_eq!(found, [("budget-unused", "budget 120 tokens")]);
 }
 
+/// The reference example is the issue's, migrated, with one suppression.
 #[test]
-fn the_issue_example_is_kept_verbatim() {
-    let text = std::fs::read_to_string(root().join("examples/code-review.contrib"))
+fn the_reference_example_is_the_issue_example_migrated() {
+    let verbatim = String::from_utf8(read(&root().join("tests/fixtures/issue-2-example.contrib")))
+        .expect("UTF-8");
+    let migrated = contrib::migrate::manifest("issue", &verbatim).expect("it parses");
+    let example = std::fs::read_to_string(root().join("examples/code-review.contrib"))
         .expect("examples/code-review.contrib");
-    for line in [
-        "plugin acme/code-review 1.4.0 {",
-        "    requires skill code-review \"^2.1\"",
-        "        body \"Answer tersely, in British English. Call me {person.name}.\"",
-        "        call fetch_url { url: \"https://docs.acme.dev/style\" }",
-        "        says date, os, arch",
-    ] {
-        assert!(text.lines().any(|l| l == line), "missing: {line}");
+    let without_suppression: Vec<&str> = example
+        .lines()
+        .filter(|line| !line.trim_start().starts_with("# contrib:"))
+        .collect();
+    let migrated_lines: Vec<&str> = migrated.text.lines().collect();
+    for line in &migrated_lines {
+        assert!(without_suppression.contains(line), "missing: {line}");
     }
 }
 
@@ -92,7 +101,7 @@ fn every_broken_example_yields_exactly_its_diagnostic() {
 #[test]
 fn every_language_diagnostic_has_a_broken_example() {
     let names: Vec<String> = broken().iter().map(|path| expected_name(path)).collect();
-    for rule in contrib::rules::language::ALL {
+    for rule in language_rules() {
         assert!(
             names.iter().any(|name| name == rule.name),
             "no examples/broken/{}.contrib",
@@ -140,4 +149,12 @@ fn snapshot_settings(path: &std::path::Path) -> insta::Settings {
     settings.set_omit_expression(true);
     settings.set_input_file(path);
     settings
+}
+
+/// The rules the language itself reports.
+fn language_rules() -> impl Iterator<Item = &'static contrib::diagnostic::Rule> {
+    contrib::rules::all()
+        .iter()
+        .copied()
+        .filter(|rule| rule.kind == contrib::diagnostic::RuleKind::Language)
 }

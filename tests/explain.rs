@@ -78,7 +78,7 @@ fn rules_lists_every_rule_with_code_name_and_level() {
     let rules = contrib::rules::all();
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), rules.len(), "{stdout}");
-    for (line, rule) in lines.iter().zip(&rules) {
+    for (line, rule) in lines.iter().zip(rules) {
         let columns: Vec<&str> = line.split_whitespace().collect();
         assert_eq!(
             columns[..3],

@@ -77,7 +77,7 @@ fn reordering_moves_comments_with_their_fields() {
 #[test]
 fn crlf_lone_cr_and_mixed_line_endings_become_lf() {
     insta::assert_snapshot!(snapshot(
-        "plugin acme/x 1.0.0 {\r\n    owner agent-author\r    summary \"s\"\n\r\n\r\n    fact env {\r\n        says date,os\r\n        budget 5 tokens\r\n    }\r\n}"
+        "plugin acme/x 1.0.0 {\r\n    owner agent-author\r    summary \"s\"\n\r\n\r\n    fact env {\r\n        says [date,os]\r\n        budget 5 tokens\r\n    }\r\n}"
     ));
 }
 

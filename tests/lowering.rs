@@ -826,7 +826,7 @@ fn comments_go_anywhere_a_line_ends() {
     assert_eq!(underlined(text), []);
     let (plugin, _) = lower(text);
     let plugin = plugin.expect("a plugin");
-    let ContributorBody::Fact { says } = &plugin.contributors[0].body else {
+    let ContributorBody::Fact { says, .. } = &plugin.contributors[0].body else {
         panic!("not a fact")
     };
     assert_eq!(says.len(), 2);

@@ -79,6 +79,8 @@ impl Server {
         isolated::isolate(&mut command, &workspace.path().join("cache"));
         let mut child = command
             .arg("lsp")
+            // Anything the server wrote under these would show up here.
+            .env("HOME", workspace.path().join("home"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -357,13 +359,21 @@ fn diagnostics_appear_on_open_and_clear_when_fixed() {
             .starts_with("unknown field `budgt`"),
         "{unknown}"
     );
+    // The link is the rule's page in the repository, at this release's tag;
+    // the page is in `docs/rules/`, and the server wrote nothing.
     let href = unknown["codeDescription"]["href"].as_str().unwrap();
-    assert!(
-        href.starts_with("file://") && href.ends_with("/unknown-field.md"),
-        "{href}"
+    assert_eq!(
+        href,
+        format!(
+            "{}/blob/v{}/docs/rules/unknown-field.md",
+            env!("CARGO_PKG_REPOSITORY"),
+            env!("CARGO_PKG_VERSION")
+        )
     );
-    let page = std::fs::read_to_string(href.trim_start_matches("file://")).unwrap();
+    let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/rules/unknown-field.md");
+    let page = std::fs::read_to_string(&page).unwrap();
     assert!(page.starts_with("# unknown-field (C0004)"), "{page}");
+    assert!(!server.path("home").exists() && !server.path("cache").exists());
 
     // With the field fixed the contributor lowers, and the checker sees
     // the time in agent placement, with the variable as related information.
@@ -395,7 +405,8 @@ fn hover_answers_on_a_placement_and_a_contributor() {
     );
     let markdown = placement["result"]["contents"]["value"].as_str().unwrap();
     assert!(
-        markdown.contains("| **`agent`** | every conversation of one agent, for everyone |"),
+        markdown
+            .contains("- `agent` (here): shared by every conversation of one agent, for everyone;"),
         "{markdown}"
     );
     let contributor = server.request(
@@ -404,7 +415,7 @@ fn hover_answers_on_a_placement_and_a_contributor() {
     );
     let markdown = contributor["result"]["contents"]["value"].as_str().unwrap();
     assert!(
-        markdown.contains("| measured | 1120 tokens (56% of 2000), with o200k |"),
+        markdown.contains("- measured: 1120 tokens (56% of 2000), with o200k\n"),
         "{markdown}"
     );
     let nothing = server.request(

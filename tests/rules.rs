@@ -23,7 +23,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
 use contrib::config::{self, Config};
-use contrib::diagnostic::{Diagnostic, Rule, RuleGroup, Severity};
+use contrib::diagnostic::{Diagnostic, Rule, RuleKind, Severity};
 use contrib::report::human::Human;
 use contrib::source::SourceFile;
 
@@ -31,11 +31,18 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rules")
 }
 
-/// The rules that `[lints]` can change, and so the ones with fixtures.
+/// The checker's and the configuration's rules, which have fixtures here
+/// (the language's have theirs in `examples/broken/`).
 fn configurable_rules() -> Vec<&'static Rule> {
     contrib::rules::all()
-        .into_iter()
-        .filter(|rule| matches!(rule.group, RuleGroup::Check | RuleGroup::Config))
+        .iter()
+        .copied()
+        .filter(|rule| {
+            matches!(
+                rule.kind,
+                RuleKind::Lint | RuleKind::Policy | RuleKind::Config
+            )
+        })
         .collect()
 }
 
@@ -121,8 +128,8 @@ fn expectation(rule: &Rule, stem: &str) -> Option<Expect> {
 /// nor their snapshots are an error, so a misnamed fixture is never skipped.
 fn fixtures_of(rule: &'static Rule) -> Result<Vec<Fixture>, String> {
     let folder = root().join(rule.name);
-    let fixture_extension = match rule.group {
-        RuleGroup::Config => "toml",
+    let fixture_extension = match rule.kind {
+        RuleKind::Config => "toml",
         _ => "contrib",
     };
     let entries = std::fs::read_dir(&folder).map_err(|error| {
@@ -156,7 +163,7 @@ fn fixtures_of(rule: &'static Rule) -> Result<Vec<Fixture>, String> {
         if extension == "snap" || file == config::FILE_NAME {
             continue;
         }
-        if rule.group == RuleGroup::Config && file == "manifest.contrib" {
+        if rule.kind == RuleKind::Config && file == "manifest.contrib" {
             continue;
         }
         let expect = (extension == fixture_extension)
@@ -197,7 +204,7 @@ fn every_configurable_rule_has_fail_and_pass_fixtures() {
                     problems.push(format!("{}: no `pass` fixture", rule.name));
                 }
                 let manifest = root().join(rule.name).join("manifest.contrib");
-                if rule.group == RuleGroup::Config && !manifest.is_file() {
+                if rule.kind == RuleKind::Config && !manifest.is_file() {
                     problems.push(format!("{}: no `manifest.contrib`", rule.name));
                 }
             }
@@ -316,7 +323,7 @@ fn config_rule_manifests_check_clean_with_the_fixed_config() {
     let mut problems = Vec::new();
     for rule in configurable_rules()
         .into_iter()
-        .filter(|rule| rule.group == RuleGroup::Config)
+        .filter(|rule| rule.kind == RuleKind::Config)
     {
         let folder = root().join(rule.name);
         let read = |file: &str| std::fs::read_to_string(folder.join(file)).unwrap_or_default();
@@ -401,7 +408,7 @@ fn every_rule_is_documented_and_uniquely_named() {
     let kebab = regex::Regex::new(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$").expect("valid regex");
     let rules = contrib::rules::all();
     let mut problems = Vec::new();
-    for rule in &rules {
+    for rule in rules {
         let name = rule.name;
         for section in ["## What it does", "## Why is this bad?", "## Example"] {
             if !rule.explanation.contains(section) {

@@ -5,6 +5,9 @@
 -- It registers the `contrib` filetype, sets comment and indent options, and
 -- starts the language server (`contrib lsp`) for contrib buffers.
 --
+-- Supported: Neovim 0.11+ needs nothing else; 0.9 and 0.10 need nvim-lspconfig
+-- at tag v1.8.0 (see README.md). On 0.7 and 0.8 only steps 1 and 2 apply.
+--
 -- Options (set before this file is loaded):
 --   vim.g.contrib_cmd = { '/path/to/contrib', 'lsp' }   -- default { 'contrib', 'lsp' }
 
@@ -52,11 +55,13 @@ if vim.fn.has('nvim-0.11') == 1 then
     root_markers = { 'contrib.toml', '.git' },
   })
   vim.lsp.enable('contrib')
+elseif vim.fn.has('nvim-0.9') == 0 then
+  vim.notify('contrib.lua: the contrib language server needs Neovim 0.9 or newer', vim.log.levels.WARN)
 else
-  -- Older Neovim: register a custom server with nvim-lspconfig.
+  -- Neovim 0.9 and 0.10: register a custom server with nvim-lspconfig (tag v1.8.0).
   local ok, lspconfig = pcall(require, 'lspconfig')
   if not ok then
-    vim.notify('contrib.lua: Neovim < 0.11 needs nvim-lspconfig for the contrib language server',
+    vim.notify('contrib.lua: Neovim 0.9 and 0.10 need nvim-lspconfig (tag v1.8.0) for the contrib language server',
       vim.log.levels.WARN)
     return
   end

@@ -3,12 +3,14 @@
 use std::collections::BTreeMap;
 
 use super::{
-    permissions, Bundle, BundledCall, BundledCondition, BundledContributor, Segment,
-    SkillOperations, FORMAT,
+    permissions, AuthorWaivers, Bundle, BundledActivation, BundledCall, BundledCondition,
+    BundledContributor, Segment, SkillOperations, FORMAT,
 };
 use crate::check::Measure;
 use crate::config::Config;
-use crate::ir::{framing, Contributor, ContributorBody, Plugin, Template, TemplatePart};
+use crate::ir::{
+    framing, Activation, Contributor, ContributorBody, Plugin, Template, TemplatePart,
+};
 
 /// The bundle of a plugin that checked without errors, with its digest.
 pub fn build(plugin: &Plugin, config: &Config) -> Bundle {
@@ -28,7 +30,7 @@ pub fn build(plugin: &Plugin, config: &Config) -> Bundle {
         format: FORMAT,
         plugin: plugin.name.value.to_string(),
         version: plugin.version.value.clone(),
-        owner: plugin.owner.value,
+        requested_owner: plugin.owner.value,
         summary: plugin.summary.as_ref().map(|summary| summary.value.clone()),
         requires: plugin
             .requires
@@ -43,6 +45,7 @@ pub fn build(plugin: &Plugin, config: &Config) -> Bundle {
         tokenizer: config.tokenizer,
         permissions: permissions::summarise(&contributors, config),
         contributors,
+        author_waivers: AuthorWaivers::default(),
         digest: None,
     };
     bundle.digest = Some(super::digest_of(&bundle));
@@ -62,6 +65,8 @@ fn bundle_contributor(
         placement: contributor.placement.value,
         priority: contributor.priority.value,
         reach: contributor.reach.value,
+        activation: activation(&contributor.activation.value),
+        delivery: contributor.delivery(),
         budget: contributor.budget.value,
         measured_tokens,
         template: contributor.template().map(segments),
@@ -79,6 +84,7 @@ fn bundle_contributor(
         condition: None,
         source: None,
         origin: None,
+        heading: None,
         says: Vec::new(),
     };
     match &contributor.body {
@@ -107,12 +113,33 @@ fn bundle_contributor(
             bundled.source = Some(source.value);
             bundled.origin = Some(origin.value.clone());
         }
-        ContributorBody::Fact { says } => {
+        ContributorBody::Fact { heading, says } => {
+            bundled.heading = heading.as_ref().map(|heading| heading.value.clone());
             bundled.says = says.iter().map(|section| section.value).collect();
         }
         ContributorBody::Text { .. } | ContributorBody::EagerRun { .. } => {}
     }
     bundled
+}
+
+fn activation(activation: &Activation) -> Option<BundledActivation> {
+    let name = |name: &crate::source::Spanned<String>| name.value.clone();
+    Some(match activation {
+        Activation::Always => return None,
+        Activation::Command(command) => BundledActivation::Command {
+            name: name(command),
+        },
+        Activation::Skill(skill) => BundledActivation::Skill { name: name(skill) },
+        Activation::Subagent(subagent) => BundledActivation::Subagent {
+            name: name(subagent),
+        },
+        Activation::Files(globs) => BundledActivation::Files {
+            globs: globs.iter().map(name).collect(),
+        },
+        Activation::Request(description) => BundledActivation::Request {
+            description: name(description),
+        },
+    })
 }
 
 fn segments(template: &Template) -> Vec<Segment> {

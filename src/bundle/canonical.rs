@@ -16,7 +16,12 @@ pub fn digest_of(bundle: &Bundle) -> String {
         digest: None,
         ..bundle.clone()
     };
-    let hash = Sha256::digest(canonical_bytes(&unsigned));
+    digest_of_bytes(&canonical_bytes(&unsigned))
+}
+
+/// `sha256:<hex>` of canonical bytes.
+pub(super) fn digest_of_bytes(bytes: &[u8]) -> String {
+    let hash = Sha256::digest(bytes);
     let mut hex = String::with_capacity(7 + 64);
     hex.push_str("sha256:");
     for byte in hash {

@@ -26,7 +26,6 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::diff::{self, Change};
-use super::rules::*;
 use super::sign::{self, DetachedSignature};
 use super::{bundle_path, write_bundle, Bundle, Permissions, Written};
 use crate::config::Config;
@@ -34,6 +33,7 @@ use crate::diagnostic::Diagnostic;
 use crate::fs::{self, Access, Guard, Root};
 use crate::ir::Placement;
 use crate::limits::files::{BUNDLE, KEY, LOCK};
+use crate::rules::*;
 use crate::source::{SourceFile, Span};
 
 pub const LOCK_FILE: &str = "catalog.lock";
@@ -593,22 +593,22 @@ fn catalog_wide(
             continue;
         };
         if let Some(first) = owners.get(entry.plugin.as_str()) {
-            if first.owner != bundle.owner {
+            if first.requested_owner != bundle.requested_owner {
                 diagnostics.push(
                     Diagnostic::new(
                         &DUPLICATE_PLUGIN,
                         format!(
                             "`{}` is published by two owners: {} and {}",
-                            entry.plugin, first.owner, bundle.owner
+                            entry.plugin, first.requested_owner, bundle.requested_owner
                         ),
                     )
                     .primary(
                         find_span(lock_text, &entry.digest),
-                        format!("{} by {}", bundle.id(), bundle.owner),
+                        format!("{} by {}", bundle.id(), bundle.requested_owner),
                     )
                     .secondary(
                         find_span(lock_text, first.digest.as_deref().unwrap_or_default()),
-                        format!("{} by {}", first.id(), first.owner),
+                        format!("{} by {}", first.id(), first.requested_owner),
                     )
                     .help("one plugin name has one owner; publish the other under its own name"),
                 );

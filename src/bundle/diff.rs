@@ -40,13 +40,13 @@ impl Change {
 /// Every change from `old` to `new`, escalations first.
 pub fn diff(old: &Bundle, new: &Bundle) -> Vec<Change> {
     let mut changes = Vec::new();
-    if old.owner != new.owner {
+    if old.requested_owner != new.requested_owner {
         changes.push(Change::new(
             Class::NeedsApproval,
             None,
             format!(
                 "the plugin's owner changes from {} to {}",
-                old.owner, new.owner
+                old.requested_owner, new.requested_owner
             ),
         ));
     }
@@ -60,8 +60,8 @@ pub fn diff(old: &Bundle, new: &Bundle) -> Vec<Change> {
                 Class::NeedsApproval,
                 Some(&contributor.id),
                 format!(
-                    "adds a `{}` at {} placement, {} priority, budget {} tokens",
-                    contributor.kind,
+                    "adds {} at {} placement, {} priority, budget {} tokens",
+                    contributor.kind.with_article(),
                     contributor.placement,
                     contributor.priority,
                     contributor.budget
@@ -154,8 +154,10 @@ fn compare(old: &BundledContributor, new: &BundledContributor, changes: &mut Vec
             format!("reach narrows from {} to {}", old.reach, new.reach),
         );
     }
+    compare_activation(old, new, &mut push);
     if new.template != old.template
         || new.call != old.call
+        || new.heading != old.heading
         || new.condition != old.condition
         || new.says != old.says
     {
@@ -163,6 +165,44 @@ fn compare(old: &BundledContributor, new: &BundledContributor, changes: &mut Vec
             Class::Update,
             "content changes within its budget".to_string(),
         );
+    }
+}
+
+/// A text that applied only when something happened and now applies always
+/// joins every conversation: it asks for more. One that now applies only
+/// sometimes asks for less. Any other change of when it applies (other
+/// files, another command) changes which conversations it joins, which a
+/// person approves again.
+fn compare_activation(
+    old: &BundledContributor,
+    new: &BundledContributor,
+    push: &mut impl FnMut(Class, String),
+) {
+    let describe = |activation: &Option<super::BundledActivation>| match activation {
+        None => "always".to_string(),
+        Some(activation) => activation.kind().as_str().to_string(),
+    };
+    match (&old.activation, &new.activation) {
+        (a, b) if a == b => {}
+        (Some(_), None) => push(
+            Class::NeedsApproval,
+            format!(
+                "now applies always, where it applied on {}",
+                describe(&old.activation)
+            ),
+        ),
+        (None, Some(_)) => push(
+            Class::Update,
+            format!("now applies only on {}", describe(&new.activation)),
+        ),
+        _ => push(
+            Class::NeedsApproval,
+            format!(
+                "applies on {} now, where it applied on {}",
+                describe(&new.activation),
+                describe(&old.activation)
+            ),
+        ),
     }
 }
 

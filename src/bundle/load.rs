@@ -30,7 +30,7 @@ impl fmt::Display for LoadError {
             LoadError::Io(message) => write!(f, "{message}"),
             LoadError::NotJson(message) => write!(f, "the bundle is not JSON: {message}"),
             LoadError::UnknownFormat(Some(format)) => {
-                write!(f, "the bundle is format {format}, but this build reads format {FORMAT}")
+                write!(f, "the bundle is format {format}, but this build reads formats 1 to {FORMAT}")
             }
             LoadError::UnknownFormat(None) => write!(f, "the bundle has no `format` number"),
             LoadError::Schema(message) => write!(f, "the bundle does not follow the bundle schema: {message}"),
@@ -57,14 +57,23 @@ impl Bundle {
         let value: serde_json::Value =
             serde_json::from_slice(bytes).map_err(|error| LoadError::NotJson(error.to_string()))?;
         let format = value.get("format").and_then(serde_json::Value::as_u64);
-        if format != Some(u64::from(FORMAT)) {
-            return Err(LoadError::UnknownFormat(format));
-        }
-        let bundle: Bundle =
-            serde_json::from_value(value).map_err(|error| LoadError::Schema(error.to_string()))?;
+        let (bundle, actual) = match format {
+            Some(1) => {
+                let old: super::v1::Bundle = serde_json::from_value(value)
+                    .map_err(|error| LoadError::Schema(error.to_string()))?;
+                let actual = old.digest().map_err(LoadError::Schema)?;
+                (old.upgrade(), actual)
+            }
+            Some(current) if current == u64::from(FORMAT) => {
+                let bundle: Bundle = serde_json::from_value(value)
+                    .map_err(|error| LoadError::Schema(error.to_string()))?;
+                let actual = digest_of(&bundle);
+                (bundle, actual)
+            }
+            other => return Err(LoadError::UnknownFormat(other)),
+        };
         bundle.validate().map_err(LoadError::Schema)?;
         let recorded = bundle.digest.clone().ok_or(LoadError::MissingDigest)?;
-        let actual = digest_of(&bundle);
         if recorded != actual {
             return Err(LoadError::DigestMismatch { recorded, actual });
         }
@@ -99,6 +108,24 @@ impl Bundle {
                 return Err(format!(
                     "contributor id `{}` is not kebab-case",
                     contributor.id
+                ));
+            }
+            // Where it goes is the table's to say, not the bundle's: a
+            // bundle that claims otherwise was not written by a build.
+            let always = contributor.activation.is_none();
+            let expected = contributor
+                .kind
+                .spec()
+                .delivery(contributor.placement, always);
+            if contributor.delivery != expected
+                || !contributor
+                    .kind
+                    .spec()
+                    .allows_placement(contributor.placement)
+            {
+                return Err(format!(
+                    "contributor `{}` is a `{}` at `{}` delivered as `{:?}`, which no build writes",
+                    contributor.id, contributor.kind, contributor.placement, contributor.delivery
                 ));
             }
         }

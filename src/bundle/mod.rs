@@ -15,8 +15,9 @@ pub mod catalog;
 pub mod diff;
 mod load;
 mod permissions;
-pub mod rules;
+
 pub mod sign;
+mod v1;
 mod write;
 
 use std::collections::BTreeMap;
@@ -31,13 +32,18 @@ pub use permissions::{Permissions, ToolRun};
 pub use write::{bundle_path, write_bundle, Written};
 
 use crate::config::Effect;
+use crate::diagnostic::Level;
 use crate::ir::{
-    ConditionKind, FactSection, Kind, Owner, Placement, Priority, Reach, Source, Value,
+    ActivationKind, ConditionKind, Delivery, FactSection, Kind, Owner, Placement, Priority, Reach,
+    Source, Value,
 };
 use crate::tokenizer::TokenizerKind;
 
-/// The bundle format this build writes and reads.
-pub const FORMAT: u32 = 1;
+/// The bundle format this build writes. It moves with the manifest
+/// language: format 2 is language 2 (kinds with their own settings,
+/// activation, authority requested rather than claimed). Format 1 bundles
+/// still load, upgraded in memory (see `load`).
+pub const FORMAT: u32 = 2;
 
 /// A published plugin version.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -47,7 +53,9 @@ pub struct Bundle {
     /// `scope/name`.
     pub plugin: String,
     pub version: semver::Version,
-    pub owner: Owner,
+    /// The plugin's owner, as the author requests it: the authority its
+    /// contributors get is decided when it is installed, never by this.
+    pub requested_owner: Owner,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
     /// Skill name → version requirement.
@@ -56,6 +64,11 @@ pub struct Bundle {
     /// In composition order: placement, then priority, then id.
     pub contributors: Vec<BundledContributor>,
     pub permissions: Permissions,
+    /// What the author chose not to be told: suppression comments and
+    /// `[lints]` levels in force when the bundle was built. Recorded so an
+    /// installer sees them; never obeyed where trust changes hands.
+    #[serde(default, skip_serializing_if = "AuthorWaivers::is_empty")]
+    pub author_waivers: AuthorWaivers,
     /// `sha256:<hex>` of the canonical bytes without this field.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub digest: Option<String>,
@@ -71,6 +84,13 @@ pub struct BundledContributor {
     pub placement: Placement,
     pub priority: Priority,
     pub reach: Reach,
+    /// When it applies; absent for `always`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub activation: Option<BundledActivation>,
+    /// Where the runtime puts it, from the table of kinds: recorded so that
+    /// runtimes in other languages and the approval screen need not derive
+    /// it, and checked against the table when loaded.
+    pub delivery: Delivery,
     pub budget: u64,
     /// What the checker measured: the whole contribution for texts, system
     /// messages and eager loads; the known part (the call) for the others.
@@ -93,8 +113,63 @@ pub struct BundledContributor {
     pub source: Option<Source>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub origin: Option<String>,
+    /// A fact section's heading, when written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heading: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub says: Vec<FactSection>,
+}
+
+/// `applies …` of a contributor that does not apply always.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "on", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum BundledActivation {
+    Command { name: String },
+    Skill { name: String },
+    Subagent { name: String },
+    Files { globs: Vec<String> },
+    Request { description: String },
+}
+
+impl BundledActivation {
+    pub fn kind(&self) -> ActivationKind {
+        match self {
+            BundledActivation::Command { .. } => ActivationKind::Command,
+            BundledActivation::Skill { .. } => ActivationKind::Skill,
+            BundledActivation::Subagent { .. } => ActivationKind::Subagent,
+            BundledActivation::Files { .. } => ActivationKind::Files,
+            BundledActivation::Request { .. } => ActivationKind::Request,
+        }
+    }
+}
+
+/// Suppressions and lint levels the author applied when building.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuthorWaivers {
+    /// Each suppression comment that silenced a diagnostic.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub suppressions: Vec<Waiver>,
+    /// Levels the author's `contrib.toml` set in `[lints]`, by rule name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub lints: BTreeMap<String, Level>,
+}
+
+impl AuthorWaivers {
+    pub fn is_empty(&self) -> bool {
+        self.suppressions.is_empty() && self.lints.is_empty()
+    }
+}
+
+/// One suppression comment: which rule, where, and the reason given.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Waiver {
+    pub rule: String,
+    /// The contributor it covered; `None` for the whole file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contributor: Option<String>,
+    pub reason: String,
 }
 
 impl BundledContributor {

@@ -10,7 +10,7 @@
 use crate::diagnostic::Diagnostic;
 use crate::ir::{ContributorBody, Plugin, Value};
 use crate::limits::MAX_SAFE_INTEGER;
-use crate::rules::language::LIMIT_EXCEEDED;
+use crate::rules::LIMIT_EXCEEDED;
 use crate::source::Span;
 
 /// Every integer and duration of `plugin` beyond [`MAX_SAFE_INTEGER`].

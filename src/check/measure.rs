@@ -1,7 +1,9 @@
 //! What a contributor adds to the context, measured in tokens.
 //!
-//! - `text` and `system-message`: the body, each variable at its worst-case
-//!   length, plus the framing of lower-priority text.
+//! - `text` and `system-message`: the body's literal runs, each counted on
+//!   its own, plus each variable at its bound in tokens and the seams where
+//!   it meets the text ([`crate::ir::variables`]), plus the framing of
+//!   lower-priority text.
 //! - `eager-load`: each tool's `schema_tokens`, the skill's
 //!   `manifest_tokens` and each loaded operation's `tokens` (from the
 //!   workspace configuration), plus framing. A tool, skill or operation the
@@ -25,8 +27,9 @@ use crate::ir::{framing, Contributor, ContributorBody, Plugin};
 use crate::tokenizer::TokenizerKind;
 
 pub struct Measure {
-    /// The text the contributor adds, as far as it is known.
-    pub text: String,
+    /// The runs of text the contributor adds, as far as they are known,
+    /// each counted on its own.
+    pub runs: Vec<String>,
     /// Tokens known from the configuration without counting.
     pub configured_tokens: u64,
     /// Whether the whole of what it adds is known before run time; when
@@ -38,13 +41,15 @@ pub struct Measure {
 
 impl Measure {
     pub fn new(plugin: &Plugin, contributor: &Contributor, config: &Config) -> Self {
-        let mut text = framing(&plugin.name.value, contributor)
+        let mut runs: Vec<String> = framing(&plugin.name.value, contributor)
             .map(|framing| framing + "\n")
-            .unwrap_or_default();
+            .into_iter()
+            .collect();
         let mut configured_tokens = 0;
         let complete = match &contributor.body {
             ContributorBody::Text { body } | ContributorBody::SystemMessage { body, .. } => {
-                text.push_str(&body.worst_case_text());
+                runs.extend(body.literals().map(str::to_string));
+                configured_tokens += body.variable_tokens();
                 true
             }
             ContributorBody::EagerLoad { tools, skill } => {
@@ -75,18 +80,25 @@ impl Measure {
                 known
             }
             ContributorBody::EagerRun { call } | ContributorBody::Preface { call, .. } => {
-                text.push_str(&call_text(call));
+                runs.push(call_text(call));
                 false
             }
-            ContributorBody::Fact { says } => {
-                for section in says {
-                    text.push_str(&format!("## {}\n", section.value));
-                }
+            ContributorBody::Fact { heading, says } => {
+                runs.push(match heading {
+                    Some(heading) => format!("## {}\n", heading.value),
+                    None => format!(
+                        "## {}\n",
+                        says.iter()
+                            .map(|s| s.value.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                });
                 false
             }
         };
         Measure {
-            text,
+            runs,
             configured_tokens,
             complete,
             tokenizer: config.tokenizer,
@@ -96,9 +108,10 @@ impl Measure {
 
     /// The exact number of tokens, counted once.
     pub fn tokens(&self) -> u64 {
-        *self
-            .counted
-            .get_or_init(|| self.configured_tokens + self.tokenizer.count(&self.text) as u64)
+        *self.counted.get_or_init(|| {
+            let counted: usize = self.runs.iter().map(|run| self.tokenizer.count(run)).sum();
+            self.configured_tokens + counted as u64
+        })
     }
 
     /// A cheap lower bound on [`Measure::tokens`], without the tokenizer.
@@ -113,7 +126,7 @@ impl Measure {
         if let Some(&counted) = self.counted.get() {
             return counted;
         }
-        self.configured_tokens + words(&self.text)
+        self.configured_tokens + self.runs.iter().map(|run| words(run)).sum::<u64>()
     }
 
     /// Whether what is known fits in `budget` tokens. Every token covers at
@@ -127,7 +140,8 @@ impl Measure {
         let Some(rest) = budget.checked_sub(self.configured_tokens) else {
             return false;
         };
-        if self.counted.get().is_none() && self.text.len() as u64 <= rest {
+        let bytes: usize = self.runs.iter().map(String::len).sum();
+        if self.counted.get().is_none() && bytes as u64 <= rest {
             return true;
         }
         self.tokens() <= budget

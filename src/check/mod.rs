@@ -11,7 +11,6 @@ mod measure;
 pub mod rules;
 pub mod suppress;
 pub mod url;
-pub mod variance;
 
 pub use measure::Measure;
 

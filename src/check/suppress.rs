@@ -15,40 +15,12 @@
 use std::cell::Cell;
 use std::collections::HashMap;
 
-use crate::diagnostic::{Applicability, Diagnostic, Fix, Level, Rule, RuleGroup};
+use crate::diagnostic::{Applicability, Diagnostic, Fix, Rule};
 use crate::source::{SourceFile, Span};
 use crate::suggest;
 use crate::syntax::tree::{File, Item};
 
-pub static UNUSED_SUPPRESSION: Rule = Rule {
-    code: "C0125",
-    name: "unused-suppression",
-    group: RuleGroup::Check,
-    default_level: Level::Warn,
-    summary: "a suppression comment gives no reason or suppresses nothing",
-    explanation: r#"
-## What it does
-Reports a `# contrib: allow(rule) -- reason` comment that suppresses no
-diagnostic, names a rule that does not exist or cannot be suppressed, gives
-no reason after `--`, or is not written as a suppression at all.
-
-## Why is this bad?
-A suppression records a decision: this rule does not apply here, for this
-reason. One that suppresses nothing outlived what it was written for and
-would silently hide the next, different problem; one without a reason
-cannot be reviewed.
-
-## Example
-```
-# contrib: allow(budget-unused)
-text stance { … }
-```
-```
-# contrib: allow(budget-unused) -- approved at 4x for planned growth
-text stance { … }
-```
-"#,
-};
+pub use crate::rules::UNUSED_SUPPRESSION;
 
 const DIRECTIVE: &str = "contrib:";
 
@@ -169,20 +141,57 @@ fn report(
     for (index, named) in suppression.rules.iter().enumerate() {
         match named.rule {
             None => {
-                let names = crate::rules::all().into_iter().filter(|rule| rule.is_configurable()).map(|rule| rule.name);
-                let diagnostic = Diagnostic::new(&UNUSED_SUPPRESSION, format!("no rule is named `{}`", named.name))
-                    .primary(named.span, "not a rule");
+                let names = crate::rules::all()
+                    .iter()
+                    .filter(|rule| rule.is_configurable())
+                    .map(|rule| rule.name);
+                let diagnostic = Diagnostic::new(
+                    &UNUSED_SUPPRESSION,
+                    format!("no rule is named `{}`", named.name),
+                )
+                .primary(named.span, "not a rule");
                 problems.push(match suggest::closest(&named.name, names) {
-                    Some(suggestion) => diagnostic
-                        .suggest(named.span, suggestion),
+                    Some(suggestion) => diagnostic.suggest(named.span, suggestion),
                     None => diagnostic.help("`contrib rules` lists every rule"),
                 });
             }
-            Some(rule) if !rule.is_configurable() => problems.push(
-                Diagnostic::new(&UNUSED_SUPPRESSION, format!("`{}` cannot be suppressed", rule.name))
-                    .primary(named.span, "a language rule")
-                    .help("the language's own errors mean the manifest cannot be read; fix the manifest instead"),
-            ),
+            Some(rule) if !rule.is_configurable() => {
+                let configurable_left = suppression
+                    .rules
+                    .iter()
+                    .any(|other| other.rule.is_some_and(|other| other.is_configurable()));
+                let fix = if configurable_left {
+                    Fix::replace(
+                        format!("Remove `{}` from the suppression", rule.name),
+                        Applicability::Safe,
+                        name_removal(&suppression.rules, index),
+                        "",
+                    )
+                } else {
+                    Fix::replace(
+                        "Remove the suppression",
+                        Applicability::Safe,
+                        comment_removal(text, suppression.comment),
+                        "",
+                    )
+                };
+                problems.push(
+                    Diagnostic::new(
+                        &UNUSED_SUPPRESSION,
+                        format!(
+                            "`{}` cannot be suppressed: it is a {} rule",
+                            rule.name,
+                            rule.kind.as_str()
+                        ),
+                    )
+                    .primary(named.span, format!("a {} rule", rule.kind.as_str()))
+                    .help(format!(
+                        "fix what it reports instead; whether it applies is decided by {}",
+                        rule.kind.decided_by()
+                    ))
+                    .fix(fix),
+                );
+            }
             Some(rule) if !named.used.get() && checked_whole => {
                 let fix = if keeps_comment {
                     Fix::replace(

@@ -9,12 +9,12 @@ use super::compile::{compile, Compiled, NotBuilt};
 use super::{fail, use_color, Outcome};
 use crate::bundle::catalog::{self, PublishError, Published};
 use crate::bundle::diff::{self, Class};
-use crate::bundle::rules::FROZEN_VERSION_CHANGED;
 use crate::bundle::{write_bundle, Written};
 use crate::config::Resolver;
 use crate::diagnostic::Diagnostic;
 use crate::fs::Root;
 use crate::report::{self, Format, Totals};
+use crate::rules::FROZEN_VERSION_CHANGED;
 use crate::source::SourceFile;
 
 #[derive(Args)]

@@ -10,11 +10,11 @@ use super::compile::{bundle_or_manifest, compile, Compiled, NotBuilt};
 use super::{fail, use_color, Outcome};
 use crate::bundle::catalog::{self, Lock};
 use crate::bundle::diff;
-use crate::bundle::rules::SOURCE_CHANGED;
 use crate::bundle::Bundle;
 use crate::config::{Config, Resolver};
 use crate::diagnostic::Diagnostic;
 use crate::report::{self, Format, Totals};
+use crate::rules::SOURCE_CHANGED;
 
 #[derive(Subcommand)]
 pub enum CatalogCommand {
@@ -265,7 +265,11 @@ pub fn preview(args: &PreviewArgs) -> Outcome {
 pub fn preview_text(bundle: &Bundle) -> String {
     let mut text = String::new();
     let permissions = &bundle.permissions;
-    text.push_str(&format!("{} (owner: {})\n", bundle.id(), bundle.owner));
+    text.push_str(&format!(
+        "{} (owner: {})\n",
+        bundle.id(),
+        bundle.requested_owner
+    ));
     if let Some(summary) = &bundle.summary {
         text.push_str(&format!("{summary}\n"));
     }

@@ -136,7 +136,7 @@ pub fn run(args: &CheckArgs) -> Outcome {
     } else {
         Outcome::Clean
     };
-    outcome.worst(found)
+    outcome.max(found)
 }
 
 /// The cache, or `None` (with a warning) when it cannot be used: there is

@@ -16,12 +16,7 @@ pub fn explain(name: &str) -> Outcome {
             )),
         };
     };
-    println!("# {} ({})", rule.name, rule.code);
-    println!();
-    println!("{}", rule.summary);
-    println!();
-    println!("Default level: {}", rule.default_level.as_str());
-    println!("{}", rule.explanation.trim_end());
+    print!("{}", rules::page(rule));
     Outcome::Clean
 }
 

@@ -87,7 +87,7 @@ pub fn run(args: &FmtArgs) -> Outcome {
             let named = args.paths.contains(&path);
             one_file(&Found { path, named }, args.mode())
         })
-        .fold(found, Outcome::worst)
+        .fold(found, Outcome::max)
 }
 
 /// A manifest to format, and whether the person named it.

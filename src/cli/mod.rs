@@ -13,6 +13,7 @@ mod explain;
 mod fmt;
 mod import;
 mod lsp;
+mod migrate;
 mod runtime;
 mod sign;
 
@@ -64,6 +65,9 @@ enum Command {
     Simulate(runtime::SimulateArgs),
     /// Rewrite manifests in the canonical layout (`-` for standard input).
     Fmt(fmt::FmtArgs),
+    /// Rewrite manifests and `contrib.toml` files of the language's first
+    /// version in the current one, comments kept.
+    Migrate(migrate::MigrateArgs),
     /// Explain a rule, by name or code.
     Explain {
         /// A rule's name (`placement-too-wide`) or code (`C0101`).
@@ -75,32 +79,15 @@ enum Command {
     Lsp(lsp::LspArgs),
 }
 
-/// The outcome of a command, as an exit status.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The outcome of a command, as an exit status; the worse of two is the
+/// greater.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Outcome {
     Clean,
     Problems,
     Failed,
     /// `diff`: the new version asks for more than the old one.
     NeedsApproval,
-}
-
-impl Outcome {
-    /// The worse of two outcomes: a failure outweighs problems, which
-    /// outweigh a clean run.
-    pub fn worst(self, other: Outcome) -> Outcome {
-        let rank = |outcome| match outcome {
-            Outcome::Clean => 0,
-            Outcome::NeedsApproval => 1,
-            Outcome::Problems => 2,
-            Outcome::Failed => 3,
-        };
-        if rank(other) > rank(self) {
-            other
-        } else {
-            self
-        }
-    }
 }
 
 impl From<Outcome> for ExitCode {
@@ -141,6 +128,7 @@ pub fn main() -> ExitCode {
         Command::Compose(args) => runtime::compose(&args),
         Command::Simulate(args) => runtime::simulate(&args),
         Command::Fmt(args) => fmt::run(&args),
+        Command::Migrate(args) => migrate::run(&args),
         Command::Explain { rule } => explain::explain(&rule),
         Command::Rules => explain::list(),
         Command::Lsp(args) => return lsp::run(&args),

@@ -36,7 +36,6 @@
 
 mod raw;
 mod resolve;
-pub mod rules;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -49,7 +48,6 @@ use crate::source::{SourceFile, Span};
 use crate::tokenizer::TokenizerKind;
 
 pub use resolve::{Loaded, Resolver};
-pub use rules::ALL as RULES;
 
 /// The name of the configuration file.
 pub const FILE_NAME: &str = "contrib.toml";
@@ -237,7 +235,7 @@ impl Config {
             Err((source, diagnostic)) => {
                 let (config, _) = Config::from_source(SourceFile::new(source.name.clone(), ""));
                 let diagnostic = Diagnostic {
-                    rule: &rules::INVALID_CONFIG,
+                    rule: &crate::rules::INVALID_CONFIG,
                     ..diagnostic
                 };
                 Ok((

@@ -10,9 +10,9 @@ use indexmap::IndexMap;
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
-use super::rules::{INVALID_CONFIG, UNKNOWN_LINT};
 use super::{Config, Effect, HostPattern, Param, ParamKind, Skill, Tool};
 use crate::diagnostic::{Applicability, Diagnostic, Fix, Level};
+use crate::rules::{INVALID_CONFIG, UNKNOWN_LINT};
 use crate::source::{SourceFile, Span};
 use crate::suggest;
 use crate::tokenizer::TokenizerKind;
@@ -24,6 +24,7 @@ type Value<'i> = Spanned<DeValue<'i>>;
 pub(super) fn apply(config: &mut Config, source: &SourceFile, declared: bool) -> Vec<Diagnostic> {
     let (document, errors) = DeTable::parse_recoverable(&source.text);
     let mut reader = Reader {
+        text: source.text.clone(),
         diagnostics: Vec::new(),
         declared,
         // A broken line moves what follows it (a table header that does not
@@ -55,6 +56,7 @@ pub(super) fn apply(config: &mut Config, source: &SourceFile, declared: bool) ->
 }
 
 struct Reader {
+    text: std::sync::Arc<str>,
     diagnostics: Vec<Diagnostic>,
     declared: bool,
     report_unknown_keys: bool,
@@ -76,6 +78,19 @@ fn one_of(words: &[&str]) -> String {
         Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
         None => String::new(),
     }
+}
+
+/// The whole line `span` is on, with its line break.
+fn line_of(text: &str, span: Span) -> Span {
+    let start = text
+        .get(..span.start)
+        .and_then(|before| before.rfind('\n'))
+        .map_or(0, |at| at + 1);
+    let end = text
+        .get(span.end..)
+        .and_then(|after| after.find('\n'))
+        .map_or(text.len(), |at| span.end + at + 1);
+    Span::new(start, end)
 }
 
 fn span_of<T>(value: &Spanned<T>) -> Span {
@@ -542,18 +557,41 @@ impl Reader {
                 Some(rule) if rule.is_configurable() => {
                     config.lints.insert(rule.code, level);
                 }
-                Some(rule) => self.diagnostics.push(
-                    Diagnostic::new(&UNKNOWN_LINT, format!("`{}` cannot be allowed or denied", rule.name))
-                        .primary(span, "a language rule")
-                        .help("the language's own errors mean the manifest cannot be read; they are always errors"),
-                ),
+                Some(rule) => {
+                    let line = line_of(&self.text, span);
+                    self.diagnostics.push(
+                        Diagnostic::new(
+                            &UNKNOWN_LINT,
+                            format!(
+                                "`{}` cannot be allowed or denied: it is a {} rule",
+                                rule.name,
+                                rule.kind.as_str()
+                            ),
+                        )
+                        .primary(span, format!("a {} rule", rule.kind.as_str()))
+                        .help(format!(
+                            "remove this line; whether `{}` applies is decided by {}",
+                            rule.name,
+                            rule.kind.decided_by()
+                        ))
+                        .fix(Fix::replace(
+                            "Remove this line",
+                            Applicability::Safe,
+                            line,
+                            "",
+                        )),
+                    );
+                }
                 None => {
-                    let names = crate::rules::all().into_iter().filter(|rule| rule.is_configurable()).map(|rule| rule.name);
-                    let diagnostic = Diagnostic::new(&UNKNOWN_LINT, format!("no rule is named `{name}`"))
-                        .primary(span, "not a rule");
+                    let names = crate::rules::all()
+                        .iter()
+                        .filter(|rule| rule.is_configurable())
+                        .map(|rule| rule.name);
+                    let diagnostic =
+                        Diagnostic::new(&UNKNOWN_LINT, format!("no rule is named `{name}`"))
+                            .primary(span, "not a rule");
                     self.diagnostics.push(match suggest::closest(name, names) {
-                        Some(suggestion) => diagnostic
-                            .suggest(span, suggestion),
+                        Some(suggestion) => diagnostic.suggest(span, suggestion),
                         None => diagnostic.help("`contrib rules` lists every rule's name and code"),
                     });
                 }

@@ -8,7 +8,7 @@
 
 mod rule;
 
-pub use rule::{Level, Rule, RuleGroup};
+pub use rule::{Level, Rule, RuleKind};
 
 use crate::source::Span;
 

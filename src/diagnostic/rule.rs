@@ -29,19 +29,48 @@ impl Level {
     }
 }
 
-/// Which stage a rule belongs to. Language rules describe text that cannot
-/// be understood at all, so `[lints]` cannot lower them.
+/// Who decides whether a rule applies, which is what `[lints]` and
+/// suppression comments may change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum RuleGroup {
-    /// Syntax and lowering: the manifest cannot be read as written.
+pub enum RuleKind {
+    /// The language: the manifest cannot be read, or says something that
+    /// means nothing. Always an error.
     Language,
-    /// The checker's semantic rules.
-    Check,
+    /// The workspace's policy: its tools, skills, egress and budgets decide,
+    /// and at install the installer's. Never a matter of `[lints]`.
+    Policy,
+    /// A judgment call the author may make, in `[lints]` or with a
+    /// suppression comment that gives the reason.
+    Lint,
     /// The workspace configuration, `contrib.toml`.
     Config,
     /// Bundles and catalogs.
     Bundle,
+}
+
+impl RuleKind {
+    /// How the kind is named in messages and `contrib explain`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RuleKind::Language => "language",
+            RuleKind::Policy => "policy",
+            RuleKind::Lint => "lint",
+            RuleKind::Config => "config",
+            RuleKind::Bundle => "bundle",
+        }
+    }
+
+    /// Who decides, for `contrib explain` and the `[lints]` diagnostic.
+    pub fn decided_by(self) -> &'static str {
+        match self {
+            RuleKind::Language => "the language: what it reports cannot be written, so it is always an error",
+            RuleKind::Policy => "the workspace's configuration (its tools, skills, egress and budgets), and at install the installer's; `[lints]` and suppression comments cannot change it",
+            RuleKind::Lint => "the author's judgment: `[lints]` sets its level, and a suppression comment with a reason silences one case",
+            RuleKind::Config => "the configuration's own reader: a configuration half understood would make every other rule wrong",
+            RuleKind::Bundle => "the bundle format and the catalog: what it reports would change what a person approved",
+        }
+    }
 }
 
 /// A diagnostic's identity and documentation, declared once.
@@ -53,7 +82,7 @@ pub enum RuleGroup {
 pub struct Rule {
     pub code: &'static str,
     pub name: &'static str,
-    pub group: RuleGroup,
+    pub kind: RuleKind,
     pub default_level: Level,
     /// One line, lowercase, no trailing period.
     pub summary: &'static str,
@@ -61,8 +90,9 @@ pub struct Rule {
 }
 
 impl Rule {
-    /// Whether `[lints]` may change this rule's level.
+    /// Whether `[lints]` and suppression comments may change this rule:
+    /// only judgment calls can.
     pub fn is_configurable(&self) -> bool {
-        self.group != RuleGroup::Language
+        self.kind == RuleKind::Lint
     }
 }

@@ -1,17 +1,37 @@
+//! What the formatter refuses rather than guess at.
+//!
 //! The two open ends the grammar accepts so that lowering can explain them:
 //! a string whose closing quotes never come, and a block whose `}` never
 //! comes. Formatting either would mean guessing where the author meant it
-//! to end, and a wrong guess moves text into or out of a string, so the
-//! formatter refuses the file instead.
+//! to end, and a wrong guess moves text into or out of a string.
+//!
+//! And a list written without brackets, as the language's first version
+//! did (`tools a, b`): the comma ends the field, and only the words' being
+//! on one line says they were one list. Putting each item on a line of its
+//! own would lose that, so the file is left for `contrib migrate`.
 
 use crate::diagnostic::Diagnostic;
 use crate::lower::strings;
-use crate::rules::language::SYNTAX_ERROR;
+use crate::rules::SYNTAX_ERROR;
 use crate::syntax::tree::{Block, File, Item, Token};
 
 /// The first open end in the file, as an error.
 pub(super) fn open_ends(file: &File<'_>) -> Result<(), Diagnostic> {
     items(&file.items)
+}
+
+/// The first list written without brackets, as an error.
+pub(super) fn unbracketed_lists(file: &File<'_>) -> Result<(), Diagnostic> {
+    match crate::lower::lower(file)
+        .diagnostics
+        .into_iter()
+        .find(|diagnostic| diagnostic.rule == &crate::rules::UNBRACKETED_LIST)
+    {
+        Some(diagnostic) => Err(diagnostic.help(
+            "run `contrib migrate` on this file first: lists are written in brackets, `[a, b]`",
+        )),
+        None => Ok(()),
+    }
 }
 
 fn items(items: &[Item<'_>]) -> Result<(), Diagnostic> {

@@ -126,9 +126,7 @@ impl Printer {
     fn field(&mut self, field: &Field<'_>, depth: usize) {
         self.out.push_str(field.key.text);
         for token in &field.tokens {
-            if !matches!(token, Token::Comma(_)) {
-                self.out.push(' ');
-            }
+            self.out.push(' ');
             self.token(token, depth);
         }
     }
@@ -142,12 +140,11 @@ impl Printer {
     fn token(&mut self, token: &Token<'_>, depth: usize) {
         match token {
             Token::Word(word) | Token::Op(word) => self.out.push_str(word.text),
-            Token::Comma(_) => self.out.push(','),
             Token::Str(literal) => self.string(literal, depth),
             Token::List(list) => {
                 self.out.push('[');
                 for (index, item) in list.items.iter().enumerate() {
-                    if index > 0 && !matches!(item, Token::Comma(_)) {
+                    if index > 0 {
                         self.out.push_str(", ");
                     }
                     self.token(item, depth);
@@ -237,7 +234,7 @@ fn fits_one_line(token: &Token<'_>) -> bool {
     match token {
         Token::Str(literal) => literal.quotes == Quotes::Single || !has_line_break(literal.body),
         Token::List(list) => list.items.iter().all(fits_one_line),
-        Token::Word(_) | Token::Op(_) | Token::Comma(_) => true,
+        Token::Word(_) | Token::Op(_) => true,
     }
 }
 

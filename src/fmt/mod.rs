@@ -96,7 +96,7 @@ mod order;
 
 use crate::diagnostic::Diagnostic;
 use crate::limits::MAX_FILE_BYTES;
-use crate::rules::language::LIMIT_EXCEEDED;
+use crate::rules::LIMIT_EXCEEDED;
 use crate::source::Span;
 use crate::syntax;
 
@@ -115,6 +115,7 @@ pub fn format(text: &str) -> Result<String, Diagnostic> {
     }
     let tree = syntax::parse(text)?;
     guard::open_ends(&tree)?;
+    guard::unbracketed_lists(&tree)?;
     let document = attach::document(text, &tree);
     let mut formatted = layout::render(&document);
     if formatted.starts_with(BOM) {

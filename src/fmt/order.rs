@@ -1,10 +1,10 @@
 //! The canonical order of fields, documented in the module above.
 //!
-//! The order of contributor fields follows the reference example,
-//! `examples/code-review.contrib`. No single order fits every kind there (an
-//! `eager-run` puts its `call` after `budget`, a `preface` before it), so the
-//! order is given per kind. Sorting is stable: anything without a place
-//! keeps the order it was written in, after the fields that have one.
+//! A contributor's fields follow the order of its kind's row in the table of
+//! kinds (`ir::kinds`), the same for every kind: owner, placement, priority,
+//! reach, applies, when, source, origin, heading, budget, then what it adds.
+//! Sorting is stable: anything without a place keeps the order it was
+//! written in, after the fields that have one.
 
 use super::attach::{Entry, Node};
 use crate::ir::Kind;
@@ -41,20 +41,6 @@ pub(super) fn role(parent: Role, keyword: &str) -> Role {
 
 const PLUGIN: &[&str] = &["owner", "summary", "requires"];
 
-const SETTINGS: [&str; 4] = ["owner", "placement", "priority", "reach"];
-
-/// A contributor's fields after the common settings, in order.
-fn kind_order(kind: Kind) -> &'static [&'static str] {
-    match kind {
-        Kind::Text => &["budget", "body"],
-        Kind::EagerLoad => &["budget", "tools", "skill"],
-        Kind::EagerRun => &["budget", "call"],
-        Kind::SystemMessage => &["when", "budget", "body"],
-        Kind::Preface => &["source", "origin", "call", "budget"],
-        Kind::Fact => &["says", "budget"],
-    }
-}
-
 /// Puts a block's entries in canonical order for its role.
 pub(super) fn sort(entries: &mut [Entry<'_, '_>], role: Role) {
     match role {
@@ -73,9 +59,10 @@ fn plugin_rank(entry: &Entry<'_, '_>) -> usize {
     }
 }
 
+/// A contributor's fields in the table's canonical order (`ir::kinds`):
+/// who and where, when, what it claims, its budget, what it adds.
 fn contributor_rank(kind: Kind, entry: &Entry<'_, '_>) -> usize {
-    let order = SETTINGS.iter().chain(kind_order(kind));
-    position(order, entry.node.keyword()).unwrap_or(usize::MAX)
+    position(kind.spec().fields.iter(), entry.node.keyword()).unwrap_or(usize::MAX)
 }
 
 fn position<'k>(mut order: impl Iterator<Item = &'k &'static str>, keyword: &str) -> Option<usize> {

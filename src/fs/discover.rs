@@ -49,7 +49,7 @@ pub fn manifests(paths: &[PathBuf]) -> Result<Discovered, String> {
         let metadata = std::fs::metadata(path).map_err(|error| cannot("read", path, &error))?;
         if metadata.is_dir() {
             let before = found.files.len();
-            search(path, &mut found);
+            search(path, &is_manifest, &mut found);
             if found.files.len() == before {
                 found.empty.push(path.clone());
             }
@@ -60,7 +60,21 @@ pub fn manifests(paths: &[PathBuf]) -> Result<Discovered, String> {
     Ok(found)
 }
 
-fn search(folder: &Path, found: &mut Discovered) {
+/// Whether a path names a manifest.
+fn is_manifest(path: &Path) -> bool {
+    path.extension().is_some_and(|extension| extension == "contrib")
+}
+
+/// The files under `folder` that `wanted` accepts, found as manifests are
+/// (ignore files honoured, hidden folders skipped, links to folders not
+/// followed).
+pub fn files_under(folder: &Path, wanted: &dyn Fn(&Path) -> bool) -> Discovered {
+    let mut found = Discovered::default();
+    search(folder, wanted, &mut found);
+    found
+}
+
+fn search(folder: &Path, wanted: &dyn Fn(&Path) -> bool, found: &mut Discovered) {
     let walk = ignore::WalkBuilder::new(folder)
         .hidden(true)
         .parents(true)
@@ -89,13 +103,10 @@ fn search(folder: &Path, found: &mut Discovered) {
             }
         };
         let path = entry.path();
-        let is_manifest = path
-            .extension()
-            .is_some_and(|extension| extension == "contrib");
         let Some(file_type) = entry.file_type() else {
             continue;
         };
-        if !is_manifest || file_type.is_dir() {
+        if file_type.is_dir() || !wanted(path) {
             continue;
         }
         if file_type.is_file() {

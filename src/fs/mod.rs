@@ -27,7 +27,7 @@ mod write;
 
 use std::path::Path;
 
-pub use discover::{manifests, Discovered, IGNORE_FILE};
+pub use discover::{files_under, manifests, Discovered, IGNORE_FILE};
 pub use lock::{lock, Access, Guard};
 pub use read::{read_limited, read_text, read_up_to, Limit};
 pub use root::{Root, Skipped, Walked};

@@ -277,6 +277,7 @@ fn skill_instructions(file: &InputFile, value: &Value, draft: &mut Draft) {
         return;
     };
     draft.contributors.push(DraftContributor {
+        activation: None,
         id: "skill-instructions".into(),
         source: file.path.clone(),
         comments: vec![format!(
@@ -379,6 +380,7 @@ pub fn agent(file: &InputFile, config: &Config, draft: &mut Draft) {
     match front.text("description") {
         Some(description) => {
             draft.contributors.push(DraftContributor {
+                activation: None,
                 id: format!("agent-{name}"),
                 source: file.path.clone(),
                 comments: vec![format!(
@@ -443,6 +445,7 @@ pub fn command(file: &InputFile, config: &Config, draft: &mut Draft) {
                 None => format!("/{name}"),
             };
             draft.contributors.push(DraftContributor {
+                activation: None,
                 id: format!("command-{name}"),
                 source: file.path.clone(),
                 comments: vec![format!(
@@ -627,6 +630,7 @@ fn hook(
         comments.push(format!("hook settings: {}", settings.join(", ")));
     }
     draft.contributors.push(DraftContributor {
+        activation: None,
         id: format!("{}-hook", kebab(event, "session-start")),
         source: file.path.clone(),
         comments,
@@ -673,6 +677,7 @@ fn push_prompt(
     }
     comments.insert(0, prompt.origin);
     draft.contributors.push(DraftContributor {
+        activation: None,
         id: prompt.id,
         source: file.path.clone(),
         comments,

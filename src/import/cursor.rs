@@ -69,6 +69,7 @@ pub fn import(file: &InputFile, draft: &mut Draft) {
         return;
     }
     draft.contributors.push(DraftContributor {
+        activation: None,
         id: format!("rule-{name}"),
         source: file.path.clone(),
         comments,

@@ -73,7 +73,46 @@ pub struct DraftContributor {
     /// Unmapped items of this source file, shown above the contributor.
     pub notes: Vec<Note>,
     pub placement: Placement,
+    /// When a text applies, written `applies …`; `None` for always.
+    pub activation: Option<Activation>,
     pub content: Content,
+}
+
+/// When an imported text applies, as its source says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Activation {
+    /// A command a person invokes (`/NAME`).
+    Command(String),
+    /// A skill being invoked.
+    Skill(String),
+    /// A subagent being delegated to.
+    Subagent(String),
+    /// Files matching one of these globs in play.
+    Files(Vec<String>),
+    /// The model asking for it, having read this description.
+    Request(String),
+}
+
+impl Activation {
+    /// The `applies …` field's value.
+    fn written(&self) -> String {
+        let list = |globs: &[String]| {
+            globs
+                .iter()
+                .map(|glob| quoted(glob, false))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match self {
+            Activation::Command(name) => format!("on command {name}"),
+            Activation::Skill(name) => format!("on skill {name}"),
+            Activation::Subagent(name) => format!("on subagent {name}"),
+            Activation::Files(globs) => format!("to files [{}]", list(globs)),
+            Activation::Request(description) => {
+                format!("on request {}", quoted(description, false))
+            }
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -209,11 +248,16 @@ pub fn emit(draft: &Draft, owner: Owner, config: &Config) -> Manifest {
 fn write_contributor(out: &mut String, id: &str, contributor: &DraftContributor, budget: u64) {
     let kind = contributor.content.kind();
     field(out, 1, &format!("{} {id} {{", kind.as_str()));
-    field(
-        out,
-        2,
-        &format!("placement {}", contributor.placement.as_str()),
-    );
+    if kind.spec().fixed_placement().is_none() {
+        field(
+            out,
+            2,
+            &format!("placement {}", contributor.placement.as_str()),
+        );
+    }
+    if let Some(activation) = &contributor.activation {
+        field(out, 2, &format!("applies {}", activation.written()));
+    }
     field(out, 2, &format!("budget {budget} tokens"));
     match &contributor.content {
         Content::Text(body) | Content::Body(body) => {
@@ -222,7 +266,7 @@ fn write_contributor(out: &mut String, id: &str, contributor: &DraftContributor,
         Content::SkillLoad { skill, .. } => field(out, 2, &format!("skill {skill}")),
         Content::ToolLoad { tools } => {
             let names: Vec<&str> = tools.iter().map(|(name, _)| name.as_str()).collect();
-            field(out, 2, &format!("tools {}", names.join(", ")));
+            field(out, 2, &format!("tools [{}]", names.join(", ")));
         }
         Content::Run { tool, arguments } => {
             let arguments: Vec<String> = arguments
@@ -528,6 +572,7 @@ mod tests {
     fn decoded(body: &str) -> String {
         let mut draft = Draft::new("test", "escapes");
         draft.contributors.push(DraftContributor {
+            activation: None,
             id: "body".into(),
             source: "x.md".into(),
             comments: vec![],
@@ -546,7 +591,7 @@ mod tests {
         assert!(errors.is_empty(), "{errors:#?}\n{}", manifest.text);
         let plugin = analysis.plugin.expect("a plugin");
         match &plugin.contributors[0].body {
-            ContributorBody::Text { body } => body.worst_case_text(),
+            ContributorBody::Text { body } => body.literals().collect::<String>(),
             other => panic!("{other:?}"),
         }
     }

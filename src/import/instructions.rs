@@ -46,6 +46,7 @@ pub fn import(root: &str, file: &InputFile, siblings: &[&str], draft: &mut Draft
     let body = body_text(document.body);
     let relative = relative_to(root, &file.path);
     let mut contributor = DraftContributor {
+        activation: None,
         id: relative.to_string(),
         source: file.path.clone(),
         comments: vec![format!("from {}: {}", file.path, what(relative))],

@@ -149,6 +149,7 @@ fn tools(file: &InputFile, value: &Value, draft: &mut Draft) {
         return;
     }
     draft.contributors.push(DraftContributor {
+        activation: None,
         id: "tools".into(),
         source: file.path.clone(),
         comments,

@@ -88,6 +88,7 @@ pub fn import(file: &InputFile, always_loaded: &AlwaysLoaded, config: &Config, d
             }
         };
         draft.contributors.push(DraftContributor {
+            activation: None,
             id: format!("skill-{name}"),
             source: file.path.clone(),
             comments: std::mem::take(&mut comments),
@@ -110,6 +111,7 @@ pub fn import(file: &InputFile, always_loaded: &AlwaysLoaded, config: &Config, d
             format!("the skill `{name}` is always loaded ({why}): its body, loaded up front"),
         );
         draft.contributors.push(DraftContributor {
+            activation: None,
             id: format!("skill-{name}-load"),
             source: file.path.clone(),
             comments,

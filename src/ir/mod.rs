@@ -7,15 +7,18 @@
 //! default, at the contributor that took it.
 
 mod framing;
+pub mod kinds;
 mod template;
 pub mod variables;
+pub mod variance;
 mod vocabulary;
 
 pub use framing::{framing, framing_for};
+pub use kinds::{Delivery, KindSpec};
 pub use template::{Template, TemplatePart, VariableUse};
 pub use vocabulary::{
-    ConditionKind, FactSection, Kind, Owner, Placement, Priority, Reach, Source, Variance,
-    Vocabulary,
+    ActivationKind, ConditionKind, FactSection, Kind, Owner, Placement, Priority, Reach, Source,
+    Variance, Vocabulary,
 };
 
 use indexmap::IndexMap;
@@ -72,7 +75,7 @@ pub struct Setting<T> {
     pub written: Option<Span>,
 }
 
-impl<T: Copy> Setting<T> {
+impl<T> Setting<T> {
     pub fn written(value: T, span: Span) -> Self {
         Setting {
             value,
@@ -95,7 +98,13 @@ impl<T: Copy> Setting<T> {
 }
 
 /// One contributor: what it adds, where, with whose authority, to which
-/// turns, within what budget.
+/// turns, when, within what budget.
+///
+/// Every contributor has every setting here, resolved: what its kind does
+/// not let an author write (the placement of an `eager-run`, the priority
+/// of a `fact`) is the value the kind's row in [`kinds`] fixes, never
+/// written. Lowering guarantees that what is here is a combination the
+/// table allows.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Contributor {
     pub id: Spanned<String>,
@@ -104,6 +113,7 @@ pub struct Contributor {
     pub placement: Setting<Placement>,
     pub priority: Setting<Priority>,
     pub reach: Setting<Reach>,
+    pub activation: Setting<Activation>,
     /// The most tokens this contributor may add.
     pub budget: Spanned<u64>,
     /// `kind id {`, where diagnostics about the whole contributor point.
@@ -117,6 +127,17 @@ impl Contributor {
         self.body.kind()
     }
 
+    /// This contributor's row of the table of kinds.
+    pub fn spec(&self) -> &'static KindSpec {
+        self.kind().spec()
+    }
+
+    /// Where the runtime puts what it adds.
+    pub fn delivery(&self) -> Delivery {
+        self.spec()
+            .delivery(self.placement.value, self.activation.value.is_always())
+    }
+
     /// The template this contributor adds as text, if it has one.
     pub fn template(&self) -> Option<&Template> {
         match &self.body {
@@ -125,6 +146,24 @@ impl Contributor {
             }
             _ => None,
         }
+    }
+
+    /// Every skill this contributor names: the skill it loads, the skill
+    /// whose update its note reports, the skill whose invocation it waits
+    /// for.
+    pub fn skills(&self) -> impl Iterator<Item = &Spanned<String>> {
+        let loaded = match &self.body {
+            ContributorBody::EagerLoad {
+                skill: Some(load), ..
+            } => Some(&load.skill),
+            ContributorBody::SystemMessage { condition, .. } => condition.skill.as_ref(),
+            _ => None,
+        };
+        let invoked = match &self.activation.value {
+            Activation::Skill(skill) => Some(skill),
+            _ => None,
+        };
+        loaded.into_iter().chain(invoked)
     }
 
     /// The tool call this contributor makes, if any.
@@ -161,6 +200,8 @@ pub enum ContributorBody {
         call: Call,
     },
     Fact {
+        /// The section's heading, when written.
+        heading: Option<Spanned<String>>,
         says: Vec<Spanned<FactSection>>,
     },
 }
@@ -178,7 +219,42 @@ impl ContributorBody {
     }
 }
 
-/// `skill NAME operations a, b`.
+/// When a contributor applies (`applies …`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Activation {
+    /// On every conversation: `applies always`, or nothing written.
+    #[default]
+    Always,
+    /// `applies on command NAME`: when a person invokes the command.
+    Command(Spanned<String>),
+    /// `applies on skill NAME`: when the skill is invoked.
+    Skill(Spanned<String>),
+    /// `applies on subagent NAME`: when the agent delegates to it.
+    Subagent(Spanned<String>),
+    /// `applies to files ["GLOB", …]`: when a file matching one is in play.
+    Files(Vec<Spanned<String>>),
+    /// `applies on request "DESCRIPTION"`: when the model asks for it.
+    Request(Spanned<String>),
+}
+
+impl Activation {
+    pub fn kind(&self) -> ActivationKind {
+        match self {
+            Activation::Always => ActivationKind::Always,
+            Activation::Command(_) => ActivationKind::Command,
+            Activation::Skill(_) => ActivationKind::Skill,
+            Activation::Subagent(_) => ActivationKind::Subagent,
+            Activation::Files(_) => ActivationKind::Files,
+            Activation::Request(_) => ActivationKind::Request,
+        }
+    }
+
+    pub fn is_always(&self) -> bool {
+        matches!(self, Activation::Always)
+    }
+}
+
+/// `skill NAME operations [a, b]`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SkillLoad {
     pub skill: Spanned<String>,

@@ -42,10 +42,21 @@ impl Template {
         self.map.source_span(start, end)
     }
 
-    /// The text with every variable at its worst-case length: what budgets
-    /// are measured on.
-    pub fn worst_case_text(&self) -> String {
-        self.render(|variable| variable.sample)
+    /// The literal runs between variables, each measured on its own: a
+    /// budget is the sum of their tokens and each variable's
+    /// [`Variable::budgeted_tokens`].
+    pub fn literals(&self) -> impl Iterator<Item = &str> {
+        self.parts.iter().filter_map(|part| match part {
+            TemplatePart::Literal(literal) => Some(literal.as_str()),
+            TemplatePart::Variable(_) => None,
+        })
+    }
+
+    /// The most tokens the variables may add, with their seams.
+    pub fn variable_tokens(&self) -> u64 {
+        self.variables()
+            .map(|used| used.variable.budgeted_tokens())
+            .sum()
     }
 
     /// The text with each variable replaced by `value(variable)`.

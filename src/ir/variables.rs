@@ -1,7 +1,22 @@
-//! The platform's template variables: what each varies by, the longest
-//! value it may take (what budgets are measured with), and when it exists.
+//! The platform's template variables: what each varies by, the most tokens
+//! its value may take, and when it exists.
+//!
+//! Bounds are in tokens of the workspace's tokenizer, not characters: a
+//! 64-character name is 63 tokens in Japanese and about 190 in emoji, so a
+//! bound in characters says nothing about a budget. The checker budgets each
+//! variable at its bound (plus [`BOUNDARY_TOKENS`] for where it meets the
+//! text around it); the runtime refuses a value over its bound, names the
+//! variable, and withholds that value rather than the author's whole text.
+//! Values the platform makes itself (times, dates, durations) always fit,
+//! which a test checks over their whole range.
 
 use super::vocabulary::{ConditionKind, Placement, Variance};
+
+/// The tokens a variable may add where it meets the literal text around it,
+/// beyond the tokens of its value alone: joining two runs of text can split
+/// or merge the pieces at the seam. A property test over real text keeps
+/// this sound.
+pub const BOUNDARY_TOKENS: u64 = 2;
 
 /// When a variable has a value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -11,19 +26,29 @@ pub enum Availability {
     When(ConditionKind),
 }
 
+/// Who gives a variable its value, which decides whether the runtime must
+/// check it against its bound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Supplier {
+    /// The host, from what people and operators typed: checked every time.
+    Host,
+    /// The platform, in a fixed format whose every value fits.
+    Platform,
+}
+
 #[derive(Debug, PartialEq, Eq)]
 pub struct Variable {
     /// As written between the braces: `person.name`.
     pub name: &'static str,
     pub variance: Variance,
-    /// The longest value, in characters. Budgets count the variable at this
-    /// length, and the runtime refuses a longer value.
-    pub worst_case_chars: usize,
+    /// The most tokens its value may take, in either tokenizer. Budgets
+    /// count the variable at this, and the runtime refuses a larger value.
+    pub max_tokens: u64,
+    pub supplier: Supplier,
     pub available: Availability,
     pub description: &'static str,
-    /// A realistic value of exactly the worst-case length, used to measure
-    /// budgets: as long as the value may be, spelled as such values are.
-    pub sample: &'static str,
+    /// A realistic value, for hover and the reference.
+    pub example: &'static str,
 }
 
 impl Variable {
@@ -35,117 +60,116 @@ impl Variable {
             "now" | "date" | "weekday" | "conversation.started-at"
         )
     }
+
+    /// What one use of the variable may add to a text, at most.
+    pub fn budgeted_tokens(&self) -> u64 {
+        self.max_tokens + BOUNDARY_TOKENS
+    }
 }
 
 pub static VARIABLES: &[Variable] = &[
     Variable {
         name: "agent.name",
         variance: Placement::Agent,
-        worst_case_chars: 64,
+        max_tokens: 24,
+        supplier: Supplier::Host,
         available: Availability::Always,
         description: "the agent's display name",
-        sample: "Research Assistant for the Platform Engineering Reliability Team",
+        example: "Review Assistant",
     },
     Variable {
         name: "person.name",
         variance: Placement::Person,
-        worst_case_chars: 64,
+        max_tokens: 24,
+        supplier: Supplier::Host,
         available: Availability::Always,
         description: "the person's name, as they gave it",
-        sample: "Alexandra Catherine Montgomery-Whitfield de la Fontaine-Beaumont",
+        example: "Sam Okafor",
     },
     Variable {
         name: "person.locale",
         variance: Placement::Person,
-        worst_case_chars: 34,
+        max_tokens: 16,
+        supplier: Supplier::Host,
         available: Availability::Always,
         description: "the person's locale, a BCP 47 tag such as `en-GB`",
-        sample: "zh-Hant-TW-u-ca-chinese-nu-hanidec",
+        example: "en-GB",
     },
     Variable {
         name: "person.timezone",
         variance: Placement::Person,
-        worst_case_chars: 32,
+        max_tokens: 16,
+        supplier: Supplier::Host,
         available: Availability::Always,
         description: "the person's IANA time zone, such as `Europe/London`",
-        sample: "America/Argentina/ComodRivadavia",
+        example: "Europe/London",
     },
     Variable {
         name: "conversation.started-at",
         variance: Placement::Conversation,
-        worst_case_chars: 25,
+        max_tokens: 20,
+        supplier: Supplier::Platform,
         available: Availability::Always,
         description: "when the conversation began, RFC 3339 with offset",
-        sample: "2026-11-29T15:04:05+05:45",
+        example: "2026-03-02T09:00:00+00:00",
     },
     Variable {
         name: "model.name",
         variance: Placement::Conversation,
-        worst_case_chars: 64,
+        max_tokens: 24,
+        supplier: Supplier::Host,
         available: Availability::Always,
         description: "the model answering this conversation",
-        sample: "provider-model-family-4-5-large-preview-2026-11-29-experimental2",
+        example: "claude-sonnet-4-5",
     },
     Variable {
         name: "now",
         variance: Placement::Message,
-        worst_case_chars: 25,
+        max_tokens: 20,
+        supplier: Supplier::Platform,
         available: Availability::Always,
         description: "the time of this turn, RFC 3339 with offset",
-        sample: "2026-11-29T15:04:05+05:45",
+        example: "2026-03-02T14:05:00+00:00",
     },
     Variable {
         name: "date",
         variance: Placement::Message,
-        worst_case_chars: 10,
+        max_tokens: 8,
+        supplier: Supplier::Platform,
         available: Availability::Always,
         description: "the date of this turn in the person's time zone, `YYYY-MM-DD`",
-        sample: "2026-11-29",
+        example: "2026-03-03",
     },
     Variable {
         name: "weekday",
         variance: Placement::Message,
-        worst_case_chars: 9,
+        max_tokens: 4,
+        supplier: Supplier::Platform,
         available: Availability::Always,
         description: "the day of the week of this turn, in English",
-        sample: "Wednesday",
+        example: "Tuesday",
     },
     Variable {
         name: "idle",
         variance: Placement::Message,
-        worst_case_chars: 32,
+        max_tokens: 16,
+        supplier: Supplier::Platform,
         available: Availability::When(ConditionKind::Idle),
         description: "how long since the last turn, in words such as `4 hours`",
-        sample: "365 days, 23 hours and 9 minutes",
+        example: "5 hours and 4 minutes",
     },
     Variable {
         name: "skill.version",
         variance: Placement::Message,
-        worst_case_chars: 32,
+        max_tokens: 16,
+        supplier: Supplier::Host,
         available: Availability::When(ConditionKind::SkillUpdated),
         description: "the new version of the updated skill",
-        sample: "10.20.30-beta.4+build.2026112915",
+        example: "2.4.0",
     },
 ];
 
 /// Looks a variable up by the name written between its braces.
 pub fn find(name: &str) -> Option<&'static Variable> {
     VARIABLES.iter().find(|variable| variable.name == name)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn samples_are_exactly_the_worst_case_length() {
-        for variable in VARIABLES {
-            assert_eq!(
-                variable.sample.chars().count(),
-                variable.worst_case_chars,
-                "{}",
-                variable.name
-            );
-        }
-    }
 }

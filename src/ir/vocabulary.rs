@@ -111,6 +111,13 @@ vocabulary! {
 }
 
 impl Owner {
+    /// Whether this owner's authority is within `other`'s: a contributor's
+    /// owner may only narrow its plugin's. Authority is ranked by the
+    /// highest priority each may claim.
+    pub fn is_within(self, other: Owner) -> bool {
+        self.highest_priority() >= other.highest_priority()
+    }
+
     /// The highest priority this owner may claim, and its default.
     pub fn highest_priority(self) -> Priority {
         match self {
@@ -214,24 +221,34 @@ vocabulary! {
 }
 
 impl Kind {
-    /// The placement a contributor of this kind gets when it names none;
-    /// `None` when it must name one.
-    pub fn default_placement(self) -> Option<Placement> {
-        match self {
-            Kind::Text | Kind::EagerLoad => None,
-            Kind::EagerRun => Some(Placement::Conversation),
-            Kind::SystemMessage | Kind::Preface | Kind::Fact => Some(Placement::Message),
-        }
+    /// "a `text`", "an `eager-run`": the kind in a message.
+    pub fn with_article(self) -> String {
+        let article = if self.as_str().starts_with('e') {
+            "an"
+        } else {
+            "a"
+        };
+        format!("{article} `{self}`")
     }
+}
 
-    /// How finely what this kind adds varies, whatever its text says: a
-    /// run's result is new each conversation, a message each turn.
-    pub fn variance(self) -> Variance {
-        match self {
-            Kind::Text | Kind::EagerLoad => Placement::Platform,
-            Kind::EagerRun => Placement::Conversation,
-            Kind::SystemMessage | Kind::Preface | Kind::Fact => Placement::Message,
-        }
+vocabulary! {
+    /// When a contributor applies: always, or only when something happens
+    /// in the conversation. Separate from placement, which says how widely
+    /// what it adds is shared.
+    pub enum ActivationKind ("activation") {
+        /// On every conversation (the default).
+        Always = "always",
+        /// When a person invokes the command.
+        Command = "command",
+        /// When the skill is invoked.
+        Skill = "skill",
+        /// When the agent delegates to the subagent.
+        Subagent = "subagent",
+        /// When files matching one of the globs are in play.
+        Files = "files",
+        /// When the model asks for it, having read its description.
+        Request = "request",
     }
 }
 

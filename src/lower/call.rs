@@ -6,11 +6,11 @@ use super::strings;
 use super::Lowerer;
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::ir::{Argument, Call, Value};
-use crate::rules::language::{DUPLICATE_FIELD, INVALID_VALUE, MISSING_FIELD, SYNTAX_ERROR};
+use crate::rules::{DUPLICATE_FIELD, INVALID_VALUE, MISSING_FIELD, SYNTAX_ERROR};
 use crate::source::{Span, Spanned};
 use crate::syntax::tree::{Block, Item, Token};
 
-impl Lowerer {
+impl Lowerer<'_> {
     pub(super) fn call(&mut self, block: &Block<'_>) -> Option<Call> {
         let errors_before = self.error_count();
         let tool = match block.args.as_slice() {
@@ -93,21 +93,10 @@ impl Lowerer {
             },
             Token::List(list) => {
                 let mut items = Vec::new();
-                for item in list
-                    .items
-                    .iter()
-                    .filter(|item| !matches!(item, Token::Comma(_)))
-                {
+                for item in &list.items {
                     items.push(self.value(item)?.value);
                 }
                 Value::List(items)
-            }
-            Token::Comma(span) => {
-                self.report(
-                    Diagnostic::new(&SYNTAX_ERROR, "expected a value, found `,`")
-                        .primary(*span, "a value goes here"),
-                );
-                return None;
             }
             Token::Op(op) => {
                 self.report(

@@ -3,12 +3,12 @@
 use super::Lowerer;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Condition, ConditionKind, Duration};
-use crate::rules::language::{INVALID_DURATION, INVALID_VALUE};
+use crate::rules::{INVALID_DURATION, INVALID_VALUE};
 use crate::source::{Span, Spanned};
 use crate::suggest;
 use crate::syntax::tree::{Field, Token};
 
-impl Lowerer {
+impl Lowerer<'_> {
     pub(super) fn condition(&mut self, field: &Field<'_>) -> Option<Condition> {
         let word = match field.tokens.first() {
             Some(Token::Word(word)) => word,

@@ -1,130 +1,149 @@
-//! `kind id { … }`: one contributor, its common fields and its kind's own.
+//! `kind id { … }`: one contributor, read by its kind's row of the table
+//! (`ir::kinds`): the settings the kind has, with their defaults, and the
+//! combinations it allows.
 
 use super::fields::{Entry, Fields};
+use super::placement;
 use super::values::{extra_tokens, no_value};
 use super::Lowerer;
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
+use crate::ir::kinds::{KindSpec, ReachRule};
 use crate::ir::{
-    Contributor, ContributorBody, FactSection, Kind, Owner, Placement, Priority, Reach, Setting,
-    SkillLoad, Source,
+    Activation, Contributor, ContributorBody, FactSection, Kind, Owner, Placement, Priority, Reach,
+    Setting, SkillLoad, Source,
 };
-use crate::rules::language::{INVALID_VALUE, MISSING_BUDGET, MISSING_FIELD, SYNTAX_ERROR};
+use crate::rules::{INVALID_ORIGIN, INVALID_VALUE, MISSING_BUDGET, MISSING_FIELD, SYNTAX_ERROR};
 use crate::source::{Span, Spanned};
 use crate::suggest;
 use crate::syntax::tree::{Block, Field, Token};
 
-/// The fields a contributor of `kind` accepts, common ones first.
-pub fn fields_of(kind: Kind) -> &'static [&'static str] {
-    match kind {
-        Kind::Text => &["owner", "placement", "priority", "reach", "budget", "body"],
-        Kind::EagerLoad => &[
-            "owner",
-            "placement",
-            "priority",
-            "reach",
-            "budget",
-            "tools",
-            "skill",
-        ],
-        Kind::EagerRun => &["owner", "placement", "priority", "reach", "budget", "call"],
-        Kind::SystemMessage => &[
-            "owner",
-            "placement",
-            "priority",
-            "reach",
-            "budget",
-            "when",
-            "body",
-        ],
-        Kind::Preface => &[
-            "owner",
-            "placement",
-            "priority",
-            "reach",
-            "budget",
-            "source",
-            "origin",
-            "call",
-        ],
-        Kind::Fact => &["owner", "placement", "priority", "reach", "budget", "says"],
-    }
-}
-
-/// The kinds that accept `field`, for help on a field in the wrong place.
-fn kinds_with_field(field: &str) -> Option<String> {
-    let kinds: Vec<&str> = Kind::ALL
-        .iter()
-        .filter(|kind| fields_of(**kind).contains(&field))
-        .map(|kind| kind.as_str())
-        .collect();
-    match kinds.as_slice() {
-        [] => None,
-        [one] => Some(format!("`{one}` contributors")),
-        _ => Some(format!("{} contributors", suggest::list(kinds))),
-    }
-}
-
-impl Lowerer {
+impl Lowerer<'_> {
     pub(super) fn contributor(
         &mut self,
         block: &Block<'_>,
         kind: Kind,
-        plugin_owner: Option<Owner>,
+        plugin_owner: Option<&Spanned<Owner>>,
     ) -> Option<Contributor> {
+        let spec = kind.spec();
         let errors_before = self.error_count();
         let header = block.keyword.span.to(block.open);
         let id = self.contributor_id(block, kind);
+        let id_text = id.as_ref().map_or(String::new(), |id| id.value.clone());
         let name = match &id {
             Some(id) => format!("the `{kind}` contributor `{}`", id.value),
             None => format!("this `{kind}` contributor"),
         };
         let mut fields = self.fields(
             &block.items,
-            fields_of(kind),
+            spec.fields,
             header,
             name,
-            &kinds_with_field,
+            &|field, key, removal| placement::not_for_kind(kind, field, key, removal),
         );
 
-        let owner = self.setting::<Owner>(
-            &mut fields,
-            "owner",
-            plugin_owner.unwrap_or(Owner::AgentAuthor),
-        );
-        let placement = match fields.optional(self, "placement") {
-            Some(field) => self
-                .vocabulary::<Placement>(field)
-                .map(|p| Setting::written(p.value, p.span)),
-            None => match kind.default_placement() {
-                Some(placement) => Some(Setting::default(placement)),
-                None => {
-                    if let Some(missing) = fields.missing("placement", "placement agent") {
-                        self.report(missing);
-                    }
-                    None
-                }
-            },
+        let inherited = plugin_owner.map_or(Owner::AgentAuthor, |owner| owner.value);
+        let owner_field = fields.optional(self, "owner");
+        let owner = match owner_field.and_then(|field| self.vocabulary::<Owner>(field)) {
+            Some(owner) => Setting::written(owner.value, owner.span),
+            None => Setting::default(inherited),
         };
-        let priority =
-            self.setting::<Priority>(&mut fields, "priority", owner.value.highest_priority());
-        let reach = self.setting::<Reach>(&mut fields, "reach", Reach::EveryTurn);
+        if let Some(field) = owner_field {
+            self.check_owner_narrows(&owner, field.span, plugin_owner, &id_text);
+        }
+        let placement = self.contributor_placement(spec, &mut fields);
+        if let Some(placement) = &placement {
+            if self.check_placement(spec, placement) {
+                self.check_owner_places(&owner, placement, &id_text, header);
+            }
+        }
+        let highest = owner.value.highest_priority();
+        let priority = match spec.has_priority {
+            true => self.setting::<Priority>(&mut fields, "priority", highest),
+            false => Setting::default(highest),
+        };
+        self.check_priority(&owner, &priority, &id_text, header);
+        let reach = match spec.reach {
+            ReachRule::None => Setting::default(Reach::EveryTurn),
+            _ => self.setting::<Reach>(&mut fields, "reach", Reach::EveryTurn),
+        };
+        let activation = self.contributor_activation(spec, &mut fields);
+        if let Some(placement) = &placement {
+            self.check_reach(spec, placement.value, &reach);
+            if let Some(activation) = &activation {
+                self.check_activation(placement, activation, header);
+            }
+        }
         let budget = self.budget(&mut fields);
         let body = self.contributor_body(kind, &mut fields);
 
         if self.error_count() > errors_before {
             return None;
         }
-        Some(Contributor {
+        let contributor = Contributor {
             id: id?,
             body: body?,
             owner,
             placement: placement?,
             priority,
             reach,
+            activation: activation?,
             budget: budget?,
             header,
             span: block.span,
-        })
+        };
+        self.check_variables(&contributor).then_some(contributor)
+    }
+
+    /// The placement: written where the kind lets it be (and must be, for
+    /// kinds without a default), fixed by the kind otherwise.
+    fn contributor_placement(
+        &mut self,
+        spec: &KindSpec,
+        fields: &mut Fields<'_, '_>,
+    ) -> Option<Setting<Placement>> {
+        if let Some(fixed) = spec.fixed_placement() {
+            return Some(Setting::default(fixed));
+        }
+        match fields.optional(self, "placement") {
+            Some(field) => self
+                .vocabulary::<Placement>(field)
+                .map(|placement| Setting::written(placement.value, placement.span)),
+            None => {
+                let example = format!(
+                    "placement {}",
+                    spec.placements[spec.placements.len().min(2) - 1]
+                );
+                if let Some(missing) = fields.missing("placement", &example) {
+                    self.report(missing);
+                }
+                None
+            }
+        }
+    }
+
+    /// `applies …`, or `always` where the kind has no activation or none is
+    /// written.
+    fn contributor_activation(
+        &mut self,
+        spec: &KindSpec,
+        fields: &mut Fields<'_, '_>,
+    ) -> Option<Setting<Activation>> {
+        if !spec.has_field("applies") {
+            return Some(Setting::default(Activation::Always));
+        }
+        match fields.optional(self, "applies") {
+            Some(field) => {
+                let activation = self.activation(field)?;
+                let span = field
+                    .tokens
+                    .iter()
+                    .map(Token::span)
+                    .reduce(Span::to)
+                    .unwrap_or(field.span);
+                Some(Setting::written(activation, span))
+            }
+            None => Some(Setting::default(Activation::Always)),
+        }
     }
 
     fn contributor_id(&mut self, block: &Block<'_>, kind: Kind) -> Option<Spanned<String>> {
@@ -352,7 +371,8 @@ impl Lowerer {
                 let origin = fields
                     .required(self, "origin", "origin \"memory:workspace\"")
                     .and_then(|field| self.one_string(field))
-                    .map(|decoded| Spanned::new(decoded.value, decoded.span));
+                    .map(|decoded| Spanned::new(decoded.value, decoded.span))
+                    .and_then(|origin| self.origin(origin));
                 let call = self.required_call(fields);
                 Some(ContributorBody::Preface {
                     source: source?,
@@ -361,13 +381,21 @@ impl Lowerer {
                 })
             }
             Kind::Fact => {
-                let field = fields.required(self, "says", "says date, os")?;
-                let words = self.word_list(field, &field.tokens, "fact sections");
+                let heading = fields
+                    .optional(self, "heading")
+                    .and_then(|field| self.one_string(field))
+                    .map(|decoded| Spanned::new(decoded.value, decoded.span));
+                let field = fields.required(self, "says", "says [date, os]")?;
+                let words = self.word_list(field, field.tokens.first(), "fact sections")?;
+                if let Some(extra) = field.tokens.get(1) {
+                    self.report(extra_tokens(field, extra.span(), "a list of fact sections"));
+                    return None;
+                }
                 let says: Vec<Spanned<FactSection>> = words
                     .into_iter()
                     .filter_map(|word| self.vocabulary_word::<FactSection>(word))
                     .collect();
-                Some(ContributorBody::Fact { says })
+                Some(ContributorBody::Fact { heading, says })
             }
         }
     }
@@ -376,20 +404,25 @@ impl Lowerer {
         let tools_field = fields.optional(self, "tools");
         let skill_field = fields.optional(self, "skill");
         if tools_field.is_none() && skill_field.is_none() {
-            let missing = fields.missing("tools", "tools read_object, search_code");
+            let missing = fields.missing("tools", "tools [read_object, search_code]");
             if let Some(missing) = missing.filter(|_| !fields.was_attempted("skill")) {
                 self.report(missing.help(
-                    "an eager-load loads tools, a skill's operations, or both: add `tools a, b` or `skill NAME operations x, y`",
+                    "an eager-load loads tools, a skill's operations, or both: add `tools [a, b]` or `skill NAME operations [x, y]`",
                 ));
             }
             return None;
         }
         let tools = match tools_field {
-            Some(field) => self
-                .word_list(field, &field.tokens, "tool names")
-                .into_iter()
-                .filter_map(|word| self.tool_name(word))
-                .collect(),
+            Some(field) => {
+                if let Some(extra) = field.tokens.get(1) {
+                    self.report(extra_tokens(field, extra.span(), "a list of tool names"));
+                    return None;
+                }
+                self.word_list(field, field.tokens.first(), "tool names")?
+                    .into_iter()
+                    .filter_map(|word| self.tool_name(word))
+                    .collect()
+            }
             None => Vec::new(),
         };
         let skill = match skill_field {
@@ -399,9 +432,9 @@ impl Lowerer {
         Some(ContributorBody::EagerLoad { tools, skill })
     }
 
-    /// `skill NAME` or `skill NAME operations a, b`.
+    /// `skill NAME` or `skill NAME operations [a, b]`.
     fn skill_load(&mut self, field: &Field<'_>) -> Option<SkillLoad> {
-        let example = "write `skill NAME operations a, b`";
+        let example = "write `skill NAME operations [a, b]`";
         let (name, rest) = match field.tokens.as_slice() {
             [Token::Word(name), rest @ ..] => (*name, rest),
             _ => {
@@ -412,8 +445,17 @@ impl Lowerer {
         let skill = self.identifier(name, "skill name");
         let operations = match rest {
             [] => Vec::new(),
+            [Token::Word(keyword), list, extra, ..] if keyword.text == "operations" => {
+                let _ = list;
+                self.report(extra_tokens(
+                    field,
+                    extra.span(),
+                    "a list of operation names",
+                ));
+                return None;
+            }
             [Token::Word(keyword), list @ ..] if keyword.text == "operations" => self
-                .word_list(field, list, "operation names")
+                .word_list(field, list.first(), "operation names")?
                 .into_iter()
                 .filter_map(|word| self.identifier(word, "operation name"))
                 .collect(),
@@ -457,6 +499,45 @@ impl Lowerer {
     }
 }
 
+impl Lowerer<'_> {
+    /// `"scheme:scope"`: where retrieved content comes from, as operators
+    /// reading transcripts parse it (`memory:team-notes`,
+    /// `workspace:acme/session:42`, `web:https://docs.acme.dev/x`,
+    /// `fsm:job-7:input`).
+    fn origin(&mut self, origin: Spanned<String>) -> Option<Spanned<String>> {
+        if is_origin(&origin.value) {
+            return Some(origin);
+        }
+        self.report(
+            Diagnostic::new(&INVALID_ORIGIN, format!("origin `{}` is not `scheme:scope`", origin.value))
+                .primary(origin.span, "expected `scheme:scope`")
+                .help("name where the content comes from and which part of it, such as \"memory:workspace-stores\" or \"web:https://docs.acme.dev/handbook\": a lowercase scheme, a colon, then printable characters without spaces or quotes"),
+        );
+        None
+    }
+}
+
+/// Whether `text` is `scheme:scope`: a lowercase scheme, then a scope of
+/// printable ASCII without spaces, quotes, angle brackets or backslashes
+/// (so it cannot break out of the envelope attribute it is written into).
+pub(crate) fn is_origin(text: &str) -> bool {
+    let Some((scheme, scope)) = text.split_once(':') else {
+        return false;
+    };
+    let scheme_ok = scheme
+        .bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_lowercase())
+        && scheme
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'.' || b == b'-');
+    let scope_ok = !scope.is_empty()
+        && scope.bytes().all(|b| {
+            b.is_ascii_graphic() && !matches!(b, b'"' | b'\'' | b'<' | b'>' | b'\\' | b'`')
+        });
+    scheme_ok && scope_ok
+}
+
 fn call_without_braces(field: &Field<'_>) -> Diagnostic {
     Diagnostic::new(&SYNTAX_ERROR, "a call's arguments go in braces")
         .primary(Span::point(field.span.end), "expected `{ … }` here")
@@ -467,4 +548,27 @@ fn call_without_braces(field: &Field<'_>) -> Diagnostic {
             Span::point(field.span.end),
             " {}",
         ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_origin;
+
+    #[test]
+    fn origins() {
+        for good in [
+            "memory:workspace-stores",
+            "web:docs.acme.dev/style_guide",
+            "workspace:acme/session:42",
+            "web:https://docs.acme.dev/x?y=1",
+            "fsm:job-7:input",
+        ] {
+            assert!(is_origin(good), "{good}");
+        }
+        for bad in [
+            "memory", ":x", "Memory:x", "memory:", "a:b c", "a:\"x", "a:<x>", "9a:x",
+        ] {
+            assert!(!is_origin(bad), "{bad}");
+        }
+    }
 }

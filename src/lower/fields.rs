@@ -5,9 +5,10 @@ use std::collections::HashSet;
 
 use indexmap::IndexMap;
 
+use super::lists::Unbracketed;
 use super::Lowerer;
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
-use crate::rules::language::{DUPLICATE_FIELD, MISSING_FIELD, SYNTAX_ERROR, UNKNOWN_FIELD};
+use crate::rules::{DUPLICATE_FIELD, MISSING_FIELD, SYNTAX_ERROR, UNKNOWN_FIELD};
 use crate::source::Span;
 use crate::suggest;
 use crate::syntax::tree::{Block, Field, Item, Pair};
@@ -110,21 +111,36 @@ impl<'t, 'a> Fields<'t, 'a> {
     }
 }
 
-impl Lowerer {
+/// What a block says about a field it does not take: a diagnostic more
+/// precise than "unknown field" when the name is a field elsewhere (the
+/// removal span of the item is given for its fix), or `None`.
+pub(super) type NotHere<'f> = &'f dyn Fn(&str, Span, Span) -> Option<Diagnostic>;
+
+impl Lowerer<'_> {
     /// Collects the fields of `items`, reporting every field not in
-    /// `allowed` (with a suggestion), every duplicate, every `name: value`
-    /// pair and every nested block other than `call`.
+    /// `allowed` (with a suggestion, or what `not_here` says of it), every
+    /// duplicate, every `name: value` pair, every nested block other than
+    /// `call`, and every list written without brackets.
     pub(super) fn fields<'t, 'a>(
         &mut self,
-        items: impl IntoIterator<Item = &'t Item<'a>>,
+        items: &'t [Item<'a>],
         allowed: &[&'static str],
         header: Span,
         owner: String,
-        elsewhere: &dyn Fn(&str) -> Option<String>,
+        not_here: NotHere<'_>,
     ) -> Fields<'t, 'a> {
         let mut entries: IndexMap<&'a str, Entry<'t, 'a>> = IndexMap::new();
         let mut attempted = HashSet::new();
-        for item in items {
+        let unbracketed = self.unbracketed_lists(items);
+        for (index, item) in items.iter().enumerate() {
+            match unbracketed.get(&index) {
+                Some(Unbracketed::Field(name)) => {
+                    attempted.extend(allowed.iter().find(|allowed| *allowed == name));
+                    continue;
+                }
+                Some(Unbracketed::Word) => continue,
+                None => {}
+            }
             let entry = match item {
                 Item::Field(field) => Entry::Field(field),
                 // `call { … }`, or a field written as a block, which is
@@ -146,10 +162,14 @@ impl Lowerer {
             };
             let key = item.keyword();
             if !allowed.contains(&key.text) {
+                if let Some(diagnostic) = not_here(key.text, key.span, self.removal(item.span())) {
+                    self.report(diagnostic);
+                    continue;
+                }
                 let suggestion = suggest::closest(key.text, allowed.iter().copied());
                 attempted.extend(suggestion);
                 self.report(unknown_field(
-                    key.text, key.span, suggestion, allowed, &owner, elsewhere,
+                    key.text, key.span, suggestion, allowed, &owner,
                 ));
                 continue;
             }
@@ -213,7 +233,6 @@ fn unknown_field(
     suggestion: Option<&str>,
     allowed: &[&'static str],
     owner: &str,
-    elsewhere: &dyn Fn(&str) -> Option<String>,
 ) -> Diagnostic {
     let diagnostic = Diagnostic::new(&UNKNOWN_FIELD, format!("unknown field `{name}` in {owner}"))
         .primary(span, "not a field here");
@@ -221,10 +240,5 @@ fn unknown_field(
         return diagnostic.suggest(span, suggestion);
     }
     let fields = suggest::list(allowed.iter().copied());
-    match elsewhere(name) {
-        Some(place) => diagnostic.help(format!(
-            "`{name}` belongs to {place}; the fields here are {fields}"
-        )),
-        None => diagnostic.help(format!("the fields here are {fields}")),
-    }
+    diagnostic.help(format!("the fields here are {fields}"))
 }

@@ -8,10 +8,14 @@
 //! out of the IR any contributor that had one, so that the checker reasons
 //! only about contributors that mean what they say.
 
+mod activation;
+mod authority;
 mod call;
 mod condition;
 mod contributor;
 mod fields;
+mod lists;
+mod placement;
 mod plugin;
 pub mod strings;
 mod template;
@@ -20,12 +24,12 @@ mod values;
 use std::cell::Cell;
 
 /// The field names lowering accepts, for completion in the language server.
-pub use contributor::fields_of;
 pub use plugin::PLUGIN_FIELDS;
+pub use values::is_kebab;
 
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Kind, Plugin};
-use crate::rules::language::{SYNTAX_ERROR, UNKNOWN_FIELD};
+use crate::rules::{SYNTAX_ERROR, UNKNOWN_FIELD};
 use crate::source::Span;
 use crate::suggest;
 use crate::syntax::tree::{Block, File, Item};
@@ -39,7 +43,11 @@ pub struct Lowered {
 }
 
 pub fn lower(file: &File<'_>) -> Lowered {
-    let mut lowerer = Lowerer::default();
+    let mut lowerer = Lowerer {
+        text: file.source,
+        diagnostics: Vec::new(),
+        counted: Cell::default(),
+    };
     let plugin = lowerer.file(file);
     if !file.ends_inside_string {
         lowerer.report_unclosed_blocks(&file.items);
@@ -50,8 +58,9 @@ pub fn lower(file: &File<'_>) -> Lowered {
     }
 }
 
-#[derive(Default)]
-struct Lowerer {
+struct Lowerer<'s> {
+    /// The source, for fixes that remove whole lines.
+    text: &'s str,
     diagnostics: Vec<Diagnostic>,
     /// How many of `diagnostics` have been counted, and how many of those
     /// were errors. `error_count` is asked before and after every
@@ -60,9 +69,43 @@ struct Lowerer {
     counted: Cell<(usize, usize)>,
 }
 
-impl Lowerer {
+impl Lowerer<'_> {
     fn report(&mut self, diagnostic: Diagnostic) {
         self.diagnostics.push(diagnostic);
+    }
+
+    /// The span that removing the item at `span` should delete: its line
+    /// with its line break when it stands alone on it, else the item with
+    /// the comma and spaces that separate it from its neighbour.
+    fn removal(&self, span: Span) -> Span {
+        let text = self.text;
+        let before = &text[..span.start.min(text.len())];
+        let line_start = before.rfind(['\n', '\r']).map_or(0, |at| at + 1);
+        let after = &text[span.end.min(text.len())..];
+        let spaces_after = after.len() - after.trim_start_matches([' ', '\t']).len();
+        let rest = &after[spaces_after..];
+        if let Some(stripped) = rest.strip_prefix(',') {
+            let more = stripped.len() - stripped.trim_start_matches([' ', '\t']).len();
+            return Span::new(span.start, span.end + spaces_after + 1 + more);
+        }
+        let alone = before[line_start..].trim_matches([' ', '\t']).is_empty();
+        let line_end = if rest.starts_with("\r\n") {
+            Some(2)
+        } else if rest.starts_with(['\n', '\r']) {
+            Some(1)
+        } else {
+            None
+        };
+        match line_end {
+            Some(break_len) if alone => Span::new(line_start, span.end + spaces_after + break_len),
+            _ => {
+                let trimmed = before.trim_end_matches([' ', '\t']);
+                match trimmed.strip_suffix(',') {
+                    Some(kept) => Span::new(kept.len(), span.end),
+                    None => span,
+                }
+            }
+        }
     }
 
     /// Diagnostics are only ever appended, so the errors among those

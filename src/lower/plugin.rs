@@ -7,9 +7,10 @@ use super::Lowerer;
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::ir::{Kind, Owner, Plugin, PluginName, Requirement};
 use crate::limits::MAX_CONTRIBUTORS;
-use crate::rules::language::{
+use crate::rules::{
     DUPLICATE_FIELD, DUPLICATE_ID, INVALID_PLUGIN_NAME, INVALID_VALUE, INVALID_VERSION,
-    INVALID_VERSION_REQ, LIMIT_EXCEEDED, MISSING_FIELD, SYNTAX_ERROR, UNKNOWN_FIELD,
+    INVALID_VERSION_REQ, LIMIT_EXCEEDED, MISSING_FIELD, MISSING_REQUIREMENT, SYNTAX_ERROR,
+    UNKNOWN_FIELD,
 };
 use crate::source::{Span, Spanned};
 use crate::suggest;
@@ -18,17 +19,22 @@ use crate::syntax::tree::{Block, Field, Item, Token, Word};
 /// The fields a plugin block accepts besides its contributors.
 pub const PLUGIN_FIELDS: &[&str] = &["owner", "summary", "requires"];
 
-impl Lowerer {
+impl Lowerer<'_> {
     pub(super) fn plugin(&mut self, block: &Block<'_>) -> Option<Plugin> {
         let errors_before = self.error_count();
         let header = block.keyword.span.to(block.open);
         let (name, version) = self.plugin_header(block);
 
         // Contributors and the repeatable `requires` are read on their own.
-        let single_items = block.items.iter().filter(|item| match item {
-            Item::Block(child) => child.keyword.text == "call",
-            other => other.keyword().text != "requires",
-        });
+        let single_items: Vec<Item<'_>> = block
+            .items
+            .iter()
+            .filter(|item| match item {
+                Item::Block(child) => child.keyword.text == "call",
+                other => other.keyword().text != "requires",
+            })
+            .cloned()
+            .collect();
         let requires_items: Vec<&Field<'_>> = block
             .items
             .iter()
@@ -38,15 +44,16 @@ impl Lowerer {
             })
             .collect();
         let mut fields = self.fields(
-            single_items,
+            &single_items,
             PLUGIN_FIELDS,
             header,
             "the plugin".into(),
-            &|name| {
-                Kind::ALL
-                    .iter()
-                    .any(|kind| super::contributor::fields_of(*kind).contains(&name))
-                    .then(|| "contributors".to_string())
+            &|name, key, _| {
+                crate::ir::kinds::field(name).map(|_| {
+                    Diagnostic::new(&UNKNOWN_FIELD, format!("`{name}` is a contributor's field, not the plugin's"))
+                        .primary(key, "not a field of the plugin")
+                        .help(format!("move `{name}` into the contributor it belongs to; the plugin's fields are {}", suggest::list(PLUGIN_FIELDS.iter().copied())))
+                })
             },
         );
         let owner = fields
@@ -57,7 +64,8 @@ impl Lowerer {
             .and_then(|field| self.one_string(field))
             .map(|decoded| Spanned::new(decoded.value, decoded.span));
         let requires = self.requirements(&requires_items);
-        let contributors = self.contributors(block, owner.as_ref().map(|owner| owner.value));
+        let contributors = self.contributors(block, owner.as_ref());
+        self.check_requirements(&requires, &contributors, name.as_ref());
 
         let (Some(name), Some(version), Some(owner)) = (name, version, owner) else {
             return None;
@@ -290,7 +298,7 @@ impl Lowerer {
     fn contributors(
         &mut self,
         block: &Block<'_>,
-        plugin_owner: Option<Owner>,
+        plugin_owner: Option<&Spanned<Owner>>,
     ) -> Vec<crate::ir::Contributor> {
         let mut contributors = Vec::new();
         let mut seen: HashMap<&str, Span> = HashMap::new();
@@ -364,6 +372,47 @@ impl Lowerer {
         };
         self.report(diagnostic);
         None
+    }
+}
+
+impl Lowerer<'_> {
+    /// Every skill a contributor names must be required by the plugin, so
+    /// that a workspace knows what to install and which versions work: an
+    /// eager load of the skill, a `skill-updated` condition, an activation
+    /// on the skill.
+    fn check_requirements(
+        &mut self,
+        requires: &[Requirement],
+        contributors: &[crate::ir::Contributor],
+        name: Option<&Spanned<PluginName>>,
+    ) {
+        let mut reported = std::collections::HashSet::new();
+        for skill in contributors
+            .iter()
+            .flat_map(|contributor| contributor.skills())
+        {
+            let required = requires
+                .iter()
+                .any(|requirement| requirement.skill.value == skill.value);
+            if required || !reported.insert(skill.value.clone()) {
+                continue;
+            }
+            let line = format!("requires skill {} \"^1.0\"", skill.value);
+            let diagnostic = Diagnostic::new(
+                &MISSING_REQUIREMENT,
+                format!("the plugin uses the skill `{}` but does not require it", skill.value),
+            )
+            .primary(skill.span, "used here")
+            .help(format!(
+                "add a line such as `{line}` to the plugin, with the range of versions it works with"
+            ));
+            self.report(match name {
+                Some(name) => {
+                    diagnostic.secondary(name.span, "no `requires` for it in this plugin")
+                }
+                None => diagnostic,
+            });
+        }
     }
 }
 

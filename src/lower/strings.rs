@@ -11,7 +11,7 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::limits::MAX_STRING_BYTES;
-use crate::rules::language::{INVALID_ESCAPE, LIMIT_EXCEEDED, UNTERMINATED_STRING};
+use crate::rules::{INVALID_ESCAPE, LIMIT_EXCEEDED, UNTERMINATED_STRING};
 use crate::source::{OffsetMap, Span};
 use crate::syntax::tree::{Quotes, StrLit};
 

@@ -6,11 +6,11 @@ use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::ir::variables::{self, VARIABLES};
 use crate::ir::{Template, TemplatePart, VariableUse};
 use crate::limits::MAX_TEMPLATE_VARIABLES;
-use crate::rules::language::{INVALID_TEMPLATE, LIMIT_EXCEEDED, UNKNOWN_VARIABLE};
+use crate::rules::{INVALID_TEMPLATE, LIMIT_EXCEEDED, UNKNOWN_VARIABLE};
 use crate::suggest;
 use crate::syntax::tree::Field;
 
-impl Lowerer {
+impl Lowerer<'_> {
     pub(super) fn template(&mut self, field: &Field<'_>) -> Option<Template> {
         let decoded = self.one_string(field)?;
         let errors_before = self.error_count();

@@ -1,11 +1,12 @@
 //! Reading a field's tokens as the values it takes: one word from a
-//! vocabulary, a string, a comma-separated list, a budget, an identifier.
+//! vocabulary, a string, an identifier. Lists are read in `lists`.
 
 use super::strings::{self, Decoded};
 use super::Lowerer;
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::ir::Vocabulary;
-use crate::rules::language::{INVALID_IDENTIFIER, INVALID_VALUE};
+use crate::limits::MAX_NAME_CHARS;
+use crate::rules::{INVALID_IDENTIFIER, INVALID_VALUE, NAME_TOO_LONG};
 use crate::source::{Span, Spanned};
 use crate::suggest;
 use crate::syntax::tree::{Field, Token, Word};
@@ -22,7 +23,7 @@ pub(super) fn with_article(noun: &str) -> String {
 
 /// Whether `text` is lowercase kebab-case: `a-z0-9` words joined by single
 /// dashes, starting with a letter.
-pub(super) fn is_kebab(text: &str) -> bool {
+pub fn is_kebab(text: &str) -> bool {
     text.split('-').enumerate().all(|(index, part)| {
         let mut chars = part.chars();
         match chars.next() {
@@ -56,7 +57,7 @@ pub(super) fn to_kebab(text: &str) -> String {
     out.trim_end_matches('-').to_string()
 }
 
-impl Lowerer {
+impl Lowerer<'_> {
     /// The field's only token, as a word.
     pub(super) fn one_word<'a>(&mut self, field: &Field<'a>, expected: &str) -> Option<Word<'a>> {
         match field.tokens.as_slice() {
@@ -133,66 +134,35 @@ impl Lowerer {
         }
     }
 
-    /// `a, b, c`: words separated by commas; a trailing comma is allowed.
-    pub(super) fn word_list<'a>(
-        &mut self,
-        field: &Field<'a>,
-        tokens: &[Token<'a>],
-        expected: &str,
-    ) -> Vec<Word<'a>> {
-        let mut words = Vec::new();
-        let mut expect_word = true;
-        for token in tokens {
-            match (token, expect_word) {
-                (Token::Word(word), true) => {
-                    words.push(*word);
-                    expect_word = false;
-                }
-                (Token::Comma(_), false) => expect_word = true,
-                (Token::Word(word), false) => {
-                    let at = words
-                        .last()
-                        .map_or(word.span.start, |previous: &Word<'a>| previous.span.end);
-                    self.report(
-                        Diagnostic::new(
-                            &INVALID_VALUE,
-                            format!("`{}` items must be separated by commas", field.key.text),
-                        )
-                        .primary(word.span, "expected `,` before this")
-                        .help("separate the items with `, `")
-                        .fix(Fix::replace(
-                            "Add a comma",
-                            Applicability::Safe,
-                            Span::point(at),
-                            ",",
-                        )),
-                    );
-                    words.push(*word);
-                }
-                (other, _) => {
-                    self.report(wrong_token(field, other, expected));
-                    return Vec::new();
-                }
-            }
-        }
-        if words.is_empty() {
-            self.report(no_value(field, expected));
-        }
-        words
-    }
-
     /// A contributor id, skill or operation name: lowercase kebab-case.
     pub(super) fn identifier(&mut self, word: Word<'_>, what: &str) -> Option<Spanned<String>> {
-        if is_kebab(word.text) {
-            return Some(Spanned::new(word.text.to_string(), word.span));
+        if !is_kebab(word.text) {
+            self.report(not_kebab(word, what));
+            return None;
         }
-        self.report(not_kebab(word, what));
-        None
+        self.short_name(word, what)
+    }
+
+    /// A name no longer than [`MAX_NAME_CHARS`].
+    pub(super) fn short_name(&mut self, word: Word<'_>, what: &str) -> Option<Spanned<String>> {
+        let length = word.text.chars().count();
+        if length > MAX_NAME_CHARS {
+            self.report(
+                Diagnostic::new(
+                    &NAME_TOO_LONG,
+                    format!("this {what} is {length} characters long, over {MAX_NAME_CHARS}"),
+                )
+                .primary(word.span, "too long")
+                .help("name it in a few words; names appear in paths, approval screens and turn records"),
+            );
+            return None;
+        }
+        Some(Spanned::new(word.text.to_string(), word.span))
     }
 
     pub(super) fn tool_name(&mut self, word: Word<'_>) -> Option<Spanned<String>> {
         if is_tool_name(word.text) {
-            return Some(Spanned::new(word.text.to_string(), word.span));
+            return self.short_name(word, "tool name");
         }
         self.report(
             Diagnostic::new(&INVALID_IDENTIFIER, format!("`{}` is not a tool name", word.text))
@@ -249,7 +219,7 @@ fn unquoted_text(field: &Field<'_>) -> Diagnostic {
     let plain = field
         .tokens
         .iter()
-        .all(|token| matches!(token, Token::Word(_) | Token::Op(_) | Token::Comma(_)));
+        .all(|token| matches!(token, Token::Word(_) | Token::Op(_)));
     if !plain {
         return diagnostic;
     }
@@ -267,12 +237,10 @@ fn field_text(field: &Field<'_>) -> String {
         .iter()
         .map(|token| match token {
             Token::Word(word) | Token::Op(word) => word.text.to_string(),
-            Token::Comma(_) => ",".into(),
             _ => String::new(),
         })
         .collect::<Vec<_>>()
         .join(" ")
-        .replace(" ,", ",")
 }
 
 fn quote(text: &str) -> String {

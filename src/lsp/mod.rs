@@ -44,7 +44,8 @@
 //! quick fixes and fix-all, the document outline, go to definition into
 //! `contrib.toml`, and formatting once the formatter lands: one file each
 //! under [`handlers`]. Positions are UTF-16, see [`convert`].
-//! Initialization options: `ruleDocsUrl`, see [`rule_docs`].
+//! Initialization options: `ruleDocsUrl`, see [`rule_docs`]. The server
+//! writes no files.
 
 pub mod context;
 pub mod convert;

@@ -1,113 +1,66 @@
-//! Where a diagnostic's `codeDescription` link points: the rule's
-//! explanation, the same text `contrib explain` prints.
+//! Where a diagnostic's `codeDescription` link points: the rule's page,
+//! `docs/rules/<name>.md`, in the repository at the tag of the release
+//! that reported it (`<repository>/blob/v<version>/docs/rules/<name>.md`).
 //!
-//! By default the server writes every rule's explanation once per start to
-//! `<cache>/contrib/<version>/rules/<name>.md` (`<cache>` is
-//! `$XDG_CACHE_HOME`, else `~/.cache`, else the system's temporary folder)
-//! and links each diagnostic to its `file:` URI. The link then works
-//! offline, opens in the editor itself, and always matches the binary that
-//! reported the diagnostic, which a web page for "the latest version" would
-//! not. A team that hosts its own pages sets the initialization option
+//! # Why a versioned page, and no files of the server's own
+//!
+//! The page is [`crate::rules::page`], the text `contrib explain` prints,
+//! checked into the repository (a test keeps every page equal to it), so
+//! the link always shows the explanation of the binary that reported the
+//! diagnostic, which a page for "the latest version" would not.
+//!
+//! The server used to write every explanation under the user's cache
+//! folder and link to those files. That worked offline, but a language
+//! server that fills a folder nobody asked for, one per version, with
+//! nothing to clean it up, surprises people, and only VS Code shows the
+//! link anyway. Offline, the same text is one step away in every editor:
+//! hover on a rule's name in a `# contrib: allow(…)` comment shows the
+//! whole page, hover on a diagnostic's range shows the rule's summary and
+//! why it matters, and `contrib explain <name>` prints it in a terminal.
+//! The server writes nothing.
+//!
+//! A team that hosts the pages itself sets the initialization option
 //! `ruleDocsUrl` to a template such as `https://docs.example/rules/{name}`
-//! (`{name}` and `{code}` are replaced). When the cache cannot be written,
-//! links fall back to [`DEFAULT_URL`].
+//! (`{name}`, `{code}` and `{version}` are replaced).
 
-use std::cell::OnceCell;
-use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use lsp_types::Uri;
 
-use super::convert;
 use crate::diagnostic::Rule;
 
-/// The template used when neither an option nor the cache is available.
-pub const DEFAULT_URL: &str = "https://contrib.dev/rules/{name}";
+/// The template used unless the client names another: the rule's page in
+/// the repository, at this release's tag.
+pub const DEFAULT_TEMPLATE: &str = concat!(
+    env!("CARGO_PKG_REPOSITORY"),
+    "/blob/v{version}/docs/rules/{name}.md"
+);
 
-#[derive(Default)]
 pub struct RuleDocs {
-    /// The `ruleDocsUrl` option.
-    template: Option<String>,
-    /// The folder the explanations were written to, once tried.
-    folder: OnceCell<Option<PathBuf>>,
+    template: String,
+}
+
+impl Default for RuleDocs {
+    fn default() -> Self {
+        RuleDocs::new(None)
+    }
 }
 
 impl RuleDocs {
-    /// Links into a folder of explanations written on first use, or, with
-    /// `template`, to the pages it names.
+    /// Links to the pages `template` names, or to [`DEFAULT_TEMPLATE`]'s.
     pub fn new(template: Option<String>) -> Self {
         RuleDocs {
-            template,
-            folder: OnceCell::new(),
+            template: template.unwrap_or_else(|| DEFAULT_TEMPLATE.to_string()),
         }
     }
 
-    /// Links into `folder`, written on first use; for tests.
-    pub fn in_folder(folder: PathBuf) -> Self {
-        let docs = RuleDocs::default();
-        let _ = docs.folder.set(write_all(&folder).then_some(folder));
-        docs
-    }
-
+    /// The link for `rule`; `None` when the template does not make a URI.
     pub fn href(&self, rule: &Rule) -> Option<Uri> {
-        if let Some(template) = &self.template {
-            return from_template(template, rule);
-        }
-        let folder = self
-            .folder
-            .get_or_init(|| default_folder().filter(|folder| write_all(folder)));
-        match folder {
-            Some(folder) => convert::uri_of(&folder.join(format!("{}.md", rule.name))),
-            None => from_template(DEFAULT_URL, rule),
-        }
+        let url = self
+            .template
+            .replace("{name}", rule.name)
+            .replace("{code}", rule.code)
+            .replace("{version}", env!("CARGO_PKG_VERSION"));
+        Uri::from_str(&url).ok()
     }
-}
-
-fn from_template(template: &str, rule: &Rule) -> Option<Uri> {
-    let url = template
-        .replace("{name}", rule.name)
-        .replace("{code}", rule.code);
-    Uri::from_str(&url).ok()
-}
-
-fn default_folder() -> Option<PathBuf> {
-    let cache = std::env::var_os("XDG_CACHE_HOME")
-        .filter(|value| !value.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .filter(|value| !value.is_empty())
-                .map(|home| PathBuf::from(home).join(".cache"))
-        })
-        .unwrap_or_else(std::env::temp_dir);
-    let folder = cache
-        .join("contrib")
-        .join(env!("CARGO_PKG_VERSION"))
-        .join("rules");
-    folder.is_absolute().then_some(folder)
-}
-
-/// Writes every rule's explanation into `folder`; `false` if any could not
-/// be written. Each file is written under a temporary name and renamed, so
-/// two servers starting at once never show a half-written page.
-fn write_all(folder: &Path) -> bool {
-    if crate::fs::create_folder(folder).is_err() {
-        return false;
-    }
-    crate::rules::all().into_iter().all(|rule| {
-        let path = folder.join(format!("{}.md", rule.name));
-        crate::fs::write_atomically(&path, page(rule).as_bytes()).is_ok()
-    })
-}
-
-/// A rule's page: what `contrib explain` prints.
-pub fn page(rule: &Rule) -> String {
-    format!(
-        "# {} ({})\n\n{}\n\nDefault level: {}\n{}\n",
-        rule.name,
-        rule.code,
-        rule.summary,
-        rule.default_level.as_str(),
-        rule.explanation.trim_end()
-    )
 }

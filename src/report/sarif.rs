@@ -88,7 +88,7 @@ fn rules() -> Vec<Value> {
                         crate::diagnostic::Level::Deny => "error",
                     }
                 },
-                "properties": { "tags": [format!("{:?}", rule.group).to_lowercase()] },
+                "properties": { "tags": [rule.kind.as_str()] },
             })
         })
         .collect()

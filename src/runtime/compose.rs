@@ -49,15 +49,15 @@ use super::facts::{self, Stated};
 use super::gate::{Gate, GateOutcome, GateRequest};
 use super::profiles::{Boundary, Breakpoint, Placed, Profile};
 use super::record::{
-    Contribution, Fired, Note, OpeningItem, OpeningKind, Refusal, RunRecord, SystemPrompt, Turn,
-    TurnContributor, TurnInput, TurnRecord,
+    ActivationRecord, Contribution, Fired, Named, Note, OpeningItem, OpeningKind, Refusal,
+    RunRecord, SystemPrompt, Turn, TurnContributor, TurnInput, TurnRecord,
 };
 use super::render::{envelope, render, within_budget, Values};
 use super::session::Session;
 use super::time::Timestamp;
-use crate::bundle::{Bundle, BundledCall, BundledContributor};
+use crate::bundle::{Bundle, BundledActivation, BundledCall, BundledContributor};
 use crate::config::Effect;
-use crate::ir::{ConditionKind, Duration, Kind, Placement, Reach};
+use crate::ir::{ConditionKind, Delivery, Duration, Kind, Placement, Reach};
 use crate::tokenizer::TokenizerKind;
 
 /// The tokenizer request sizes are estimated with, for cache breakpoints
@@ -71,7 +71,12 @@ pub struct Conversation<'a, G: Gate> {
     gate: G,
     session: Session,
     system: SystemPrompt,
+    preloaded: Vec<OpeningItem>,
     opening: Vec<OpeningItem>,
+    /// Conditional texts told in this conversation since it last compacted.
+    applied: BTreeSet<String>,
+    /// Conditional texts to tell again after a compaction.
+    restate: BTreeSet<String>,
     placed: Placed,
     compositions: u32,
     turns: u32,
@@ -90,11 +95,13 @@ struct Entry<'a> {
     contributor: &'a BundledContributor,
 }
 
-impl Entry<'_> {
+impl Named for Entry<'_> {
     fn name(&self) -> String {
         self.bundle.contributor_name(self.contributor)
     }
+}
 
+impl Entry<'_> {
     fn kind(&self) -> Kind {
         self.contributor.kind
     }
@@ -149,7 +156,10 @@ impl<'a, G: Gate> Conversation<'a, G> {
             skills_seen: session.skills.clone(),
             session,
             system: SystemPrompt::default(),
+            preloaded: Vec::new(),
             opening: Vec::new(),
+            applied: BTreeSet::new(),
+            restate: BTreeSet::new(),
             placed: Placed::default(),
             compositions: 0,
             turns: 0,
@@ -171,6 +181,13 @@ impl<'a, G: Gate> Conversation<'a, G> {
     /// The conversation opening, stored before the first prompt.
     pub fn opening(&self) -> &[OpeningItem] {
         &self.opening
+    }
+
+    /// What eager loads put before the first turn, in the shared prefix:
+    /// tools advertised and skill operations read. The same for every
+    /// conversation of the agent.
+    pub fn preloaded(&self) -> &[OpeningItem] {
+        &self.preloaded
     }
 
     /// Cache breakpoints after the agent part, the person part and the
@@ -204,9 +221,12 @@ impl<'a, G: Gate> Conversation<'a, G> {
     }
 
     /// Tokens through each boundary of the kept part of the request:
-    /// the agent prefix, the person part, the opening.
+    /// the agent prefix (the preloaded tools and operations, then the
+    /// platform and agent parts of the system prompt), the person part, the
+    /// opening.
     pub fn prefix_tokens(&self) -> [(Boundary, u64); 3] {
-        let agent = count(self.system.agent_prefix());
+        let preloaded: u64 = self.preloaded.iter().map(|item| item.tokens).sum();
+        let agent = preloaded + count(self.system.agent_prefix());
         let person = agent + count(self.system.person_part());
         let opening = person + self.opening.iter().map(|item| item.tokens).sum::<u64>();
         [
@@ -238,6 +258,9 @@ impl<'a, G: Gate> Conversation<'a, G> {
         }
         if input.compaction {
             self.stated.clear();
+            // What a conditional text said went with the compacted turns:
+            // those that applied are told again below.
+            self.restate = std::mem::take(&mut self.applied);
         }
         let mut record = std::mem::take(&mut self.pending);
         let person_present = input.person_present && self.session.person.is_some();
@@ -256,12 +279,18 @@ impl<'a, G: Gate> Conversation<'a, G> {
                 Kind::SystemMessage => self.system_message(entry, at, &changes, &mut record),
                 Kind::Fact => self.fact(entry, at),
                 Kind::Preface => self.preface(entry, at, &mut record),
-                Kind::Text if entry.contributor.placement == Placement::Message => render(
+                Kind::Text if entry.contributor.activation.is_some() => {
+                    self.conditional(entry, &input, at, &mut record)
+                }
+                Kind::Text if entry.contributor.delivery == Delivery::TurnNote => render(
                     entry.bundle,
                     entry.contributor,
                     &Values::at(&self.session, at),
                 )
-                .map(|text| Some(note(entry, text, false))),
+                .map(|rendered| {
+                    record.withheld(&entry, rendered.withheld);
+                    Some(note(entry, rendered.text, false))
+                }),
                 _ => Ok(None),
             };
             match note {
@@ -324,32 +353,43 @@ impl<'a, G: Gate> Conversation<'a, G> {
         let mut contributions = Vec::new();
         for entry in &self.entries {
             let contributor = entry.contributor;
-            if contributor.kind != Kind::Text || !contributor.placement.is_system_prompt() {
+            // Reach is decided here for what is kept: `with-person` text is
+            // left out of conversations composed with no person in them.
+            if contributor.reach != Reach::EveryTurn && !has_person {
                 continue;
             }
-            if contributor.placement == Placement::Person
-                && contributor.reach != Reach::EveryTurn
-                && !has_person
-            {
-                continue;
-            }
-            match render(entry.bundle, contributor, &values) {
-                Ok(text) => {
-                    let part = if contributor.placement == Placement::Person {
-                        &mut person
-                    } else {
-                        &mut agent
-                    };
-                    part.push_str(&text);
-                    part.push_str("\n\n");
-                    contributions.push(Contribution {
-                        contributor: entry.name(),
-                        placement: contributor.placement,
-                        text,
-                    });
+            let text = match (&contributor.activation, contributor.delivery) {
+                (None, Delivery::SystemPrompt) => {
+                    match render(entry.bundle, contributor, &values) {
+                        Ok(rendered) => {
+                            self.pending.withheld(entry, rendered.withheld);
+                            rendered.text
+                        }
+                        Err(reason) => {
+                            self.pending.refusals.push(entry.refuse(reason));
+                            continue;
+                        }
+                    }
                 }
-                Err(reason) => self.pending.refusals.push(entry.refuse(reason)),
-            }
+                (Some(BundledActivation::Request { description }), _)
+                    if contributor.placement.is_system_prompt() =>
+                {
+                    on_request_listing(entry, description)
+                }
+                _ => continue,
+            };
+            let part = if contributor.placement == Placement::Person {
+                &mut person
+            } else {
+                &mut agent
+            };
+            part.push_str(&text);
+            part.push_str("\n\n");
+            contributions.push(Contribution {
+                contributor: entry.name(),
+                placement: contributor.placement,
+                text,
+            });
         }
         self.system = SystemPrompt {
             agent_end: agent.len(),
@@ -358,26 +398,31 @@ impl<'a, G: Gate> Conversation<'a, G> {
         };
     }
 
-    /// The opening: eager loads first (the same for every conversation of
-    /// the agent), then conversation texts, then eager runs, whose results
-    /// are this conversation's alone.
+    /// What comes before the first turn: eager loads into the shared
+    /// prefix (the same for every conversation of the agent), then the
+    /// opening: conversation texts, then eager runs, whose results are this
+    /// conversation's alone.
     fn open(&mut self, at: Timestamp) {
         for entry in self.entries.clone() {
             if entry.kind() == Kind::EagerLoad {
                 self.eager_load(entry);
             }
         }
+        let has_person = self.session.person.is_some();
         for entry in self.entries.clone() {
-            if entry.kind() == Kind::Text && entry.contributor.placement == Placement::Conversation
-            {
-                match render(
-                    entry.bundle,
-                    entry.contributor,
-                    &Values::at(&self.session, at),
-                ) {
-                    Ok(text) => self.opening.push(opening_text(entry, text)),
-                    Err(reason) => self.pending.refusals.push(entry.refuse(reason)),
+            let contributor = entry.contributor;
+            let kept_text = contributor.kind == Kind::Text
+                && contributor.activation.is_none()
+                && contributor.delivery == Delivery::Opening;
+            if !kept_text || (contributor.reach != Reach::EveryTurn && !has_person) {
+                continue;
+            }
+            match render(entry.bundle, contributor, &Values::at(&self.session, at)) {
+                Ok(rendered) => {
+                    self.pending.withheld(&entry, rendered.withheld);
+                    self.opening.push(opening_text(entry, rendered.text));
                 }
+                Err(reason) => self.pending.refusals.push(entry.refuse(reason)),
             }
         }
         for entry in self.entries.clone() {
@@ -424,7 +469,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
         let last = items.len().saturating_sub(1);
         for (index, (kind, text)) in items.into_iter().enumerate() {
             let extra = if index == last { unmeasured } else { 0 };
-            self.opening.push(OpeningItem {
+            self.preloaded.push(OpeningItem {
                 contributor: entry.name(),
                 kind,
                 tokens: count(&text) + extra,
@@ -516,9 +561,9 @@ impl<'a, G: Gate> Conversation<'a, G> {
                 return true;
             };
             match render(entry.bundle, entry.contributor, &values) {
-                Ok(text) => {
-                    item.tokens = count(&text);
-                    item.text = text;
+                Ok(rendered) => {
+                    item.tokens = count(&rendered.text);
+                    item.text = rendered.text;
                     true
                 }
                 Err(reason) => {
@@ -605,7 +650,9 @@ impl<'a, G: Gate> Conversation<'a, G> {
         let Some(why) = why else {
             return Ok(None);
         };
-        let text = render(entry.bundle, entry.contributor, &values)?;
+        let rendered = render(entry.bundle, entry.contributor, &values)?;
+        record.withheld(&entry, rendered.withheld);
+        let text = rendered.text;
         record.system_messages.push(Fired {
             contributor: entry.name(),
             why,
@@ -658,6 +705,52 @@ impl<'a, G: Gate> Conversation<'a, G> {
         }
     }
 
+    /// A text that applies only when something happens: told, as a note
+    /// kept in the conversation, on the first turn its activation holds, and
+    /// again after a compaction; recorded either way with why.
+    fn conditional(
+        &mut self,
+        entry: Entry<'a>,
+        input: &TurnInput,
+        at: Timestamp,
+        record: &mut TurnRecord,
+    ) -> Result<Option<Note>, String> {
+        let Some(activation) = &entry.contributor.activation else {
+            return Ok(None);
+        };
+        let name = entry.name();
+        let holds = activation_holds(activation, &name, input);
+        let (include, why) = if self.restate.remove(&name) {
+            (
+                true,
+                "it applied before the compaction, so it is told again".to_string(),
+            )
+        } else if self.applied.contains(&name) {
+            (false, "already told in this conversation".to_string())
+        } else {
+            match holds {
+                Ok(why) => (true, why),
+                Err(why) => (false, why),
+            }
+        };
+        record.activations.push(ActivationRecord {
+            contributor: name.clone(),
+            included: include,
+            why,
+        });
+        if !include {
+            return Ok(None);
+        }
+        let rendered = render(
+            entry.bundle,
+            entry.contributor,
+            &Values::at(&self.session, at),
+        )?;
+        record.withheld(&entry, rendered.withheld);
+        self.applied.insert(name);
+        Ok(Some(note(entry, rendered.text, true)))
+    }
+
     /// The bundles behind the system prompt, the opening and `notes`.
     fn turn_contributors(&self, notes: &[Note]) -> Vec<TurnContributor> {
         let names: BTreeSet<&str> = self
@@ -698,16 +791,16 @@ impl<'a, G: Gate> Conversation<'a, G> {
                     &Values::at(&self.session, values_at),
                 )
                 .ok()
-                .map(|text| (count(&text), text)),
+                .map(|rendered| (count(&rendered.text), rendered.text)),
                 Kind::EagerLoad => {
                     let text: Vec<&str> = self
-                        .opening
+                        .preloaded
                         .iter()
                         .filter(|item| item.contributor == name)
                         .map(|item| item.text.as_str())
                         .collect();
                     let tokens = self
-                        .opening
+                        .preloaded
                         .iter()
                         .filter(|item| item.contributor == name)
                         .map(|item| item.tokens)
@@ -742,6 +835,54 @@ impl<'a, G: Gate> Conversation<'a, G> {
     }
 }
 
+/// Whether a conditional text's activation holds on this turn: why it
+/// does, or why not.
+fn activation_holds(
+    activation: &BundledActivation,
+    name: &str,
+    input: &TurnInput,
+) -> Result<String, String> {
+    let invoked = |what: &str, given: &Option<String>, wanted: &str| match given {
+        Some(given) if given == wanted => Ok(format!("the {what} `{wanted}` was invoked")),
+        _ => Err(format!("the {what} `{wanted}` was not invoked")),
+    };
+    match activation {
+        BundledActivation::Command { name } => invoked("command", &input.command, name),
+        BundledActivation::Skill { name } => invoked("skill", &input.invoked_skill, name),
+        BundledActivation::Subagent { name } => invoked("subagent", &input.subagent, name),
+        BundledActivation::Files { globs } => {
+            let set = globs
+                .iter()
+                .filter_map(|glob| {
+                    globset::GlobBuilder::new(glob)
+                        .literal_separator(true)
+                        .build()
+                        .ok()
+                })
+                .fold(globset::GlobSetBuilder::new(), |mut set, glob| {
+                    set.add(glob);
+                    set
+                })
+                .build()
+                .map_err(|error| format!("its globs cannot be matched: {error}"))?;
+            match input.files.iter().find(|file| set.is_match(file.as_str())) {
+                Some(file) => Ok(format!("`{file}` is in play")),
+                None => Err("no file in play matches its globs".to_string()),
+            }
+        }
+        BundledActivation::Request { .. } => {
+            let asked = input.requested.iter().any(|requested| {
+                requested == name || name.rsplit('/').next() == Some(requested.as_str())
+            });
+            if asked {
+                Ok("the model asked for it".to_string())
+            } else {
+                Err("the model did not ask for it".to_string())
+            }
+        }
+    }
+}
+
 fn count(text: &str) -> u64 {
     REQUEST_TOKENIZER.count(text) as u64
 }
@@ -763,6 +904,14 @@ fn opening_text(entry: Entry<'_>, text: String) -> OpeningItem {
         text,
         label: None,
     }
+}
+
+/// The line the system prompt keeps for a text the model may ask for.
+fn on_request_listing(entry: &Entry<'_>, description: &str) -> String {
+    format!(
+        "[Available on request: `{}`. {description} Ask for it by this name when it applies.]",
+        entry.name()
+    )
 }
 
 fn arguments(call: &BundledCall) -> String {

@@ -55,6 +55,7 @@ pub use compose::{Conversation, REQUEST_TOKENIZER};
 pub use facts::{MAX_ITEMS, MAX_ITEM_CHARS};
 pub use gate::{CliGate, Gate, GateOutcome, GateRequest};
 pub use profiles::{Boundary, Breakpoint, Caching, Lifetime, Placed, Profile, Profiles};
+pub use record::ActivationRecord;
 pub use record::{
     Contribution, Fired, Note, OpeningItem, OpeningKind, Refusal, RunRecord, SystemPrompt, Turn,
     TurnContributor, TurnInput, TurnRecord,

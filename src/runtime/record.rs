@@ -102,6 +102,25 @@ pub struct TurnInput {
     /// The permissions from this turn on, when they changed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub permissions: Option<BTreeMap<String, String>>,
+    /// The command a person invoked with this turn's message (`deploy` for
+    /// `/deploy`), for texts that apply `on command`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    /// The skill invoked on this turn, for texts that apply `on skill`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invoked_skill: Option<String>,
+    /// The subagent the agent delegates to on this turn, for texts that
+    /// apply `on subagent`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subagent: Option<String>,
+    /// Files in play on this turn, relative to the workspace, for texts
+    /// that apply `to files`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<String>,
+    /// Texts the model asked for, by name (`plugin@version/id` or `id`),
+    /// for texts that apply `on request`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub requested: Vec<String>,
 }
 
 fn yes() -> bool {
@@ -120,6 +139,11 @@ impl TurnInput {
             tools: None,
             skills: None,
             permissions: None,
+            command: None,
+            invoked_skill: None,
+            subagent: None,
+            files: Vec::new(),
+            requested: Vec::new(),
         }
     }
 }
@@ -163,9 +187,38 @@ pub struct TurnRecord {
     pub eager_runs: Vec<RunRecord>,
     /// Prefaces' retrievals for this turn.
     pub retrievals: Vec<RunRecord>,
+    /// Each text that applies conditionally: whether it was told on this
+    /// turn, and why or why not.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub activations: Vec<ActivationRecord>,
     /// Contributions refused: over budget, missing a value, refused by the
-    /// gate.
+    /// gate, or a value withheld for being over its variable's bound.
     pub refusals: Vec<Refusal>,
+}
+
+impl TurnRecord {
+    /// Records the values withheld from a contributor's text.
+    pub(crate) fn withheld(&mut self, contributor: &impl Named, reasons: Vec<String>) {
+        for reason in reasons {
+            self.refusals.push(Refusal {
+                contributor: contributor.name(),
+                reason,
+            });
+        }
+    }
+}
+
+/// Something with a contributor's full name.
+pub(crate) trait Named {
+    fn name(&self) -> String;
+}
+
+/// Whether a conditional text was told on a turn, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ActivationRecord {
+    pub contributor: String,
+    pub included: bool,
+    pub why: String,
 }
 
 /// One contributor, by the bundle it came from.

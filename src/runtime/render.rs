@@ -4,8 +4,8 @@
 //! A budget is what a person approved, so a contribution that renders
 //! larger is refused whole and the refusal reported: cutting it would put
 //! words in front of the model that nobody wrote. The checker measured each
-//! variable at its worst-case length; a value longer than that is the usual
-//! reason a text outgrows its budget, so the refusal names it.
+//! variable at its bound in tokens, so a value over its bound is what the
+//! runtime refuses, by name, not the text around it.
 
 use super::session::Session;
 use super::time::{duration_in_words, Timestamp};
@@ -66,31 +66,50 @@ impl<'s> Values<'s> {
     }
 }
 
+/// A contribution's text, and the values withheld from it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Rendered {
+    pub text: String,
+    /// Why each withheld value was withheld, naming its variable.
+    pub withheld: Vec<String>,
+}
+
 /// A contribution's text: its framing, if it has one, then its body with
 /// every variable filled; refused when a variable has no value here or the
 /// text is over the contributor's budget.
+///
+/// A value the host supplies over its variable's bound in tokens is not
+/// put in: the variable is replaced by a short marker naming it, and the
+/// reason is returned to be recorded. The checker budgeted each variable at
+/// its bound, so the author's text still fits; refusing the whole text for
+/// a name somebody typed too long would punish the author for the host.
 pub(crate) fn render(
     bundle: &Bundle,
     contributor: &BundledContributor,
     values: &Values<'_>,
-) -> Result<String, String> {
+) -> Result<Rendered, String> {
     let mut body = String::new();
-    let mut overlong = Vec::new();
+    let mut withheld = Vec::new();
     for segment in contributor.template.iter().flatten() {
         match segment {
             Segment::Text { text } => body.push_str(text),
             Segment::Variable { variable } => {
                 let value = values.get(variable)?;
-                if let Some(known) = variables::find(variable) {
-                    let length = value.chars().count();
-                    if length > known.worst_case_chars {
-                        overlong.push(format!(
-                            "`{{{variable}}}` is {length} characters, longer than the {} it was measured at",
-                            known.worst_case_chars
-                        ));
+                match variables::find(variable) {
+                    Some(known) => {
+                        let tokens = bundle.tokenizer.count(&value) as u64;
+                        if tokens > known.max_tokens {
+                            withheld.push(format!(
+                                "`{{{variable}}}` is {tokens} tokens, over its bound of {}, so it was withheld",
+                                known.max_tokens
+                            ));
+                            body.push_str(&withheld_marker(variable));
+                        } else {
+                            body.push_str(&value);
+                        }
                     }
+                    None => body.push_str(&value),
                 }
-                body.push_str(&value);
             }
         }
     }
@@ -98,14 +117,13 @@ pub(crate) fn render(
         Some(framing) => format!("{framing}\n{body}"),
         None => body,
     };
-    within_budget(bundle, contributor, &text, "its text").map_err(|reason| {
-        if overlong.is_empty() {
-            reason
-        } else {
-            format!("{reason}: {}", overlong.join("; "))
-        }
-    })?;
-    Ok(text)
+    within_budget(bundle, contributor, &text, "its text")?;
+    Ok(Rendered { text, withheld })
+}
+
+/// What stands in for a withheld value: short enough to fit any bound.
+pub(crate) fn withheld_marker(variable: &str) -> String {
+    format!("[{variable} withheld]")
 }
 
 /// Refuses `text` when it has more tokens than the contributor's budget,

@@ -10,7 +10,7 @@ use crate::source::Span;
 
 type P<'a> = PestPair<'a, Rule>;
 
-pub(super) fn file(mut pairs: Pairs<'_, Rule>) -> File<'_> {
+pub(super) fn file<'a>(source: &'a str, mut pairs: Pairs<'a, Rule>) -> File<'a> {
     let mut builder = Builder::default();
     let mut bom = None;
     let mut items = Vec::new();
@@ -25,6 +25,7 @@ pub(super) fn file(mut pairs: Pairs<'_, Rule>) -> File<'_> {
         }
     }
     File {
+        source,
         items,
         comments: builder.comments,
         bom,
@@ -150,7 +151,6 @@ impl<'a> Builder<'a> {
         Some(match pair.as_rule() {
             Rule::word => Token::Word(word(&pair)),
             Rule::op => Token::Op(word(&pair)),
-            Rule::comma => Token::Comma(pair.as_span().into()),
             Rule::string => Token::Str(string(pair, Quotes::Single)),
             Rule::triple_string => {
                 let literal = string(pair, Quotes::Triple);

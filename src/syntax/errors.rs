@@ -9,7 +9,7 @@ use pest::error::{Error, ErrorVariant, InputLocation};
 
 use super::parser::Rule;
 use crate::diagnostic::Diagnostic;
-use crate::rules::language::SYNTAX_ERROR;
+use crate::rules::SYNTAX_ERROR;
 use crate::source::{floor_char_boundary, Span};
 
 pub(super) fn from_pest(text: &str, error: &Error<Rule>) -> Diagnostic {
@@ -104,10 +104,7 @@ fn describe_expected(rules: &[Rule]) -> String {
     let rest: [(bool, &str); 7] = [
         (has(Rule::op), "an operator"),
         (has(Rule::open_brace), "`{`"),
-        (
-            has(Rule::comma) || has(Rule::separator) || has(Rule::list_comma),
-            "`,`",
-        ),
+        (has(Rule::separator) || has(Rule::list_comma), "`,`"),
         (has(Rule::separator), "a line break"),
         (has(Rule::list_close), "`]`"),
         (has(Rule::close_brace), "`}`"),

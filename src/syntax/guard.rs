@@ -6,7 +6,7 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::limits::MAX_NESTING;
-use crate::rules::language::LIMIT_EXCEEDED;
+use crate::rules::LIMIT_EXCEEDED;
 use crate::source::Span;
 
 pub(super) fn check_nesting(text: &str) -> Result<(), Diagnostic> {

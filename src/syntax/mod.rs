@@ -19,5 +19,5 @@ use crate::diagnostic::Diagnostic;
 pub fn parse(text: &str) -> Result<tree::File<'_>, Diagnostic> {
     guard::check_nesting(text)?;
     let pairs = parser::parse_file(text).map_err(|error| errors::from_pest(text, &error))?;
-    Ok(build::file(pairs))
+    Ok(build::file(text, pairs))
 }

@@ -6,6 +6,8 @@ use crate::source::Span;
 /// A whole file: its top-level items and every comment in source order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct File<'a> {
+    /// The text the tree was read from.
+    pub source: &'a str,
     pub items: Vec<Item<'a>>,
     pub comments: Vec<Comment<'a>>,
     /// The byte-order mark, when the file starts with one.
@@ -82,7 +84,6 @@ pub enum Token<'a> {
     Word(Word<'a>),
     Str(StrLit<'a>),
     List(List<'a>),
-    Comma(Span),
     Op(Word<'a>),
 }
 
@@ -92,7 +93,6 @@ impl Token<'_> {
             Token::Word(word) | Token::Op(word) => word.span,
             Token::Str(string) => string.span,
             Token::List(list) => list.span,
-            Token::Comma(span) => *span,
         }
     }
 
@@ -102,7 +102,6 @@ impl Token<'_> {
             Token::Word(_) => "a word",
             Token::Str(_) => "a string",
             Token::List(_) => "a list",
-            Token::Comma(_) => "a comma",
             Token::Op(_) => "an operator",
         }
     }

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use contrib::config::Config;
-use contrib::diagnostic::{Diagnostic, RuleGroup};
+use contrib::diagnostic::{Diagnostic, RuleKind};
 use contrib::ir::{ContributorBody, Plugin, TemplatePart};
 use contrib::source::SourceFile;
 
@@ -55,7 +55,7 @@ pub fn lower(text: &str) -> (Option<Plugin>, Vec<Diagnostic>) {
 pub fn language_only(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
     diagnostics
         .into_iter()
-        .filter(|diagnostic| diagnostic.rule.group == RuleGroup::Language)
+        .filter(|diagnostic| diagnostic.rule.kind == RuleKind::Language)
         .collect()
 }
 

@@ -71,7 +71,8 @@ pub struct Line {
 #[derive(Debug, Clone)]
 pub enum Token {
     Word(String),
-    Comma,
+    /// `[a, b]`, words separated by commas.
+    List(Vec<String>),
     Str(String),
     Block(Vec<BlockLine>),
 }
@@ -106,41 +107,10 @@ const KINDS: [&str; 6] = [
     "fact",
 ];
 
-/// The canonical order of each kind's fields, as `src/fmt/order.rs` has it.
+/// The canonical order of each kind's fields: the table of kinds' order,
+/// which the formatter follows.
 pub fn canonical_order(kind: &str) -> &'static [&'static str] {
-    match kind {
-        "text" => &["owner", "placement", "priority", "reach", "budget", "body"],
-        "eager-load" => &[
-            "owner",
-            "placement",
-            "priority",
-            "reach",
-            "budget",
-            "tools",
-            "skill",
-        ],
-        "eager-run" => &["owner", "placement", "priority", "reach", "budget", "call"],
-        "system-message" => &[
-            "owner",
-            "placement",
-            "priority",
-            "reach",
-            "when",
-            "budget",
-            "body",
-        ],
-        "preface" => &[
-            "owner",
-            "placement",
-            "priority",
-            "reach",
-            "source",
-            "origin",
-            "call",
-            "budget",
-        ],
-        _ => &["owner", "placement", "priority", "reach", "says", "budget"],
-    }
+    contrib::ir::Kind::parse(kind).map_or(&[], |kind| kind.spec().fields)
 }
 
 pub fn manifest() -> impl Strategy<Value = Manifest> {
@@ -271,13 +241,47 @@ fn field(kind: &'static str, name: &'static str) -> BoxedStrategy<Item> {
         "says" => word_list(&["date", "os", "arch", "model"], name),
         "skill" => any::<bool>()
             .prop_map(move |operations| {
-                let mut words = vec!["code-review"];
+                let mut tokens = vec![Token::Word("code-review".into())];
                 if operations {
-                    words.extend(["operations", "diff"]);
+                    tokens.push(Token::Word("operations".into()));
+                    tokens.push(Token::List(vec!["diff".into(), "annotate".into()]));
                 }
-                Item::Line(line(name, &words))
+                Item::Line(Line {
+                    key: name.into(),
+                    tokens,
+                })
             })
             .boxed(),
+        "applies" => prop::sample::select(vec![
+            vec![Token::Word("always".into())],
+            vec![
+                Token::Word("on".into()),
+                Token::Word("command".into()),
+                Token::Word("deploy".into()),
+            ],
+            vec![
+                Token::Word("on".into()),
+                Token::Word("skill".into()),
+                Token::Word("code-review".into()),
+            ],
+            vec![
+                Token::Word("on".into()),
+                Token::Word("request".into()),
+                Token::Str("When a migration is written".into()),
+            ],
+        ])
+        .prop_map(move |tokens| {
+            Item::Line(Line {
+                key: name.into(),
+                tokens,
+            })
+        })
+        .boxed(),
+        "heading" => Just(Item::Line(Line {
+            key: name.into(),
+            tokens: vec![Token::Str("Where you are working".into())],
+        }))
+        .boxed(),
         "when" => prop::sample::select(vec![
             vec!["idle", ">", "4h"],
             vec!["date-crossed"],
@@ -296,7 +300,7 @@ fn odd_field() -> impl Strategy<Value = Item> {
         line("colour", &["red"]),
         line("budgte", &["5", "tokens"]),
         line("reach", &["replies"]),
-        line("tools", &["read_object"]),
+        line("tools", &["[read_object]"]),
     ])
     .prop_map(Item::Line)
 }
@@ -304,16 +308,11 @@ fn odd_field() -> impl Strategy<Value = Item> {
 fn word_list(choices: &'static [&'static str], name: &'static str) -> BoxedStrategy<Item> {
     prop::sample::subsequence(choices.to_vec(), 1..=choices.len())
         .prop_map(move |words| {
-            let mut tokens = Vec::new();
-            for (index, word) in words.iter().enumerate() {
-                if index > 0 {
-                    tokens.push(Token::Comma);
-                }
-                tokens.push(Token::Word((*word).into()));
-            }
             Item::Line(Line {
                 key: name.into(),
-                tokens,
+                tokens: vec![Token::List(
+                    words.iter().map(|word| word.to_string()).collect(),
+                )],
             })
         })
         .boxed()
@@ -644,9 +643,21 @@ impl Writer<'_> {
         self.out.push_str(&line.key);
         for token in &line.tokens {
             match token {
-                Token::Comma => {
-                    self.optional_gap();
-                    self.out.push(',');
+                Token::List(words) => {
+                    self.gap();
+                    self.out.push('[');
+                    for (index, word) in words.iter().enumerate() {
+                        if index > 0 {
+                            self.optional_gap();
+                            self.out.push(',');
+                            self.gap();
+                        }
+                        self.out.push_str(word);
+                    }
+                    if self.chance(20) {
+                        self.out.push(',');
+                    }
+                    self.out.push(']');
                 }
                 Token::Word(word) => {
                     self.gap();

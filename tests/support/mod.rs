@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use contrib::config::Config;
-use contrib::diagnostic::RuleGroup;
+use contrib::diagnostic::RuleKind;
 use contrib::import::{Imported, Manifest};
 use contrib::ir::ContributorBody;
 use contrib::source::SourceFile;
@@ -17,7 +17,7 @@ pub fn assert_canonical(manifest: &Manifest) {
     let language: Vec<String> = analysis
         .diagnostics
         .iter()
-        .filter(|diagnostic| diagnostic.rule.group == RuleGroup::Language)
+        .filter(|diagnostic| diagnostic.rule.kind == RuleKind::Language)
         .map(|diagnostic| {
             format!(
                 "{} {}: {}",
@@ -56,7 +56,7 @@ pub fn assert_faithful(manifest: &Manifest, config: &Config) {
         assert_eq!(lowered.budget.value, produced.budget);
         if let (ContributorBody::Text { body }, Some(imported)) = (&lowered.body, &produced.body) {
             assert!(
-                body.worst_case_text() == *imported,
+                body.literals().collect::<String>() == *imported,
                 "{}: the body of `{}` does not decode to its source text",
                 manifest.path,
                 produced.id

@@ -1,39 +1,6 @@
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
-    code: "C0120",
-    name: "budget-unused",
-    group: RuleGroup::Check,
-    default_level: Level::Warn,
-    summary: "a budget is more than four times what the contributor adds",
-    explanation: r#"
-## What it does
-Reports a `text`, `system-message` or `eager-load` whose budget is more
-than 4× its measured size. It does not apply to eager runs, prefaces and
-facts, whose size is only known at run time, nor to an eager load of a
-tool, skill or operation the workspace does not declare, whose cost is not
-known.
-
-## Why is this bad?
-A budget is what a person approves, and what the system-prompt share is
-planned with. An inflated budget asks for room it does not use and crowds
-out other contributors; it should be honest. If the room is for planned
-growth, say so in a suppression:
-`# contrib: allow(budget-unused) -- approved at 4x for growth`.
-
-## Example
-```
-text stance {
-    placement agent
-    budget 2000 tokens
-    body "Challenge premises."
-}
-```
-```
-    budget 10 tokens
-```
-"#,
-};
+pub use crate::rules::BUDGET_UNUSED as RULE;
 
 /// How many times the measured size a budget may be before it is unused.
 const SLACK: u64 = 4;

@@ -1,34 +1,6 @@
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
-    code: "C0108",
-    name: "eager-run-writes",
-    group: RuleGroup::Check,
-    default_level: Level::Deny,
-    summary: "a call made with nobody asking uses a tool that writes",
-    explanation: r#"
-## What it does
-Reports an `eager-run` or `preface` whose tool has `effect = "write"`.
-A workspace may opt a tool in with `eager = true` in its `[tools.NAME]`; the
-rule then warns and names the opt-in.
-
-## Why is this bad?
-Eager runs happen when a conversation starts and prefaces before each turn,
-on nobody's instruction. Read-only tools only, by default: a call that
-writes, sends or deletes at conversation start acts for a person who has
-not asked for anything yet.
-
-## Example
-```
-eager-run greet {
-    placement conversation
-    budget 50 tokens
-    call send_message { to: "team" }
-}
-```
-Run it as a tool the model calls when asked, not as an eager run.
-"#,
-};
+pub use crate::rules::EAGER_RUN_WRITES as RULE;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (contributor, call) in cx.calls() {

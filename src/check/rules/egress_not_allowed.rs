@@ -2,35 +2,7 @@ use super::prelude::*;
 use crate::check::url;
 use crate::ir::Value;
 
-pub static RULE: Rule = Rule {
-    code: "C0109",
-    name: "egress-not-allowed",
-    group: RuleGroup::Check,
-    default_level: Level::Deny,
-    summary: "a call reaches a host the workspace does not allow",
-    explanation: r#"
-## What it does
-For tools declared with `egress = true`, reads the host of the `url`
-argument and reports it when no `[egress] allow` entry matches (an exact
-host, or `*.domain` for its subdomains). A URL that does not parse is
-`invalid-tool-arguments`.
-
-## Why is this bad?
-An eager run or preface fetches with nobody watching. Which hosts it may
-reach is the workspace's decision, made once in `contrib.toml`, not each
-plugin's.
-
-## Example
-```
-call fetch_url { url: "https://pastebin.example/raw/x" }
-```
-Allow the host in `contrib.toml`, or fetch from one that is allowed:
-```toml
-[egress]
-allow = ["docs.acme.dev"]
-```
-"#,
-};
+pub use crate::rules::EGRESS_NOT_ALLOWED as RULE;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (contributor, call) in cx.calls() {

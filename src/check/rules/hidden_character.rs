@@ -2,60 +2,7 @@ use super::prelude::*;
 use crate::source::hidden::{hidden_chars, Hidden};
 use crate::source::SourceFile;
 
-pub static RULE: Rule = Rule {
-    code: "C0126",
-    name: "hidden-character",
-    group: RuleGroup::Check,
-    default_level: Level::Deny,
-    summary: "the manifest holds a control, bidirectional, zero-width or tag character",
-    explanation: r#"
-## What it does
-Reports, anywhere in a manifest (bodies, names, comments), a character that
-changes what a person sees without showing itself:
-
-- control characters other than tab and line endings (`\u{1b}` starts the
-  escape sequences terminals obey), and DEL;
-- bidirectional controls (`\u{202e}` and the other embeddings, overrides,
-  isolates and marks), which reorder what is drawn;
-- zero-width and invisible characters (`\u{200b}`, the word joiner, a
-  byte-order mark inside the text, Hangul fillers, …);
-- Unicode tag characters (`\u{e0000}`–`\u{e007f}`), invisible letters that
-  models read.
-
-The zero-width joiner and non-joiner are text between two non-ASCII
-characters (Persian, the Indic scripts, emoji sequences) and are reported
-only where they join ASCII or nothing. A byte-order mark at the very start
-of the file is its encoding mark, not text.
-
-## Why is this bad?
-A manifest is read twice: by the model, which receives every character,
-and by people — a reviewer in a diff, the person approving it on the
-`contrib preview` screen. These characters make the two readings differ.
-An escape sequence in a body can erase the line before it on a terminal
-(`\u{1b}[2K`), a right-to-left override makes code or prose read
-differently from what it says ("Trojan Source", CVE-2021-42574), and tag
-characters spell out instructions no one sees. Whatever the reason they
-are there, the person approving cannot see them.
-
-## Example
-```
-text greeting {
-    placement agent
-    budget 20 tokens
-    body "Be brief.<U+E0049><U+E0067><U+E006E>…"
-}
-```
-Delete the characters, or, when one is meant (a right-to-left mark in
-Hebrew text), write it as an escape so every reader sees it:
-```
-text greeting {
-    placement agent
-    budget 20 tokens
-    body "שלום\u{200f}"
-}
-```
-"#,
-};
+pub use crate::rules::HIDDEN_CHARACTER as RULE;
 
 /// Checks the manifest's text as written. Runs on the source rather than
 /// the plugin: comments and every other part of the file count, and what

@@ -4,32 +4,7 @@ use crate::config::ParamKind;
 use crate::ir::{Call, Value};
 use crate::suggest;
 
-pub static RULE: Rule = Rule {
-    code: "C0111",
-    name: "invalid-tool-arguments",
-    group: RuleGroup::Check,
-    default_level: Level::Deny,
-    summary: "a call's arguments do not match the tool's parameters",
-    explanation: r#"
-## What it does
-Checks each call against the tool's `params` in the configuration: an
-argument the tool does not take, a required one that is missing, a value of
-the wrong type (`string`, `integer`, `boolean`, `list`), and for tools with
-`egress = true` a `url` that is not an `http(s)` URL with a host name.
-
-## Why is this bad?
-An eager run happens with nobody watching: a call that fails on its
-arguments fails at every conversation start, and nobody sees why.
-
-## Example
-```
-call fetch_url { uri: "https://docs.acme.dev/style" }
-```
-```
-call fetch_url { url: "https://docs.acme.dev/style" }
-```
-"#,
-};
+pub use crate::rules::INVALID_TOOL_ARGUMENTS as RULE;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (_, call) in cx.calls() {

@@ -16,30 +16,21 @@ macro_rules! registry {
 }
 
 registry![
-    placement_too_wide,
-    placement_not_for_kind,
     placement_could_be_wider,
-    owner_cannot_place,
-    priority_above_owner,
     override_attempt,
     unknown_tool,
     eager_run_writes,
     egress_not_allowed,
     eager_run_gated,
     invalid_tool_arguments,
-    missing_requirement,
     unknown_operation,
     unsatisfied_requirement,
     unused_requirement,
     external_preface,
-    invalid_origin,
     over_budget,
     system_prompt_over_budget,
     budget_unused,
     reach_without_audience,
-    variable_not_available,
-    list_too_long,
-    name_too_long,
 ];
 
 /// Rules over the manifest's text as written, whatever it declares: they
@@ -55,7 +46,7 @@ pub static TEXT_REGISTRY: &[TextRule] = &[TextRule {
 /// What every rule file needs.
 mod prelude {
     pub use crate::check::Context;
-    pub use crate::diagnostic::{Applicability, Diagnostic, Fix, Level, Rule, RuleGroup, Severity};
+    pub use crate::diagnostic::{Applicability, Diagnostic, Fix, Severity};
     pub use crate::ir::{Contributor, ContributorBody, Kind, Owner, Placement, Reach};
     pub use crate::source::Span;
 

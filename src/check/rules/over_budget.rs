@@ -2,39 +2,7 @@ use super::prelude::*;
 use crate::check::Measure;
 use crate::tokenizer::TokenizerKind;
 
-pub static RULE: Rule = Rule {
-    code: "C0118",
-    name: "over-budget",
-    group: RuleGroup::Check,
-    default_level: Level::Deny,
-    summary: "what a contributor adds is larger than its budget",
-    explanation: r#"
-## What it does
-Measures what a contributor adds with the workspace's tokenizer and
-compares it with its `budget`: the body with every variable at its
-worst-case length (`{person.name}` counts as 64 characters), the framing
-added to text below agent priority, and for eager loads each tool's
-`schema_tokens`, the skill's `manifest_tokens` and each operation's
-`tokens`. For eager runs, prefaces and facts only the call is known before
-run time; the runtime refuses a result over the budget.
-
-## Why is this bad?
-A budget is what a person approves. A contributor over its budget is
-refused, never cut: cutting text changes its meaning in ways nobody
-reviewed.
-
-## Example
-```
-text stance {
-    placement agent
-    budget 5 tokens
-    body "Challenge premises; do not call a design good when it is merely fine."
-}
-```
-Raise the budget to what the text needs (the help says how much), or
-shorten the text.
-"#,
-};
+pub use crate::rules::OVER_BUDGET as RULE;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (index, contributor) in cx.contributors() {

@@ -1,35 +1,6 @@
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
-    code: "C0121",
-    name: "reach-without-audience",
-    group: RuleGroup::Check,
-    default_level: Level::Warn,
-    summary: "a person's contribution reaches turns no person is waiting on",
-    explanation: r#"
-## What it does
-Reports a contributor at `person` placement, or owned by a `person`, whose
-reach is `every-turn` (the default).
-
-## Why is this bad?
-Agents also take turns nobody is waiting on: scheduled work, tool loops,
-other agents' calls. A person's voice ("answer tersely, call me Sam") has no
-one to reach there, and spends tokens on every one of them.
-
-## Example
-```
-text voice {
-    owner person
-    placement person
-    budget 60 tokens
-    body "Answer tersely."
-}
-```
-```
-    reach replies
-```
-"#,
-};
+pub use crate::rules::REACH_WITHOUT_AUDIENCE as RULE;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (_, contributor) in cx.contributors() {

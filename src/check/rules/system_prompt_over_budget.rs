@@ -1,29 +1,6 @@
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
-    code: "C0119",
-    name: "system-prompt-over-budget",
-    group: RuleGroup::Check,
-    default_level: Level::Deny,
-    summary: "the budgets in the system prompt exceed the workspace's share",
-    explanation: r#"
-## What it does
-Adds up the budgets of the contributors at `platform`, `agent` and
-`person` placements (the kept system prompt) and compares the sum with
-`context_budget × system_prompt_share` from the workspace configuration
-(200,000 × 0.25 = 50,000 tokens by default).
-
-## Why is this bad?
-The system prompt is sent with every request. What it takes is not
-available to the conversation, and a plugin that claims most of it leaves
-nothing for others.
-
-## Example
-Three agent-placement texts budgeted 20,000 tokens each, against a
-50,000-token share: lower the budgets, or move what is not needed on every
-turn to an `eager-load` or a narrower placement.
-"#,
-};
+pub use crate::rules::SYSTEM_PROMPT_OVER_BUDGET as RULE;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let limit = cx.config.system_prompt_budget();

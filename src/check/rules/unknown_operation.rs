@@ -1,30 +1,7 @@
 use super::prelude::*;
 use crate::suggest;
 
-pub static RULE: Rule = Rule {
-    code: "C0113",
-    name: "unknown-operation",
-    group: RuleGroup::Check,
-    default_level: Level::Deny,
-    summary: "an eager-load names an operation the skill does not have",
-    explanation: r#"
-## What it does
-Reports an operation in `skill NAME operations …` that the workspace's
-`[skills.NAME]` does not list.
-
-## Why is this bad?
-The operation cannot be loaded, and its cost cannot be counted against the
-contributor's budget.
-
-## Example
-```
-skill code-review operations dif
-```
-```
-skill code-review operations diff
-```
-"#,
-};
+pub use crate::rules::UNKNOWN_OPERATION as RULE;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (_, contributor) in cx.contributors() {

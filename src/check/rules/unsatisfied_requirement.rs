@@ -1,30 +1,6 @@
 use super::prelude::*;
 
-pub static RULE: Rule = Rule {
-    code: "C0114",
-    name: "unsatisfied-requirement",
-    group: RuleGroup::Check,
-    default_level: Level::Deny,
-    summary: "the workspace's skill version does not match the plugin's requirement",
-    explanation: r#"
-## What it does
-Compares each `requires skill NAME "REQ"` with the version in the
-workspace's `[skills.NAME]`, and reports a version outside the requirement
-or a skill the workspace does not have.
-
-## Why is this bad?
-The plugin was written against the skill's operations at those versions;
-with another version its eager loads may name operations that no longer
-exist, or mean something else.
-
-## Example
-```
-requires skill code-review "^3"
-```
-with `version = "2.3.0"` in `contrib.toml`: require `"^2.3"`, or upgrade
-the workspace's skill.
-"#,
-};
+pub use crate::rules::UNSATISFIED_REQUIREMENT as RULE;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for requirement in &cx.plugin.requires {

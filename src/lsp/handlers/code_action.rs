@@ -153,11 +153,9 @@ fn suppression(source: &SourceFile, diagnostic: &Diagnostic) -> Option<TextEdit>
 /// suppressions written for it look unused and would be removed by a
 /// "safe" fix, which on save would delete the author's work mid-edit.
 fn fix_all(snapshot: &Snapshot<'_>) -> Option<CodeAction> {
-    let unreadable = snapshot
-        .analysis
-        .diagnostics
-        .iter()
-        .any(|diagnostic| !diagnostic.rule.is_configurable() && diagnostic.is_error());
+    let unreadable = snapshot.analysis.diagnostics.iter().any(|diagnostic| {
+        diagnostic.rule.kind == crate::diagnostic::RuleKind::Language && diagnostic.is_error()
+    });
     if unreadable {
         return None;
     }

@@ -27,7 +27,7 @@ use crate::ir::{
     ConditionKind, ContributorBody, FactSection, Kind, Owner, Placement, Priority, Reach, Source,
     Vocabulary,
 };
-use crate::lower::{fields_of, PLUGIN_FIELDS};
+use crate::lower::PLUGIN_FIELDS;
 use crate::lsp::context::{line_bounds, Cursor};
 use crate::lsp::convert;
 use crate::lsp::handlers::hover::{goes_to, is_variable_byte};
@@ -91,7 +91,7 @@ impl Items<'_, '_> {
             (Some("call"), Some((key, _))) => self.argument_values(key),
             (Some(keyword), None) => {
                 if let Some(kind) = Kind::parse(keyword) {
-                    for field in fields_of(kind) {
+                    for field in kind.spec().fields {
                         if !cursor.siblings.iter().any(|p| p == field) {
                             self.keyword(field, "field");
                         }
@@ -317,8 +317,8 @@ impl Items<'_, '_> {
                 label: variable.name.to_string(),
                 kind: Some(CompletionItemKind::VARIABLE),
                 detail: Some(format!(
-                    "varies per {}, up to {} characters",
-                    variable.variance, variable.worst_case_chars
+                    "varies per {}, at most {} tokens",
+                    variable.variance, variable.max_tokens
                 )),
                 documentation: Some(markdown(variable.description)),
                 sort_text: Some(format!(

@@ -1,14 +1,22 @@
 //! `textDocument/hover`: the vocabulary explained where it is used.
 //!
-//! - a placement: who shares it and where it goes, as a table of every
-//!   placement with this one in bold; owners, priorities, reaches and
+//! - a placement: who shares it and where it goes, in a list of every
+//!   placement with this one marked; owners, priorities, reaches and
 //!   sources likewise;
 //! - a contributor (its header or its `budget`): measured tokens against
 //!   the budget, its variance, and the framing put before it;
 //! - a tool: its effect, gating, egress and parameters from the workspace
 //!   configuration; a skill or one of its operations: versions and tokens;
 //! - a `{variable}` in a body: its variance and worst-case length;
-//! - a rule named in a `# contrib: allow(…)` comment: its explanation.
+//! - a rule named in a `# contrib: allow(…)` comment: its explanation;
+//! - anything a diagnostic covers: the rule's summary and why it matters,
+//!   after whatever else the hover says.
+//!
+//! # Lists, not tables
+//!
+//! Every hover is paragraphs and `- name: value` lists. Markdown tables
+//! render only in some clients (Helix and plain-text clients show their
+//! pipes), while a list reads the same rendered or not.
 //!
 //! Everything is computed from the cursor's context (see `context`), so a
 //! hover works on text that does not parse yet; what needs the IR (a
@@ -18,8 +26,10 @@ use std::fmt::Write as _;
 
 use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind, Position};
 
-use crate::check::{variance, Measure};
+use crate::check::Measure;
+use crate::ir::variance;
 use crate::config::{Config, Effect, Tool};
+use crate::diagnostic::Rule;
 use crate::ir::variables::{self, Availability};
 use crate::ir::{self, Contributor, Kind, Owner, Placement, Plugin, Priority, Reach, Source};
 use crate::lsp::context::Cursor;
@@ -30,7 +40,7 @@ use crate::source::Span;
 pub fn hover(snapshot: &Snapshot<'_>, position: Position) -> Option<Hover> {
     let offset = convert::offset(snapshot.source, position);
     let cursor = Cursor::new(&snapshot.source.text, offset);
-    let (markdown, span) = markdown(snapshot, &cursor)?;
+    let (markdown, span) = with_rules(markdown(snapshot, &cursor), snapshot, offset)?;
     Some(Hover {
         contents: HoverContents::Markup(MarkupContent {
             kind: MarkupKind::Markdown,
@@ -64,11 +74,11 @@ pub fn markdown(snapshot: &Snapshot<'_>, cursor: &Cursor<'_>) -> Option<(String,
     } else {
         match (key, index) {
             ("plugin", _) => plugin.map(|plugin| plugin_summary(plugin, config))?,
-            ("placement", _) => table::<Placement>(pick(&words), placement_row),
-            ("owner", _) => table::<Owner>(pick(&words), owner_row),
-            ("priority", _) => table::<Priority>(pick(&words), priority_row),
-            ("reach", _) => table::<Reach>(pick(&words), reach_row),
-            ("source", _) => table::<Source>(pick(&words), source_row),
+            ("placement", _) => vocabulary::<Placement>(pick(&words), placement_item),
+            ("owner", _) => vocabulary::<Owner>(pick(&words), owner_item),
+            ("priority", _) => vocabulary::<Priority>(pick(&words), priority_item),
+            ("reach", _) => vocabulary::<Reach>(pick(&words), reach_item),
+            ("source", _) => vocabulary::<Source>(pick(&words), source_item),
             ("tools", 1..) | ("call", 1) => tool(config, word),
             ("skill", 1) | ("requires", 2) => skill(config, word),
             ("skill", 3..) if words.get(2) == Some(&"operations") => {
@@ -86,48 +96,43 @@ fn pick<'w>(words: &[&'w str]) -> Option<&'w str> {
     words.get(1).copied()
 }
 
-/// A table of a whole vocabulary, the value written in bold.
-fn table<V: ir::Vocabulary + std::fmt::Display>(
+/// A whole vocabulary as a list, the value written marked "(here)".
+fn vocabulary<V: ir::Vocabulary + std::fmt::Display>(
     written: Option<&str>,
-    row: fn(V) -> [String; 2],
+    item: fn(V) -> String,
 ) -> String {
     let written = written.and_then(V::parse);
-    let [first, second] = header::<V>();
     let mut text = match written {
         Some(value) => format!("**{}** `{value}`\n\n", V::NOUN),
         None => format!("**{}**\n\n", V::NOUN),
     };
-    let _ = writeln!(text, "| {} | {first} | {second} |\n|---|---|---|", V::NOUN);
     for spelling in V::spellings() {
         let Some(value) = V::parse(spelling) else {
             continue;
         };
-        let [a, b] = row(value);
-        let name = if written.is_some_and(|written| written.to_string() == spelling) {
-            format!("**`{spelling}`**")
+        let here = if written.is_some_and(|written| written.to_string() == spelling) {
+            " (here)"
         } else {
-            format!("`{spelling}`")
+            ""
         };
-        let _ = writeln!(text, "| {name} | {a} | {b} |");
+        let _ = writeln!(text, "- `{spelling}`{here}: {}", item(value));
     }
     text
 }
 
-fn header<V: ir::Vocabulary>() -> [&'static str; 2] {
-    match V::NOUN {
-        "placement" => ["shared by", "goes to"],
-        "owner" => ["widest placement", "highest priority"],
-        "priority" => ["framed", "may be claimed by"],
-        "reach" => ["reaches", ""],
-        _ => ["trust", ""],
+/// `- name: value` lines, the form every hover's details take.
+fn fields(text: &mut String, rows: &[(&str, String)]) {
+    for (name, value) in rows {
+        let _ = writeln!(text, "- {name}: {value}");
     }
 }
 
-fn placement_row(placement: Placement) -> [String; 2] {
-    [
-        placement.shared_by().to_string(),
-        goes_to(placement).to_string(),
-    ]
+fn placement_item(placement: Placement) -> String {
+    format!(
+        "shared by {}; goes to {}",
+        placement.shared_by(),
+        goes_to(placement)
+    )
 }
 
 /// Where a placement's text ends up in what the model is given.
@@ -141,43 +146,44 @@ pub fn goes_to(placement: Placement) -> &'static str {
     }
 }
 
-fn owner_row(owner: Owner) -> [String; 2] {
-    [
-        format!("`{}`", owner.widest_placement()),
-        format!("`{}`", owner.highest_priority()),
-    ]
+fn owner_item(owner: Owner) -> String {
+    format!(
+        "places at `{}` or narrower, ranks at `{}` or lower",
+        owner.widest_placement(),
+        owner.highest_priority()
+    )
 }
 
-fn priority_row(priority: Priority) -> [String; 2] {
+fn priority_item(priority: Priority) -> String {
     let framed = if priority.is_framed() {
-        "yes: it cannot override what ranks above"
+        "framed, so it cannot override what ranks above"
     } else {
-        "no"
+        "not framed"
     };
     let owners: Vec<String> = Owner::ALL
         .iter()
         .filter(|owner| owner.highest_priority() <= priority)
         .map(|owner| format!("`{owner}`"))
         .collect();
-    [framed.to_string(), owners.join(", ")]
+    format!("{framed}; may be claimed by {}", owners.join(", "))
 }
 
-fn reach_row(reach: Reach) -> [String; 2] {
-    let text = match reach {
+fn reach_item(reach: Reach) -> String {
+    match reach {
         Reach::EveryTurn => "every turn, including those no person is waiting on",
         Reach::WithPerson => "turns taken while a person is present",
         Reach::Replies => "only turns that answer a person's message",
-    };
-    [text.to_string(), String::new()]
+    }
+    .to_string()
 }
 
-fn source_row(source: Source) -> [String; 2] {
-    let text = match source {
+fn source_item(source: Source) -> String {
+    match source {
         Source::UserAuthored => "written by the person; trusted as theirs",
         Source::SystemConfig => "the platform's or workspace's configuration",
         Source::External => "untrusted: marked so in its envelope",
-    };
-    [text.to_string(), String::new()]
+    }
+    .to_string()
 }
 
 /// A contributor: what it adds against its budget, and how it is framed.
@@ -250,17 +256,14 @@ pub fn describe(plugin: &Plugin, contributor: &Contributor, config: &Config) -> 
         ("budget", format!("{budget} tokens")),
         (
             "placement",
-            format!("`{placement}`: shared by {}", placement.shared_by()),
+            format!("`{placement}`, shared by {}", placement.shared_by()),
         ),
         ("varies per", varies_per(varies, &why)),
         ("owner", format!("`{}`", contributor.owner.value)),
         ("priority", format!("`{}`", contributor.priority.value)),
         ("reach", format!("`{}`", contributor.reach.value)),
     ];
-    text.push_str("| | |\n|---|---|\n");
-    for (name, value) in rows {
-        let _ = writeln!(text, "| {name} | {value} |");
-    }
+    fields(&mut text, &rows);
     if let Some(framing) = ir::framing(&plugin.name.value, contributor) {
         let _ = write!(
             text,
@@ -272,7 +275,7 @@ pub fn describe(plugin: &Plugin, contributor: &Contributor, config: &Config) -> 
 
 fn varies_per(variance: Placement, why: &str) -> String {
     if variance == Placement::Platform {
-        "nothing: it is the same for everyone".to_string()
+        "nothing; it is the same for everyone".to_string()
     } else {
         format!("`{variance}`{why}")
     }
@@ -320,17 +323,17 @@ fn tool(config: &Config, name: &str) -> String {
         _ => "refused: it writes",
     };
     let gated = if tool.gated {
-        "yes: a run waits for the person's approval"
+        "yes; a run waits for the person's approval"
     } else {
         "no"
     };
     let egress = if tool.egress {
         let allowed: Vec<String> = config.egress.iter().map(host_pattern).collect();
         if allowed.is_empty() {
-            "yes: its `url` is checked against `[egress] allow`, which allows no host".to_string()
+            "yes; its `url` is checked against `[egress] allow`, which allows no host".to_string()
         } else {
             format!(
-                "yes: its `url` is checked against `[egress] allow`: {}",
+                "yes; its `url` is checked against `[egress] allow`, which allows {}",
                 allowed.join(", ")
             )
         }
@@ -348,10 +351,7 @@ fn tool(config: &Config, name: &str) -> String {
         ),
         ("params", params(tool)),
     ];
-    text.push_str("| | |\n|---|---|\n");
-    for (name, value) in rows {
-        let _ = writeln!(text, "| {name} | {value} |");
-    }
+    fields(&mut text, &rows);
     text
 }
 
@@ -408,13 +408,13 @@ fn skill(config: &Config, name: &str) -> String {
         return format!("`{name}` is not a skill of this workspace: declare it as `[skills.{name}]` in `contrib.toml`");
     };
     let mut text = format!(
-        "**skill** `{name}` {} — {}\n\nIts manifest costs {} tokens when loaded eagerly.\n\n| operation | tokens |\n|---|---|\n",
+        "**skill** `{name}` {} — {}\n\nIts manifest costs {} tokens when loaded eagerly, and each operation:\n\n",
         skill.version,
         declared_in(skill.declared.is_some()),
         skill.manifest_tokens
     );
     for (operation, tokens) in &skill.operations {
-        let _ = writeln!(text, "| `{operation}` | {tokens} |");
+        let _ = writeln!(text, "- `{operation}`: {tokens} tokens");
     }
     text
 }
@@ -468,14 +468,30 @@ fn variable(cursor: &Cursor<'_>, before: Span) -> Option<(String, Span)> {
         Availability::Always => "always".to_string(),
         Availability::When(condition) => format!("only in a `system-message` `when {condition} …`"),
     };
-    let text = format!(
-        "**variable** `{{{}}}` — {}\n\n| | |\n|---|---|\n| varies per | `{}`: place it at `{}` or narrower |\n| worst case | {} characters, as budgets count it |\n| available | {available} |\n| e.g. | `{}` |\n",
-        variable.name,
-        variable.description,
-        variable.variance,
-        variable.variance,
-        variable.worst_case_chars,
-        variable.sample,
+    let mut text = format!(
+        "**variable** `{{{}}}` — {}\n\n",
+        variable.name, variable.description
+    );
+    fields(
+        &mut text,
+        &[
+            (
+                "varies per",
+                format!(
+                    "`{}`; place it at `{}` or narrower",
+                    variable.variance, variable.variance
+                ),
+            ),
+            (
+                "at most",
+                format!(
+                    "{} tokens, as budgets count it; a longer value is withheld",
+                    variable.max_tokens
+                ),
+            ),
+            ("available", available),
+            ("e.g.", format!("`{}`", variable.example)),
+        ],
     );
     Some((text, span))
 }
@@ -514,4 +530,52 @@ fn suppression(cursor: &Cursor<'_>, comment: Span) -> Option<(String, Span)> {
         ),
         span,
     ))
+}
+
+/// The hover's text followed by the rules of the diagnostics the cursor is
+/// on, each once: what the rule is and why it matters. The editor shows
+/// the diagnostic's own message beside it; `contrib explain` has the rest.
+fn with_rules(
+    found: Option<(String, Span)>,
+    snapshot: &Snapshot<'_>,
+    offset: usize,
+) -> Option<(String, Span)> {
+    let mut rules: Vec<(&Rule, Span)> = Vec::new();
+    for diagnostic in &snapshot.analysis.diagnostics {
+        let span = diagnostic.span();
+        let on = span.contains(offset) || span.end == offset;
+        if on
+            && !rules
+                .iter()
+                .any(|(rule, _)| rule.code == diagnostic.rule.code)
+        {
+            rules.push((diagnostic.rule, span));
+        }
+    }
+    let (mut text, span) = match found {
+        Some(found) => found,
+        None => (String::new(), rules.first()?.1),
+    };
+    for (rule, _) in rules {
+        if !text.is_empty() {
+            text.push_str("\n---\n\n");
+        }
+        text.push_str(&rule_note(rule));
+    }
+    Some((text, span))
+}
+
+/// A rule in a few lines: its name, code and summary, why it matters, and
+/// where the whole explanation is.
+fn rule_note(rule: &Rule) -> String {
+    let mut text = format!("**{}** ({}): {}\n\n", rule.name, rule.code, rule.summary);
+    if let Some(why) = crate::rules::section(rule, "Why is this bad?") {
+        let _ = write!(text, "{why}\n\n");
+    }
+    let _ = writeln!(
+        text,
+        "`contrib explain {}` shows the whole explanation, with an example.",
+        rule.name
+    );
+    text
 }

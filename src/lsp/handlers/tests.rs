@@ -66,7 +66,7 @@ plugin acme/code-review 1.4.0 {
         owner person
         placement person
         priority person
-        reach replies
+        reach with-person
         budget 60 tokens
         body "Answer tersely, in British English. Call me {person.name}."
     }
@@ -74,12 +74,11 @@ plugin acme/code-review 1.4.0 {
     eager-load review-ops {
         placement agent
         budget 2000 tokens
-        tools read_object, search_code
-        skill code-review operations diff, annotate
+        tools [read_object, search_code]
+        skill code-review operations [diff, annotate]
     }
 
     eager-run style-guide {
-        placement conversation
         budget 1500 tokens
         call fetch_url { url: "https://docs.acme.dev/style" }
     }
@@ -91,7 +90,7 @@ plugin acme/code-review 1.4.0 {
     }
 
     fact environment {
-        says date, os, arch
+        says [date, os, arch]
         budget 60 tokens
     }
 }
@@ -225,7 +224,7 @@ impl Fixture {
 }
 
 #[test]
-fn hover_on_a_placement_shows_the_placement_table() {
+fn hover_on_a_placement_lists_every_placement() {
     let fixture = Fixture::manifest(
         "        placement agent\n        priority agent",
         "        placement ag|ent\n        priority agent",
@@ -256,8 +255,8 @@ fn hover_on_a_tool_shows_its_effect_gating_and_egress() {
 
 #[test]
 fn hover_on_a_loaded_tool_and_an_operation() {
-    let tool = Fixture::manifest("read_object, search_code", "read_object, search_co|de");
-    let operation = Fixture::manifest("operations diff,", "operations di|ff,");
+    let tool = Fixture::manifest("read_object, search_code]", "read_object, search_co|de]");
+    let operation = Fixture::manifest("operations [diff,", "operations [di|ff,");
     insta::assert_snapshot!(format!("{}\n{}", tool.hover(), operation.hover()));
 }
 
@@ -271,6 +270,77 @@ fn hover_on_a_variable_shows_its_variance_and_worst_case() {
 fn hover_on_a_rule_in_a_suppression_shows_its_explanation() {
     let fixture = Fixture::manifest("allow(budget-unused", "allow(budget-un|used");
     insta::assert_snapshot!(fixture.hover());
+}
+
+#[test]
+fn hover_on_an_owner_and_a_priority_lists_what_each_allows() {
+    let owner = Fixture::manifest("owner agent-author", "owner agent-au|thor");
+    let priority = Fixture::manifest(
+        "        priority person
+",
+        "        priority per|son\n",
+    );
+    insta::assert_snapshot!(format!("{}\n{}", owner.hover(), priority.hover()));
+}
+
+#[test]
+fn hover_on_a_required_skill_lists_its_operations() {
+    let fixture = Fixture::manifest("requires skill code-review", "requires skill code-re|view");
+    insta::assert_snapshot!(fixture.hover());
+}
+
+#[test]
+fn hover_on_a_diagnostic_adds_its_rule_after_the_rest() {
+    // The time in agent placement: `placement-too-wide` on `agent`, which
+    // has a hover of its own, and on `{now}`, which has one too.
+    let on_placement = Fixture::manifest("Challenge premises;", "Challenge premises at {now};");
+    let on_placement = Fixture::new(&on_placement.source.text.replacen(
+        "        placement agent\n        priority agent",
+        "        placement ag|ent\n        priority agent",
+        1,
+    ));
+    assert!(codes(&on_placement).contains(&"C0101"));
+    // A misspelt field has no hover but its rule's.
+    let misspelt = Fixture::manifest("        budget 60 tokens", "        bud|gt 60 tokens");
+    assert_eq!(codes(&misspelt), ["C0004"]);
+    insta::assert_snapshot!(format!("{}\n{}", on_placement.hover(), misspelt.hover()));
+}
+
+fn codes(fixture: &Fixture) -> Vec<&'static str> {
+    fixture
+        .analysis
+        .diagnostics
+        .iter()
+        .map(|diagnostic| diagnostic.rule.code)
+        .collect()
+}
+
+/// Every hover reads as plain text: no Markdown table anywhere, whichever
+/// word the cursor is on, in a clean manifest and in one with problems.
+#[test]
+fn no_hover_is_a_table() {
+    let broken = MANIFEST
+        .replace("budget 40 tokens", "budgt 40 tokens")
+        .replace("merely fine.", "merely fine at {now}.");
+    for text in [MANIFEST.to_string(), broken] {
+        let starts = text
+            .char_indices()
+            .filter(|&(at, c)| c.is_alphanumeric() && !text[..at].ends_with(char::is_alphanumeric));
+        for (at, _) in starts {
+            let fixture = Fixture::new(&format!("{}|{}", &text[..at], &text[at..]));
+            let Some(hover) = hover::hover(&fixture.snapshot(), fixture.position) else {
+                continue;
+            };
+            let HoverContents::Markup(markup) = hover.contents else {
+                panic!("not Markdown: {hover:?}");
+            };
+            let table = markup
+                .value
+                .lines()
+                .any(|line| line.trim_start().starts_with('|'));
+            assert!(!table, "{}\n{}", fixture.cursor_line(), markup.value);
+        }
+    }
 }
 
 #[test]
@@ -288,8 +358,8 @@ fn completes_placements_after_placement() {
 #[test]
 fn completes_the_fields_a_contributor_has_not_got() {
     let fixture = Fixture::manifest(
-        "        says date, os, arch\n",
-        "        says date, os, arch\n        |\n",
+        "        says [date, os, arch]\n",
+        "        says [date, os, arch]\n        |\n",
     );
     insta::assert_snapshot!(fixture.completion(false));
 }
@@ -302,8 +372,8 @@ fn completes_plugin_fields_and_contributor_snippets() {
 
 #[test]
 fn completes_tools_and_operations_from_the_config() {
-    let tools = Fixture::manifest("tools read_object, search_code", "tools read_object, |");
-    let operations = Fixture::manifest("operations diff, annotate", "operations diff, |");
+    let tools = Fixture::manifest("tools [read_object, search_code]", "tools [read_object, |]");
+    let operations = Fixture::manifest("operations [diff, annotate]", "operations [diff, |]");
     insta::assert_snapshot!(format!(
         "{}\n{}",
         tools.completion(false),
@@ -386,7 +456,7 @@ fn document_symbols_outline_the_plugin() {
 
 #[test]
 fn go_to_definition_lands_on_the_tool_table() {
-    let fixture = Fixture::manifest("search_code\n", "search_co|de\n");
+    let fixture = Fixture::manifest("search_code]\n", "search_co|de]\n");
     let Some(lsp_types::GotoDefinitionResponse::Scalar(location)) =
         definition::definition(&fixture.snapshot(), fixture.position)
     else {
