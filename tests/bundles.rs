@@ -536,3 +536,38 @@ fn the_runtime_loads_a_catalog_under_its_trust_policy() {
         String::from_utf8_lossy(&trusted.stderr)
     );
 }
+
+/// Bundles the language's first version built (format 1) still load: their
+/// digest is verified over the bytes as they were written and kept, and
+/// they are read with the meaning their runtime gave them.
+#[test]
+fn format_one_bundles_load_upgraded_with_their_digest_kept() {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/format1");
+    let bytes = std::fs::read(folder.join("acme-code-review-1.4.0.bundle.json")).expect("fixture");
+    let bundle = Bundle::from_bytes(&bytes).expect("a format-1 bundle loads");
+    assert_eq!(bundle.format, 1);
+    assert_eq!(
+        bundle.digest.as_deref(),
+        Some("sha256:851818110f74d5d5d90674f779799b58ef2da29a74f0f7a37b258b40c4f97fb1")
+    );
+    let run = bundle
+        .contributors
+        .iter()
+        .find(|contributor| contributor.id == "started-at")
+        .expect("the eager run");
+    assert_eq!(run.delivery, contrib::ir::Delivery::Opening);
+    assert!(bundle.contributors.iter().all(|c| c.activation.is_none()));
+    // Tampering is caught against the format-1 bytes.
+    let text = String::from_utf8(bytes).expect("UTF-8");
+    let tampered = text.replacen("\"budget\":", "\"budget\":1", 1);
+    assert!(matches!(
+        Bundle::from_bytes(tampered.as_bytes()),
+        Err(LoadError::DigestMismatch { .. })
+    ));
+    // A format-1 bundle with a format-2 field is not format 1.
+    let mixed = text.replacen("{", "{\"author_waivers\":{},", 1);
+    assert!(matches!(
+        Bundle::from_bytes(mixed.as_bytes()),
+        Err(LoadError::Schema(_))
+    ));
+}

@@ -126,7 +126,7 @@ fn plugin_fields() {
         misplaced
             .help
             .as_deref()
-            .is_some_and(|help| help.starts_with("`placement` belongs to contributors")),
+            .is_some_and(|help| help.starts_with("move `placement` into the contributor")),
         "{misplaced:?}"
     );
 }
@@ -193,7 +193,7 @@ fn contributor_ids() {
     let not_kebab = in_plugin("    text Voice_2 {\n        placement agent\n        budget 5 tokens\n        body \"x\"\n    }");
     assert_eq!(one(&not_kebab), pair("invalid-identifier", "Voice_2"));
     let twice = in_plugin(
-        "    text a {\n        placement agent\n        budget 5 tokens\n        body \"x\"\n    }\n    fact a {\n        says os\n        budget 5 tokens\n    }",
+        "    text a {\n        placement agent\n        budget 5 tokens\n        body \"x\"\n    }\n    fact a {\n        says [os]\n        budget 5 tokens\n    }",
     );
     assert_eq!(one(&twice), pair("duplicate-id", "a"));
     assert_eq!(only(&twice).labels[1].message, "first named here");
@@ -242,7 +242,7 @@ fn vocabulary_values_are_suggested_or_listed() {
 #[test]
 fn defaults_are_applied_and_remembered_as_defaults() {
     let text = in_plugin(
-        "    eager-run now {\n        budget 40 tokens\n        call get_current_time {}\n    }\n    text voice {\n        owner person\n        placement person\n        reach replies\n        budget 60 tokens\n        body \"x\"\n    }",
+        "    eager-run now {\n        budget 40 tokens\n        call get_current_time {}\n    }\n    text voice {\n        owner person\n        placement person\n        reach with-person\n        budget 60 tokens\n        body \"x\"\n    }",
     );
     let (plugin, diagnostics) = lower(&text);
     assert!(diagnostics.is_empty(), "{diagnostics:#?}");
@@ -269,7 +269,7 @@ fn defaults_are_applied_and_remembered_as_defaults() {
         let body = match kind {
             "system-message" => "        when date-crossed\n        body \"x\"",
             "preface" => "        source external\n        origin \"web:search\"\n        call fetch_url { url: \"https://docs.acme.dev\" }",
-            _ => "        says os",
+            _ => "        says [os]",
         };
         let text = in_plugin(&format!(
             "    {kind} a {{\n        budget 9 tokens\n{body}\n    }}"
@@ -288,8 +288,9 @@ fn defaults_are_applied_and_remembered_as_defaults() {
 fn text_and_eager_load_must_name_their_placement() {
     let text = in_plugin("    text a {\n        budget 5 tokens\n        body \"x\"\n    }");
     assert_eq!(one(&text), pair("missing-field", "text a {"));
-    let load =
-        in_plugin("    eager-load a {\n        budget 5 tokens\n        tools read_object\n    }");
+    let load = in_plugin(
+        "    eager-load a {\n        budget 5 tokens\n        tools [read_object]\n    }",
+    );
     assert_eq!(one(&load), pair("missing-field", "eager-load a {"));
 }
 
@@ -305,10 +306,11 @@ fn unknown_fields_are_suggested_and_not_also_missing() {
         "    text a {\n        placement agent\n        budgte 5 tokens\n        body \"x\"\n    }",
     );
     assert_eq!(one(&budget), pair("unknown-field", "budgte"));
-    let elsewhere = only(&in_text("        says os\n        body \"x\""));
+    let elsewhere = only(&in_text("        says [os]\n        body \"x\""));
+    assert_eq!(elsewhere.rule.name, "field-not-for-kind");
     assert_eq!(
         elsewhere.help.as_deref(),
-        Some("`says` belongs to `fact` contributors; the fields here are `owner`, `placement`, `priority`, `reach`, `budget` and `body`")
+        Some("`says` belongs to `fact` contributors; the fields of a `text` are `owner`, `placement`, `priority`, `reach`, `applies`, `budget` and `body`")
     );
     let unrelated = only(&in_text("        colour blue\n        body \"x\""));
     assert!(unrelated
@@ -394,7 +396,7 @@ fn budgets_are_a_whole_number_of_tokens() {
 
 #[test]
 fn every_contributor_declares_a_budget() {
-    let text = in_plugin("    fact env {\n        says os\n    }");
+    let text = in_plugin("    fact env {\n        says [os]\n    }");
     assert_eq!(one(&text), pair("missing-budget", "fact env {"));
     assert_eq!(
         only(&text).message,
@@ -432,40 +434,50 @@ fn text_needs_a_quoted_body() {
 #[test]
 fn eager_loads_load_tools_or_skill_operations() {
     let load = |fields: &str| {
-        in_plugin(&format!(
-            "    eager-load ops {{\n        placement agent\n        budget 900 tokens\n{fields}\n    }}"
-        ))
+        format!(
+            "plugin acme/test 1.0.0 {{\n    owner agent-author\n    requires skill code-review \"^2\"\n    eager-load ops {{\n        placement agent\n        budget 900 tokens\n{fields}\n    }}\n}}\n"
+        )
     };
     assert_eq!(
-        underlined(&load("        tools read_object, search_code,")),
+        underlined(&load("        tools [read_object, search_code,]")),
+        []
+    );
+    assert_eq!(
+        underlined(&load(
+            "        tools [\n            read_object,\n            search_code\n        ]"
+        )),
         []
     );
     assert_eq!(underlined(&load("        skill code-review")), []);
     assert_eq!(
-        underlined(&load("        skill code-review operations diff, annotate")),
+        underlined(&load(
+            "        skill code-review operations [diff, annotate]"
+        )),
         []
     );
     assert_eq!(one(&load("")), pair("missing-field", "eager-load ops {"));
-    let no_commas = load("        tools read_object search_code");
-    assert_eq!(one(&no_commas), pair("invalid-value", "search_code"));
-    assert_eq!(only(&no_commas).fixes[0].edits[0].replacement, ",");
     assert_eq!(
-        one(&load("        tools read_object,, search_code")),
-        pair("invalid-value", ",")
+        one(&load("        tools [read_object search_code]")),
+        pair("syntax-error", "search_code")
     );
     assert_eq!(
-        one(&load("        tools \"read_object\"")),
+        one(&load("        tools [read_object,, search_code]")),
+        pair("syntax-error", ",")
+    );
+    assert_eq!(
+        one(&load("        tools [\"read_object\"]")),
         pair("invalid-value", "\"read_object\"")
     );
     assert_eq!(one(&load("        tools")), pair("invalid-value", "tools"));
+    assert_eq!(one(&load("        tools []")), pair("invalid-value", "[]"));
     assert_eq!(
-        underlined(&load("        tools Read_Object, 9lives")),
+        underlined(&load("        tools [Read_Object, 9lives]")),
         [
             pair("invalid-identifier", "Read_Object"),
             pair("invalid-identifier", "9lives")
         ]
     );
-    let ops = only(&load("        skill code-review operatons diff"));
+    let ops = only(&load("        skill code-review operatons [diff]"));
     assert_eq!(ops.help.as_deref(), Some("did you mean `operations`?"));
     assert_eq!(
         one(&load("        skill code-review \"diff\"")),
@@ -477,11 +489,37 @@ fn eager_loads_load_tools_or_skill_operations() {
     );
     assert_eq!(one(&load("        skill")), pair("invalid-value", "skill"));
     assert_eq!(
-        one(&load("        skill code-review operations Diff")),
+        one(&load("        skill code-review operations [Diff]")),
         pair("invalid-identifier", "Diff")
     );
-    let misspelt_skill = load("        skil code-review operations diff");
+    let misspelt_skill = load("        skil code-review operations [diff]");
     assert_eq!(one(&misspelt_skill), pair("unknown-field", "skil"));
+}
+
+/// A list of the language's first version, written without brackets: one
+/// error for the whole list, with the bracketed list as a safe fix, not an
+/// unknown field per word.
+#[test]
+fn a_list_without_brackets_is_one_error_with_a_fix() {
+    let text = in_plugin(
+        "    eager-load ops {\n        placement agent\n        budget 900 tokens\n        tools read_object, search_code, fetch_url\n    }",
+    );
+    let diagnostic = only(&text);
+    assert_eq!(
+        one(&text),
+        pair("unbracketed-list", "read_object, search_code, fetch_url")
+    );
+    assert_eq!(
+        diagnostic.fixes[0].edits[0].replacement,
+        "[read_object, search_code, fetch_url]"
+    );
+    let fact = in_plugin("    fact env {\n        budget 9 tokens\n        says os\n    }");
+    assert_eq!(one(&fact), pair("unbracketed-list", "os"));
+    // Words on the next line are not part of it.
+    let two_lines = in_plugin(
+        "    fact env {\n        budget 9 tokens\n        says [os],\n        arch\n    }",
+    );
+    assert_eq!(one(&two_lines), pair("unknown-field", "arch"));
 }
 
 #[test]
@@ -589,9 +627,9 @@ fn call_arguments_are_name_value_pairs() {
 #[test]
 fn system_messages_fire_on_a_condition() {
     let message = |condition: &str| {
-        in_plugin(&format!(
-            "    system-message note {{\n        {condition}\n        budget 40 tokens\n        body \"Time has moved on.\"\n    }}"
-        ))
+        format!(
+            "plugin acme/test 1.0.0 {{\n    owner agent-author\n    requires skill code-review \"^2\"\n    system-message note {{\n        {condition}\n        budget 40 tokens\n        body \"Time has moved on.\"\n    }}\n}}\n"
+        )
     };
     for condition in [
         "idle > 30m",
@@ -681,21 +719,25 @@ fn facts_say_known_sections() {
     };
     assert_eq!(
         underlined(&fact(
-            "says date, os, arch, workspace-root, skills, model, effort, tools, permissions"
+            "says [date, os, arch, workspace-root, skills, model, effort, tools, permissions]"
         )),
         []
     );
     assert_eq!(one(&fact("")), pair("missing-field", "fact env {"));
     assert_eq!(
-        one(&fact("says date, weather")),
+        one(&fact("says [date, weather]")),
         pair("invalid-value", "weather")
     );
     assert_eq!(
-        only(&fact("says oss")).help.as_deref(),
+        only(&fact("says [oss]")).help.as_deref(),
         Some("did you mean `os`?")
     );
-    assert_eq!(one(&fact("says , date")), pair("invalid-value", ","));
-    assert_eq!(one(&fact("says date os")), pair("invalid-value", "os"));
+    assert_eq!(one(&fact("says [, date]")), pair("syntax-error", ","));
+    assert_eq!(one(&fact("says [date os]")), pair("syntax-error", "os"));
+    assert_eq!(
+        one(&fact("says [date] [os]")),
+        pair("invalid-value", "[os]")
+    );
 }
 
 // Templates.
@@ -703,7 +745,9 @@ fn facts_say_known_sections() {
 #[test]
 fn bodies_name_known_variables() {
     let body = |text: &str| in_text(&format!("        body \"{text}\""));
-    assert_eq!(underlined(&body("{agent.name} {person.name} {person.locale} {person.timezone} {conversation.started-at} {model.name} {now} {date} {weekday}")), []);
+    let every = in_plugin("    text voice {\n        placement message\n        budget 400 tokens\n        body \"{agent.name} {person.name} {person.locale} {person.timezone} {conversation.started-at} {model.name} {now} {date} {weekday}\"\n    }");
+    assert_eq!(underlined(&every), []);
+    assert_eq!(underlined(&body("{agent.name}")), []);
     let misspelt = body("Call me {person.nmae}.");
     assert_eq!(one(&misspelt), pair("unknown-variable", "{person.nmae}"));
     assert_eq!(
@@ -779,7 +823,7 @@ fn unclosed_blocks_point_at_their_brace() {
     assert_eq!(only(plugin).message, "unclosed `plugin` block");
     // The contributor's `}` closes nothing of its own: the last `}` was
     // taken as the contributor's, so the plugin is the one left open.
-    let contributor = "plugin acme/a 1.0.0 {\n    owner operator\n    fact env {\n        says os\n        budget 9 tokens\n}\n";
+    let contributor = "plugin acme/a 1.0.0 {\n    owner operator\n    fact env {\n        says [os]\n        budget 9 tokens\n}\n";
     assert_eq!(only(contributor).message, "unclosed `plugin` block");
 }
 
@@ -811,18 +855,42 @@ fn syntax_errors_say_what_was_expected() {
 }
 
 #[test]
-fn a_field_ends_at_its_line_and_a_block_may_close_on_the_same_line() {
+fn a_field_ends_at_a_comma_a_line_break_or_a_closing_brace() {
     let text = "plugin acme/a 1.0.0 { owner operator }\n";
     assert_eq!(underlined(text), []);
-    // Commas separate list items and call arguments, not fields: this is
-    // one `owner` field with five tokens.
+    // Commas separate items everywhere: fields, call arguments, list items.
     let commas = "plugin acme/a 1.0.0 { owner operator, summary \"x\" }\n";
-    assert_eq!(one(commas), pair("invalid-value", ", summary \"x\""));
+    assert_eq!(underlined(commas), []);
+    let (plugin, _) = lower(commas);
+    assert_eq!(
+        plugin
+            .expect("a plugin")
+            .summary
+            .map(|summary| summary.value),
+        Some("x".to_string())
+    );
+}
+
+/// The one-line block that used to give three errors, two of them false,
+/// and a fix that deleted the budget and the body.
+#[test]
+fn a_one_line_contributor_with_several_fields_reads_as_written() {
+    let text = in_plugin("    text t { placement agent, budget 5 tokens, body \"hi\" }");
+    assert_eq!(underlined(&text), []);
+    let (plugin, _) = lower(&text);
+    let plugin = plugin.expect("a plugin");
+    let contributor = &plugin.contributors[0];
+    assert_eq!(contributor.placement.value, Placement::Agent);
+    assert_eq!(contributor.budget.value, 5);
+    // A mistake in one field is one error, about that field alone.
+    let typo = in_plugin("    text t { placement agnet, budget 5 tokens, body \"hi\" }");
+    assert_eq!(one(&typo), pair("invalid-value", "agnet"));
+    assert_eq!(only(&typo).fixes[0].edits[0].replacement, "agent");
 }
 
 #[test]
 fn comments_go_anywhere_a_line_ends() {
-    let text = "# header\nplugin acme/a 1.0.0 { # the plugin\n    owner operator # who\n    # between\n    fact env { # sections\n        says os, arch # two\n        budget 9 tokens }\n} # end\n";
+    let text = "# header\nplugin acme/a 1.0.0 { # the plugin\n    owner operator # who\n    # between\n    fact env { # sections\n        says [os, # one\n            arch] # two\n        budget 9 tokens }\n} # end\n";
     assert_eq!(underlined(text), []);
     let (plugin, _) = lower(text);
     let plugin = plugin.expect("a plugin");
@@ -857,7 +925,7 @@ fn nesting_beyond_the_limit_is_refused_at_the_bracket_too_many() {
 fn too_many_contributors_are_refused() {
     let count = contrib::limits::MAX_CONTRIBUTORS + 1;
     let contributors: String = (0..count)
-        .map(|i| format!("    fact f{i} {{\n        says os\n        budget 9 tokens\n    }}\n"))
+        .map(|i| format!("    fact f{i} {{\n        says [os]\n        budget 9 tokens\n    }}\n"))
         .collect();
     let diagnostics = underlined(&in_plugin(&contributors));
     assert_eq!(diagnostics, [pair("limit-exceeded", "fact")]);
@@ -878,4 +946,254 @@ fn a_string_over_the_limit_is_refused() {
     let (name, underlined_text) = one(&in_text(&format!("        body \"{body}\"")));
     assert_eq!(name, "limit-exceeded");
     assert_eq!(underlined_text.len(), body.len() + 2, "the whole literal");
+}
+
+// The table of kinds: settings a kind has, placements, reaches, activation,
+// authority.
+
+#[test]
+fn text_without_quotes_and_with_a_comma_is_one_error() {
+    let text = in_plugin("    text t { placement agent, budget 5 tokens, body Be brief, always. }");
+    assert_eq!(one(&text), pair("invalid-value", "Be brief, always."));
+    assert_eq!(
+        only(&text).fixes[0].edits[0].replacement,
+        "\"Be brief, always.\""
+    );
+}
+
+#[test]
+fn a_setting_a_kind_does_not_have_is_an_error_with_a_fix() {
+    let run = |field: &str| {
+        in_plugin(&format!(
+            "    eager-run now {{\n{field}\n        budget 40 tokens\n        call get_current_time {{}}\n    }}"
+        ))
+    };
+    assert_eq!(
+        one(&run("        reach replies")),
+        pair("field-not-for-kind", "reach")
+    );
+    assert_eq!(
+        one(&run("        priority agent")),
+        pair("field-not-for-kind", "priority")
+    );
+    assert_eq!(
+        one(&run("        placement agent")),
+        pair("placement-not-for-kind", "placement")
+    );
+    // The fix removes the whole line.
+    let fixed = contrib::fix::apply(
+        &run("        reach replies"),
+        &[only(&run("        reach replies"))],
+        false,
+    )
+    .0;
+    assert_eq!(underlined(&fixed), []);
+    assert!(!fixed.contains("reach"), "{fixed}");
+    // A field of another kind says whose it is, and has no fix.
+    let body = only(&run("        body \"x\""));
+    assert_eq!(body.rule.name, "field-not-for-kind");
+    assert!(body.fixes.is_empty());
+    let fact = in_plugin("    fact env {\n        applies on command deploy\n        budget 9 tokens\n        says [os]\n    }");
+    assert_eq!(one(&fact), pair("field-not-for-kind", "applies"));
+}
+
+#[test]
+fn eager_loads_go_before_the_first_turn_at_platform_or_agent() {
+    let load = |placement: &str| {
+        in_plugin(&format!(
+            "    eager-load tools {{\n        placement {placement}\n        budget 400 tokens\n        tools [read_object]\n    }}"
+        ))
+    };
+    assert_eq!(underlined(&load("agent")), []);
+    for narrower in ["person", "conversation", "message"] {
+        let diagnostic = only(&load(narrower));
+        assert_eq!(diagnostic.rule.name, "placement-not-for-kind", "{narrower}");
+        assert_eq!(diagnostic.fixes[0].edits[0].replacement, "agent");
+    }
+}
+
+#[test]
+fn reach_on_kept_text_is_decided_when_it_is_composed() {
+    let text = |placement: &str, reach: &str| {
+        in_plugin(&format!(
+            "    text t {{\n        placement {placement}\n        reach {reach}\n        budget 9 tokens\n        body \"x\"\n    }}"
+        ))
+    };
+    for placement in ["agent", "person", "conversation"] {
+        assert_eq!(
+            underlined(&text(placement, "with-person")),
+            [],
+            "{placement}"
+        );
+        assert_eq!(
+            one(&text(placement, "replies")),
+            pair("reach-not-for-placement", "replies"),
+            "{placement}"
+        );
+    }
+    assert_eq!(underlined(&text("message", "replies")), []);
+    let system_message = in_plugin("    system-message hi {\n        reach replies\n        when date-crossed\n        budget 9 tokens\n        body \"x\"\n    }");
+    assert_eq!(underlined(&system_message), []);
+}
+
+#[test]
+fn activation_is_written_apart_from_placement() {
+    let text = |applies: &str| {
+        format!(
+            "plugin acme/test 1.0.0 {{\n    owner agent-author\n    requires skill code-review \"^2\"\n    text t {{\n        placement agent\n        applies {applies}\n        budget 40 tokens\n        body \"x\"\n    }}\n}}\n"
+        )
+    };
+    for good in [
+        "always",
+        "on command deploy",
+        "on skill code-review",
+        "on subagent reviewer",
+        "to files [\"src/**/*.ts\", \"*.tsx\"]",
+        "on request \"Conventions for database migrations\"",
+    ] {
+        assert_eq!(underlined(&text(good)), [], "{good}");
+    }
+    let (plugin, _) = lower(&text("to files [\"*.rs\"]"));
+    let contributor = &plugin.expect("a plugin").contributors[0];
+    assert!(matches!(
+        &contributor.activation.value,
+        contrib::ir::Activation::Files(globs) if globs[0].value == "*.rs"
+    ));
+    assert_eq!(
+        contributor.delivery(),
+        contrib::ir::Delivery::StoredNote,
+        "a conditional text joins the conversation when it applies"
+    );
+    assert_eq!(
+        one(&text("on comand deploy")),
+        pair("invalid-value", "comand")
+    );
+    assert_eq!(
+        only(&text("on comand deploy")).fixes[0].edits[0].replacement,
+        "command"
+    );
+    assert_eq!(
+        one(&text("command deploy")),
+        pair("invalid-value", "command")
+    );
+    assert_eq!(
+        one(&text("on files [\"*.rs\"]")),
+        pair("invalid-value", "on")
+    );
+    assert_eq!(
+        only(&text("on files [\"*.rs\"]")).fixes[0].edits[0].replacement,
+        "to"
+    );
+    assert_eq!(
+        one(&text("to files \"*.rs\"")),
+        pair("invalid-value", "\"*.rs\"")
+    );
+    assert_eq!(
+        one(&text("to files [\"/etc/*\"]")),
+        pair("invalid-value", "\"/etc/*\"")
+    );
+    assert_eq!(
+        one(&text("to files [\"src/[a\"]")),
+        pair("invalid-value", "\"src/[a\"")
+    );
+    assert_eq!(one(&text("to files []")), pair("invalid-value", "[]"));
+    assert_eq!(
+        one(&text("on command Deploy")),
+        pair("invalid-identifier", "Deploy")
+    );
+    assert_eq!(
+        one(&text("on request \"  \"")),
+        pair("invalid-value", "\"  \"")
+    );
+    assert_eq!(one(&text("on request")), pair("invalid-value", "applies"));
+    assert_eq!(one(&text("sometimes")), pair("invalid-value", "sometimes"));
+    // A skill it waits for is a skill the plugin must require.
+    let unrequired = in_plugin(
+        "    text t {\n        placement agent\n        applies on skill search\n        budget 40 tokens\n        body \"x\"\n    }",
+    );
+    assert_eq!(one(&unrequired), pair("missing-requirement", "search"));
+}
+
+#[test]
+fn a_text_asked_for_by_description_needs_a_kept_placement() {
+    let text = |placement: &str| {
+        in_plugin(&format!(
+            "    text t {{\n        placement {placement}\n        applies on request \"Migrations\"\n        budget 40 tokens\n        body \"x\"\n    }}"
+        ))
+    };
+    for kept in ["agent", "person"] {
+        assert_eq!(underlined(&text(kept)), [], "{kept}");
+    }
+    for narrower in ["conversation", "message"] {
+        assert_eq!(
+            one(&text(narrower)),
+            pair("activation-not-for-placement", "on request \"Migrations\""),
+            "{narrower}"
+        );
+    }
+}
+
+#[test]
+fn authority_only_narrows_from_the_plugin() {
+    let plugin = |owner: &str, contributor: &str| {
+        format!("plugin acme/test 1.0.0 {{\n    owner {owner}\n{contributor}\n}}\n")
+    };
+    let text = |owner: &str, placement: &str, priority: &str| {
+        format!(
+            "    text t {{\n        owner {owner}\n        placement {placement}\n        priority {priority}\n        budget 40 tokens\n        body \"x\"\n    }}"
+        )
+    };
+    // Narrowing is fine: an operator's plugin may hold a person's voice.
+    assert_eq!(
+        underlined(&plugin("operator", &text("person", "person", "person"))),
+        []
+    );
+    // Widening is not, whatever the contributor claims after it.
+    let widened = plugin("person", &text("operator", "platform", "platform"));
+    assert_eq!(
+        underlined(&widened),
+        [pair("owner-wider-than-plugin", "operator")]
+    );
+    assert_eq!(
+        only(&widened).fixes[0].applicability,
+        contrib::diagnostic::Applicability::Unsafe
+    );
+    // The owner bounds placement and priority.
+    assert_eq!(
+        one(&plugin(
+            "workspace",
+            &text("workspace", "platform", "workspace")
+        )),
+        pair("owner-cannot-place", "platform")
+    );
+    assert_eq!(
+        one(&plugin("workspace", &text("workspace", "agent", "agent"))),
+        pair("priority-above-owner", "agent")
+    );
+    // `agent-author` outranks `workspace`: a workspace plugin cannot hold
+    // an agent author's text.
+    assert_eq!(
+        one(&plugin(
+            "workspace",
+            &text("agent-author", "agent", "agent")
+        )),
+        pair("owner-wider-than-plugin", "agent-author")
+    );
+}
+
+#[test]
+fn a_fact_may_name_its_heading() {
+    let text = in_plugin(
+        "    fact where {\n        heading \"Where you are working\"\n        budget 40 tokens\n        says [workspace-root]\n    }",
+    );
+    let (plugin, diagnostics) = lower(&text);
+    assert!(diagnostics.is_empty(), "{diagnostics:#?}");
+    let ContributorBody::Fact { heading, .. } = &plugin.expect("a plugin").contributors[0].body
+    else {
+        panic!("not a fact")
+    };
+    assert_eq!(
+        heading.as_ref().map(|heading| heading.value.as_str()),
+        Some("Where you are working")
+    );
 }

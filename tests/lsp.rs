@@ -45,8 +45,8 @@ const CLEAN: &str = r#"plugin acme/code-review 1.4.0 {
     eager-load review-ops {
         placement agent
         budget 2000 tokens
-        tools read_object, search_code
-        skill code-review operations diff, annotate
+        tools [read_object, search_code]
+        skill code-review operations [diff, annotate]
     }
 }
 "#;

@@ -47,7 +47,7 @@ fn expected() -> BTreeMap<String, String> {
         .iter()
         .map(|rule| (format!("{}.md", rule.name), contrib::rules::page(rule)))
         .collect();
-    files.insert("README.md".to_string(), index(&rules));
+    files.insert("README.md".to_string(), index(rules));
     files
 }
 

@@ -66,11 +66,10 @@ plugin acme/base 1.0.0 {
     text role {
         placement agent
         priority agent
-        budget 40 tokens
+        budget 50 tokens
         body "You are {agent.name}, a careful code reviewer."
     }
     eager-run started-at {
-        placement conversation
         budget 40 tokens
         call get_current_time {}
     }
@@ -85,7 +84,7 @@ plugin {scope}/voice 1.0.0 {{
     owner person
     text voice {{
         placement person
-        reach replies
+        reach with-person
         budget 60 tokens
         body "Call me {{person.name}}. {words}"
     }}
@@ -109,7 +108,7 @@ plugin acme/clock 1.0.0 {
     }
     system-message model {
         when model-changed
-        budget 30 tokens
+        budget 40 tokens
         body "{model.name} answers from now on."
     }
 }
@@ -132,7 +131,7 @@ const FACTS: &str = r#"
 plugin acme/facts 1.0.0 {
     owner operator
     fact capabilities {
-        says model, effort, tools
+        says [model, effort, tools]
         budget 900 tokens
     }
 }
@@ -142,7 +141,6 @@ const DEPLOYER: &str = r#"
 plugin acme/deployer 1.0.0 {
     owner operator
     eager-run preview {
-        placement conversation
         budget 40 tokens
         call deploy { target: "preview" }
     }
@@ -682,8 +680,11 @@ fn fact_lists_show_at_most_64_items_and_count_the_rest() {
 
 // Budgets at run time
 
+/// The checker budgets `{person.name}` at its bound in tokens; a longer
+/// name is what the runtime refuses, by name, and the author's text still
+/// reaches the model with the value withheld.
 #[test]
-fn a_contribution_over_its_budget_at_run_time_is_refused_and_reported_not_cut() {
+fn a_value_over_its_variables_bound_is_withheld_and_named_not_the_whole_text() {
     let bundles = [build(BASE), build(&voice("ann", "Be brief."))];
     let profile = none();
     let long_name = "Ann ".repeat(100);
@@ -693,7 +694,11 @@ fn a_contribution_over_its_budget_at_run_time_is_refused_and_reported_not_cut() 
         CliGate,
         &profile,
     );
-    assert_eq!(conversation.system_prompt().person_part(), "");
+    let person_part = conversation.system_prompt().person_part().to_string();
+    assert!(
+        person_part.contains("Call me [person.name withheld]. Be brief."),
+        "{person_part}"
+    );
     let turn = conversation.turn(TurnInput::reply_at(at("2026-03-02T09:01:00Z")));
     let refusal = turn
         .record
@@ -701,12 +706,30 @@ fn a_contribution_over_its_budget_at_run_time_is_refused_and_reported_not_cut() 
         .iter()
         .find(|refusal| refusal.contributor == "ann/voice@1.0.0/voice")
         .expect("the refusal is reported");
-    assert!(
-        refusal.reason.contains("over its budget of 60")
-            && refusal.reason.contains("`{person.name}` is 399 characters"),
-        "{}",
-        refusal.reason
+    assert_eq!(
+        refusal.reason,
+        "`{person.name}` is 100 tokens, over its bound of 24, so it was withheld"
     );
+}
+
+/// A name within its bound, in any script, fits the budget the checker
+/// approved: Japanese and emoji names no longer outgrow it.
+#[test]
+fn a_name_within_its_bound_fits_whatever_its_script() {
+    let bundles = [build(&voice("ann", "Be brief."))];
+    let profile = none();
+    for name in ["山田 太郎", "👩‍🚀 Ana", "Ζωή Παπαδοπούλου"] {
+        let conversation = Conversation::start(
+            &bundles,
+            session(Some(person("ann", name, 0))),
+            CliGate,
+            &profile,
+        );
+        assert!(
+            conversation.system_prompt().person_part().contains(name),
+            "{name}"
+        );
+    }
 }
 
 #[test]
@@ -961,4 +984,183 @@ fn simulate_prints_both_layouts() {
     assert!(text.starts_with("1 agents × 2 persons × 1 conversations × 4 turns = 8 requests"));
     assert!(text.contains("composed") && text.contains("naive"));
     assert!(text.contains("the naive layout costs"));
+}
+
+// Activation: when a text applies, apart from where it goes.
+
+const GUIDES: &str = r#"
+plugin acme/guides 1.0.0 {
+    owner agent-author
+    text deploy-checklist {
+        placement agent
+        applies on command deploy
+        budget 40 tokens
+        body "Before deploying: run the migrations in a transaction."
+    }
+    text rust-style {
+        placement agent
+        applies to files ["src/**/*.rs"]
+        budget 40 tokens
+        body "In Rust, deny unwrap outside tests."
+    }
+    text migrations {
+        placement agent
+        applies on request "Conventions for database migrations."
+        budget 40 tokens
+        body "Every migration is reversible."
+    }
+    text team-wide {
+        placement agent
+        reach with-person
+        budget 40 tokens
+        body "Speak to the team as colleagues."
+    }
+}
+"#;
+
+fn activation<'t>(turn: &'t Turn, id: &str) -> &'t contrib::runtime::ActivationRecord {
+    let name = format!("acme/guides@1.0.0/{id}");
+    turn.record
+        .activations
+        .iter()
+        .find(|record| record.contributor == name)
+        .expect("every conditional text is recorded on every turn")
+}
+
+#[test]
+fn a_conditional_text_is_told_once_when_it_applies_and_again_after_compaction() {
+    let bundles = [build(GUIDES)];
+    let profile = none();
+    let mut conversation = Conversation::start(&bundles, sam(), CliGate, &profile);
+    let system = conversation.system_prompt().text.clone();
+    assert!(!system.contains("Before deploying"), "{system}");
+    assert!(!system.contains("deny unwrap"), "{system}");
+
+    let quiet = conversation.turn(TurnInput::reply_at(at("2026-03-02T09:01:00Z")));
+    assert!(quiet.notes.is_empty());
+    let record = activation(&quiet, "deploy-checklist");
+    assert!(!record.included);
+    assert_eq!(record.why, "the command `deploy` was not invoked");
+
+    let mut invoked = TurnInput::reply_at(at("2026-03-02T09:02:00Z"));
+    invoked.command = Some("deploy".into());
+    let told = conversation.turn(invoked.clone());
+    assert_eq!(
+        notes_from(&told, "acme/guides@1.0.0/deploy-checklist"),
+        ["Before deploying: run the migrations in a transaction."]
+    );
+    assert!(told.notes[0].persisted, "kept in the conversation");
+    assert_eq!(
+        activation(&told, "deploy-checklist").why,
+        "the command `deploy` was invoked"
+    );
+
+    invoked.at = at("2026-03-02T09:03:00Z");
+    let again = conversation.turn(invoked);
+    assert!(notes_from(&again, "acme/guides@1.0.0/deploy-checklist").is_empty());
+    assert_eq!(
+        activation(&again, "deploy-checklist").why,
+        "already told in this conversation"
+    );
+
+    let mut compacted = TurnInput::reply_at(at("2026-03-02T09:04:00Z"));
+    compacted.compaction = true;
+    let restated = conversation.turn(compacted);
+    assert_eq!(
+        notes_from(&restated, "acme/guides@1.0.0/deploy-checklist").len(),
+        1,
+        "what the compaction removed is told again"
+    );
+}
+
+#[test]
+fn files_in_play_match_globs_and_the_model_asks_by_name() {
+    let bundles = [build(GUIDES)];
+    let profile = none();
+    let mut conversation = Conversation::start(&bundles, sam(), CliGate, &profile);
+    let system = conversation.system_prompt().text.clone();
+    assert!(
+        system.contains("`acme/guides@1.0.0/migrations`. Conventions for database migrations."),
+        "the description is listed in the system prompt: {system}"
+    );
+    assert!(
+        !system.contains("Every migration is reversible"),
+        "{system}"
+    );
+
+    let mut elsewhere = TurnInput::reply_at(at("2026-03-02T09:01:00Z"));
+    elsewhere.files = vec!["README.md".into(), "src/main.ts".into()];
+    let turn = conversation.turn(elsewhere);
+    assert!(!activation(&turn, "rust-style").included);
+
+    let mut rust = TurnInput::reply_at(at("2026-03-02T09:02:00Z"));
+    rust.files = vec!["src/lower/mod.rs".into()];
+    rust.requested = vec!["migrations".into()];
+    let turn = conversation.turn(rust);
+    assert_eq!(
+        activation(&turn, "rust-style").why,
+        "`src/lower/mod.rs` is in play"
+    );
+    assert_eq!(
+        activation(&turn, "migrations").why,
+        "the model asked for it"
+    );
+    assert_eq!(
+        notes_from(&turn, "acme/guides@1.0.0/migrations"),
+        ["Every migration is reversible."]
+    );
+}
+
+#[test]
+fn kept_text_that_reaches_people_is_left_out_of_conversations_without_one() {
+    let bundles = [build(GUIDES)];
+    let profile = none();
+    let with = Conversation::start(&bundles, sam(), CliGate, &profile);
+    assert!(with
+        .system_prompt()
+        .text
+        .contains("Speak to the team as colleagues."));
+    let without = Conversation::start(&bundles, session(None), CliGate, &profile);
+    assert!(!without
+        .system_prompt()
+        .text
+        .contains("Speak to the team as colleagues."));
+}
+
+#[test]
+fn eager_loads_are_in_the_shared_prefix_not_the_opening() {
+    let manifest = r#"
+plugin acme/loads 1.0.0 {
+    owner agent-author
+    requires skill code-review "^2"
+    eager-load review {
+        placement agent
+        budget 900 tokens
+        tools [read_memory]
+        skill code-review operations [diff]
+    }
+}
+"#;
+    let bundles = [build(manifest)];
+    let profile = none();
+    let mut session = sam();
+    session
+        .skills
+        .insert("code-review".into(), "2.3.0".parse().expect("semver"));
+    let conversation = Conversation::start(&bundles, session, CliGate, &profile);
+    assert!(conversation.opening().is_empty());
+    let preloaded: Vec<&str> = conversation
+        .preloaded()
+        .iter()
+        .map(|item| item.text.as_str())
+        .collect();
+    assert_eq!(
+        preloaded,
+        [
+            "load_tools {\"tools\":[\"read_memory\"]}",
+            "read skill code-review 2.3.0: operations diff"
+        ]
+    );
+    let [(_, agent), ..] = conversation.prefix_tokens();
+    assert!(agent >= 700, "the loads count in the agent prefix: {agent}");
 }

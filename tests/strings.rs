@@ -108,11 +108,11 @@ fn every_line_ending_becomes_a_line_feed() {
 #[test]
 fn literal_braces_are_doubled_and_variables_survive_dedent() {
     let text = body(
-        "\"\"\"\n            Reply as {{\"ok\": true}}.\n              Call me {person.name}.\n            \"\"\"",
+        "\"\"\"\n            Reply as {{\"ok\": true}}.\n              Call me {agent.name}.\n            \"\"\"",
     );
     assert_eq!(
         first_body(&text),
-        "Reply as {\"ok\": true}.\n  Call me {person.name}."
+        "Reply as {\"ok\": true}.\n  Call me {agent.name}."
     );
 }
 

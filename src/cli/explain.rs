@@ -6,7 +6,7 @@ use crate::suggest;
 
 pub fn explain(name: &str) -> Outcome {
     let Some(rule) = rules::find(name) else {
-        let names = rules::all().into_iter().map(|rule| rule.name);
+        let names = rules::all().iter().map(|rule| rule.name);
         return match suggest::closest(name, names) {
             Some(suggestion) => fail(format!(
                 "no rule is named `{name}`; did you mean `{suggestion}`?"

@@ -46,6 +46,9 @@ impl Lowerer<'_> {
                 return None;
             }
         };
+        if first.text != "always" && ActivationKind::parse(first.text).is_some() {
+            return self.missing_preposition(first);
+        }
         if first.text == "always" {
             return match rest {
                 [] => Some(Activation::Always),
@@ -58,10 +61,6 @@ impl Lowerer<'_> {
         let (kind_word, rest) = match rest {
             [Token::Word(kind), rest @ ..] => (*kind, rest),
             _ => {
-                // `applies command deploy`: the preposition left out.
-                if ActivationKind::parse(first.text).is_some() {
-                    return self.missing_preposition(first);
-                }
                 self.report(unknown_activation(first));
                 return None;
             }

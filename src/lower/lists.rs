@@ -42,28 +42,90 @@ impl Lowerer<'_> {
         let mut found = HashMap::new();
         let mut index = 0;
         while index < items.len() {
-            let Some((name, words)) = self.bare_list(&items[index]) else {
-                index += 1;
-                continue;
-            };
-            found.insert(index, Unbracketed::Field(name));
-            let mut words = words;
-            let mut next = index + 1;
-            while let Some(Item::Field(stray)) = items.get(next) {
-                let same_line = words
-                    .last()
-                    .is_some_and(|last| self.on_one_line(last.span.end, stray.span.start));
-                if !stray.tokens.is_empty() || !same_line {
-                    break;
+            if let Some((name, words)) = self.bare_list(&items[index]) {
+                found.insert(index, Unbracketed::Field(name));
+                let mut words = words;
+                let mut next = index + 1;
+                while let Some(Item::Field(stray)) = items.get(next) {
+                    let same_line = words
+                        .last()
+                        .is_some_and(|last| self.on_one_line(last.span.end, stray.span.start));
+                    if !stray.tokens.is_empty() || !same_line {
+                        break;
+                    }
+                    words.push(stray.key);
+                    found.insert(next, Unbracketed::Word);
+                    next += 1;
                 }
-                words.push(stray.key);
-                found.insert(next, Unbracketed::Word);
-                next += 1;
+                self.report(unbracketed(name, &words));
+                index = next;
+            } else if let Some(next) = self.unquoted_run_on(items, index, &mut found) {
+                index = next;
+            } else {
+                index += 1;
             }
-            self.report(unbracketed(name, &words));
-            index = next;
         }
         found
+    }
+
+    /// Text written without quotes where a string belongs, with a comma in
+    /// it: `body Be brief, always.` reads as the field `body Be brief` and
+    /// an item `always.`. Reported once, over the whole text, with the
+    /// quoted text as its fix. Returns the index after the text when found.
+    fn unquoted_run_on(
+        &mut self,
+        items: &[Item<'_>],
+        index: usize,
+        found: &mut HashMap<usize, Unbracketed>,
+    ) -> Option<usize> {
+        let Some(Item::Field(field)) = items.get(index) else {
+            return None;
+        };
+        let name = ["body", "summary", "origin", "heading"]
+            .into_iter()
+            .find(|name| *name == field.key.text)?;
+        let plain = |tokens: &[Token<'_>]| {
+            tokens
+                .iter()
+                .all(|token| matches!(token, Token::Word(_) | Token::Op(_)))
+        };
+        let first = field.tokens.first()?;
+        if !plain(&field.tokens) {
+            return None;
+        }
+        let mut end = field.span.end;
+        let mut next = index + 1;
+        while let Some(Item::Field(stray)) = items.get(next) {
+            if !plain(&stray.tokens) || !self.on_one_line(end, stray.span.start) {
+                break;
+            }
+            end = stray.tokens.last().map_or(stray.key.span, Token::span).end;
+            next += 1;
+        }
+        if next == index + 1 {
+            return None;
+        }
+        found.insert(index, Unbracketed::Field(name));
+        for stray in index + 1..next {
+            found.insert(stray, Unbracketed::Word);
+        }
+        let span = first.span().to(Span::point(end));
+        let text = self.text.get(span.range()).unwrap_or_default();
+        self.report(
+            Diagnostic::new(
+                &crate::rules::INVALID_VALUE,
+                format!("`{name}` takes a string, but this text is not quoted"),
+            )
+            .primary(span, "expected a string")
+            .help("quote the text: `\"…\"` on one line, or `\"\"\"` blocks over several; unquoted, a comma ends the field")
+            .fix(Fix::replace(
+                "Quote the text",
+                Applicability::Safe,
+                span,
+                format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\"")),
+            )),
+        );
+        Some(next)
     }
 
     /// A list field whose list is written as bare words: its name and the

@@ -73,7 +73,7 @@ fn location(source: &SourceFile, span: crate::source::Span) -> Value {
 
 fn rules() -> Vec<Value> {
     crate::rules::all()
-        .into_iter()
+        .iter()
         .map(|rule| {
             json!({
                 "id": rule.code,

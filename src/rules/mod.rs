@@ -117,7 +117,7 @@ pub fn find(code_or_name: &str) -> Option<&'static Rule> {
 /// `docs/rules/<name>.md` holds.
 pub fn page(rule: &Rule) -> String {
     format!(
-        "# {} ({})\n\n{}\n\nDefault level: {}\nKind: {}, decided by {}\n{}\n",
+        "# {} ({})\n\n{}\n\nDefault level: {}\nKind: {}, decided by {}\n\n{}\n",
         rule.name,
         rule.code,
         rule.summary,

@@ -360,7 +360,7 @@ impl Items<'_, '_> {
         let start = self.cursor.offset - typed.len();
         let range = convert::range(self.snapshot.source, Span::new(start, self.cursor.offset));
         for rule in crate::rules::all()
-            .into_iter()
+            .iter()
             .filter(|rule| rule.is_configurable())
         {
             self.out.push(CompletionItem {

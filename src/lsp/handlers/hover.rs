@@ -27,10 +27,10 @@ use std::fmt::Write as _;
 use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind, Position};
 
 use crate::check::Measure;
-use crate::ir::variance;
 use crate::config::{Config, Effect, Tool};
 use crate::diagnostic::Rule;
 use crate::ir::variables::{self, Availability};
+use crate::ir::variance;
 use crate::ir::{self, Contributor, Kind, Owner, Placement, Plugin, Priority, Reach, Source};
 use crate::lsp::context::Cursor;
 use crate::lsp::convert;
