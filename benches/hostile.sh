@@ -43,7 +43,7 @@ def write(name, text):
 fields = "".join(f"        colour{i} red\n" for i in range(20000))
 write("fields.contrib", plugin(f'    text t {{\n        placement agent\n        budget 9 tokens\n        body "x"\n{fields}    }}\n'))
 tools = ", ".join(f"tool_{i}" for i in range(4000))
-write("tools.contrib", plugin(f"    eager-load l {{\n        placement agent\n        budget 50 tokens\n        tools {tools}\n    }}\n"))
+write("tools.contrib", plugin(f"    eager-load l {{\n        placement agent\n        budget 50 tokens\n        tools [{tools}]\n    }}\n"))
 for i in range(2000):
     write(f"catalog/p{i}.contrib", f'plugin acme/p{i} 1.0.0 {{\n    owner agent-author\n\n    text t{i} {{\n        placement agent\n        budget 400 tokens\n        body "Be brief, {i}."\n    }}\n}}\n')
 kinds = ["# contrib: allow(budget-unused) -- growth\n", "# contrib: allow(no-such-rule) -- typo\n",

@@ -114,7 +114,7 @@ fn a_long_line_is_shown_cut_around_its_labels() {
     let folder = tempfile::tempdir().expect("a folder");
     let tools: Vec<String> = (0..3_000).map(|index| format!("tool_{index}")).collect();
     let text = format!(
-        "plugin acme/l 1.0.0 {{\n    owner agent-author\n    eager-load l {{\n        placement agent\n        budget 50 tokens\n        tools {}\n    }}\n}}\n",
+        "plugin acme/l 1.0.0 {{\n    owner agent-author\n    eager-load l {{\n        placement agent\n        budget 50 tokens\n        tools [{}]\n    }}\n}}\n",
         tools.join(", ")
     );
     write(folder.path(), "l.contrib", &text);
@@ -291,7 +291,7 @@ fn integers_beyond_two_to_the_53_are_refused_at_check_time() {
     let dir = folder.path();
     let call = |value: &str| {
         format!(
-            "plugin acme/big 1.0.0 {{\n    owner agent-author\n\n    eager-run count {{\n        placement conversation\n        budget 50 tokens\n        call search_code {{ query: \"x\", limit: {value} }}\n    }}\n}}\n"
+            "plugin acme/big 1.0.0 {{\n    owner agent-author\n\n    eager-run count {{\n        budget 50 tokens\n        call search_code {{ query: \"x\", limit: {value} }}\n    }}\n}}\n"
         )
     };
     write(

@@ -217,7 +217,7 @@ fn a_long_line_of_diagnostics() {
     let make = |count: usize| {
         let tools: Vec<String> = (0..count).map(|index| format!("tool_{index}")).collect();
         plugin_with(&format!(
-            "    eager-load l {{\n        placement agent\n        budget 50 tokens\n        tools {}\n    }}\n",
+            "    eager-load l {{\n        placement agent\n        budget 50 tokens\n        tools [{}]\n    }}\n",
             tools.join(", ")
         ))
     };

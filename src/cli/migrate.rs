@@ -15,10 +15,10 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use crate::fs;
-use crate::limits::MAX_FILE_BYTES;
 use super::{fail, Outcome};
 use crate::config::FILE_NAME;
+use crate::fs;
+use crate::limits::MAX_FILE_BYTES;
 use crate::migrate::{self, Migrated};
 use crate::report::human::Human;
 use crate::source::SourceFile;
@@ -70,7 +70,11 @@ fn configurations(folder: &Path) -> Vec<PathBuf> {
     fs::files_under(folder, &is_config)
         .files
         .into_iter()
-        .filter(|path| !path.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink()))
+        .filter(|path| {
+            !path
+                .symlink_metadata()
+                .is_ok_and(|m| m.file_type().is_symlink())
+        })
         .collect()
 }
 

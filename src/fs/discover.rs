@@ -62,7 +62,8 @@ pub fn manifests(paths: &[PathBuf]) -> Result<Discovered, String> {
 
 /// Whether a path names a manifest.
 fn is_manifest(path: &Path) -> bool {
-    path.extension().is_some_and(|extension| extension == "contrib")
+    path.extension()
+        .is_some_and(|extension| extension == "contrib")
 }
 
 /// The files under `folder` that `wanted` accepts, found as manifests are
