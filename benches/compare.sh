@@ -57,6 +57,9 @@ FILES=$(find contrib -name '*.contrib' | wc -l)
 BYTES=$(find contrib -name '*.contrib' -print0 | du -cb --files0-from=- | tail -1 | cut -f1)
 CACHE="$WORK/cache"
 rm -rf "$CACHE"
+# The cache's key lives in the cache root: keep it here too, never in the
+# user's cache folder.
+export CONTRIB_CACHE_DIR="$WORK/cache-root"
 "$CONTRIB" check contrib --cache-dir "$CACHE" >/dev/null 2>&1 || true   # prime the warm cache
 
 cmds=(

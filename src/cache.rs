@@ -66,8 +66,13 @@ pub type Key = [u8; 32];
 
 /// The key of one manifest checked under one configuration by this build.
 pub fn key(bytes: &[u8], config_fingerprint: &[u8; 32]) -> Key {
+    key_in(BUILD, bytes, config_fingerprint)
+}
+
+/// The key of one manifest checked under one configuration by `build`.
+fn key_in(build: &str, bytes: &[u8], config_fingerprint: &[u8; 32]) -> Key {
     let mut hasher = blake3::Hasher::new();
-    hasher.update(BUILD.as_bytes());
+    hasher.update(build.as_bytes());
     hasher.update(&[0]);
     hasher.update(config_fingerprint);
     hasher.update(bytes);
@@ -437,7 +442,35 @@ mod tests {
         let config = fingerprint("a");
         assert_ne!(key(b"x", &config), key(b"y", &config));
         assert_ne!(key(b"x", &config), key(b"x", &fingerprint("b")));
-        assert!(BUILD.starts_with(env!("CARGO_PKG_VERSION")));
-        assert!(BUILD.len() > env!("CARGO_PKG_VERSION").len() + 8, "{BUILD}");
+        // Two builds of one version: the build id is the version and a
+        // hash of the sources.
+        let version = env!("CARGO_PKG_VERSION");
+        assert!(BUILD.starts_with(version));
+        assert!(BUILD.len() > version.len() + 8, "{BUILD}");
+        assert_ne!(
+            key_in(&format!("{version}-0000000000000001"), b"x", &config),
+            key_in(&format!("{version}-0000000000000002"), b"x", &config)
+        );
+    }
+
+    #[test]
+    fn an_index_another_build_wrote_is_not_read() {
+        let folder = tempfile::tempdir().unwrap();
+        let at = location(folder.path());
+        let key = key(b"manifest", &fingerprint("config"));
+        let mut cache = Cache::open(&at).unwrap();
+        cache.insert(key, &[diagnostic()]);
+        cache.save().unwrap();
+        // Rewritten, and authenticated, as another build of this version
+        // would write it.
+        let index = at.folder.join(INDEX_FILE);
+        let written = std::fs::read_to_string(&index).unwrap();
+        let (_, json) = written.split_once('\n').unwrap();
+        let mut other: serde_json::Value = serde_json::from_str(json).unwrap();
+        other["build"] = format!("{}-ffffffffffffffff", env!("CARGO_PKG_VERSION")).into();
+        let json = other.to_string();
+        let mac = blake3::keyed_hash(&cache.mac_key, json.as_bytes());
+        std::fs::write(&index, format!("{}\n{json}", mac.to_hex())).unwrap();
+        assert!(Cache::open(&at).unwrap().get(&key).is_none());
     }
 }

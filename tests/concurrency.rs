@@ -133,3 +133,50 @@ fn concurrent_publishes_and_yanks_lose_nothing() {
         assert!(text(&check).contains("no problems"), "{}", text(&check));
     }
 }
+
+#[test]
+fn a_publish_that_must_wait_says_so_and_then_publishes() {
+    let folder = tempfile::tempdir().expect("a folder");
+    let cache = tempfile::tempdir().expect("a folder");
+    let dir = folder.path();
+    std::fs::create_dir_all(dir.join("catalog")).expect("a catalog");
+    std::fs::write(dir.join("a.contrib"), manifest("a", "1.0.0")).expect("written");
+    // Another process's publish, as far as this one can tell: the
+    // catalog's lock, held.
+    let held = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(dir.join("catalog/.contrib-lock"))
+        .expect("the lock file");
+    held.lock().expect("locked");
+    let mut child = start(&publish_args("a.contrib"), dir, cache.path());
+    // It says it waits, and writes nothing while it does.
+    let stderr = child.stderr.take().expect("its stderr");
+    let (said, heard) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        for line in std::io::BufReader::new(stderr)
+            .lines()
+            .map_while(Result::ok)
+        {
+            let _ = said.send(line);
+        }
+    });
+    let line = heard
+        .recv_timeout(std::time::Duration::from_secs(120))
+        .expect("a line on stderr");
+    assert!(
+        line.contains("waiting for another `contrib` to finish with `catalog`"),
+        "{line}"
+    );
+    assert!(
+        child.try_wait().expect("a status").is_none(),
+        "did not wait"
+    );
+    assert!(!dir.join("catalog/catalog.lock").exists());
+    held.unlock().expect("unlocked");
+    let output = finish(child);
+    assert!(output.status.success(), "{}", text(&output));
+    assert!(dir.join("catalog/catalog.lock").exists());
+}
