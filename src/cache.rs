@@ -405,25 +405,49 @@ mod tests {
         assert!(Cache::open(&at).unwrap().get(&key).is_none());
     }
 
+    /// A cache at `at` holding one entry for `key`, saved.
+    fn saved(at: &Location, key: Key) -> Cache {
+        let mut cache = Cache::open(at).unwrap();
+        cache.insert(key, &[diagnostic()]);
+        cache.save().unwrap();
+        cache
+    }
+
+    /// Rewrites the index at `at` with `edit` applied to its JSON, under a
+    /// MAC made with `mac_key` (the old MAC kept when `None`).
+    fn rewrite(
+        at: &Location,
+        mac_key: Option<&[u8; 32]>,
+        edit: impl FnOnce(&mut serde_json::Value),
+    ) {
+        let index = at.folder.join(INDEX_FILE);
+        let written = std::fs::read_to_string(&index).unwrap();
+        let (mac, json) = written.split_once('\n').unwrap();
+        let mut document: serde_json::Value = serde_json::from_str(json).unwrap();
+        edit(&mut document);
+        let json = document.to_string();
+        let mac = mac_key.map_or(mac.to_string(), |key| {
+            blake3::keyed_hash(key, json.as_bytes())
+                .to_hex()
+                .to_string()
+        });
+        std::fs::write(&index, format!("{mac}\n{json}")).unwrap();
+    }
+
     #[test]
     fn an_index_that_does_not_verify_is_ignored() {
         let folder = tempfile::tempdir().unwrap();
         let at = location(folder.path());
         let key = key(b"manifest", &fingerprint("config"));
-        let mut cache = Cache::open(&at).unwrap();
-        cache.insert(key, &[diagnostic()]);
-        cache.save().unwrap();
-        let index = at.folder.join(INDEX_FILE);
-        let written = std::fs::read_to_string(&index).unwrap();
+        saved(&at, key);
         // An edited entry: "no problems" for the broken manifest.
-        let (mac, json) = written.split_once('\n').unwrap();
-        let mut edited: serde_json::Value = serde_json::from_str(json).unwrap();
-        edited["entries"][hex(&key)] = serde_json::json!([]);
-        std::fs::write(&index, format!("{mac}\n{edited}")).unwrap();
+        let clear = |document: &mut serde_json::Value| {
+            document["entries"][hex(&key)] = serde_json::json!([]);
+        };
+        rewrite(&at, None, clear);
         assert!(Cache::open(&at).unwrap().get(&key).is_none());
         // A whole index forged under another key (a committed cache).
-        let forged = blake3::keyed_hash(&[7; 32], edited.to_string().as_bytes());
-        std::fs::write(&index, format!("{}\n{edited}", forged.to_hex())).unwrap();
+        rewrite(&at, Some(&[7; 32]), clear);
         assert!(Cache::open(&at).unwrap().get(&key).is_none());
         // The key is the owner's alone.
         #[cfg(unix)]
@@ -458,19 +482,21 @@ mod tests {
         let folder = tempfile::tempdir().unwrap();
         let at = location(folder.path());
         let key = key(b"manifest", &fingerprint("config"));
-        let mut cache = Cache::open(&at).unwrap();
-        cache.insert(key, &[diagnostic()]);
-        cache.save().unwrap();
+        let cache = saved(&at, key);
         // Rewritten, and authenticated, as another build of this version
         // would write it.
-        let index = at.folder.join(INDEX_FILE);
-        let written = std::fs::read_to_string(&index).unwrap();
-        let (_, json) = written.split_once('\n').unwrap();
-        let mut other: serde_json::Value = serde_json::from_str(json).unwrap();
-        other["build"] = format!("{}-ffffffffffffffff", env!("CARGO_PKG_VERSION")).into();
-        let json = other.to_string();
-        let mac = blake3::keyed_hash(&cache.mac_key, json.as_bytes());
-        std::fs::write(&index, format!("{}\n{json}", mac.to_hex())).unwrap();
+        rewrite(&at, Some(&cache.mac_key), |document| {
+            document["build"] = format!("{}-ffffffffffffffff", env!("CARGO_PKG_VERSION")).into();
+        });
         assert!(Cache::open(&at).unwrap().get(&key).is_none());
+        // Under this build's id, the same rewrite is read: the build is
+        // what kept it out.
+        rewrite(&at, Some(&cache.mac_key), |document| {
+            document["build"] = BUILD.into();
+        });
+        assert_eq!(
+            Cache::open(&at).unwrap().get(&key),
+            Some(vec![diagnostic()])
+        );
     }
 }

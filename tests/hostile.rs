@@ -43,6 +43,18 @@ fn assert_orderly(output: &Output) {
     assert!(!text.contains("(os error"), "{text}");
 }
 
+/// An orderly run that exits with `status` and says `needle` (on stdout or
+/// stderr).
+fn assert_says(output: &Output, status: i32, needle: &str) {
+    assert_orderly(output);
+    assert_eq!(code(output), status, "{}", both(output));
+    assert!(
+        both(output).contains(needle),
+        "`{needle}` not in: {}",
+        both(output)
+    );
+}
+
 fn write(folder: &Path, name: &str, text: &str) -> PathBuf {
     let path = folder.join(name);
     std::fs::create_dir_all(path.parent().expect("a parent")).expect("a folder");
@@ -136,11 +148,11 @@ fn cache_files(root: &Path) -> (PathBuf, PathBuf) {
     (root.join("check/index-v2"), root.join("key"))
 }
 
-/// Rewrites the index at `index` so that every entry says "no problems",
-/// authenticated with the key in `key_file` (whoever holds the key can).
-fn forge(index: &Path, key_file: &Path) -> String {
+/// The MAC and the JSON of the index at `index`, with every entry made to
+/// say "no problems".
+fn cleared(index: &Path) -> (String, String) {
     let text = std::fs::read_to_string(index).expect("an index");
-    let (_, json) = text.split_once('\n').expect("MAC, then JSON");
+    let (mac, json) = text.split_once('\n').expect("MAC, then JSON");
     let mut document: serde_json::Value = serde_json::from_str(json).expect("JSON");
     for entry in document["entries"]
         .as_object_mut()
@@ -149,7 +161,13 @@ fn forge(index: &Path, key_file: &Path) -> String {
     {
         *entry = serde_json::json!([]);
     }
-    let json = document.to_string();
+    (mac.to_string(), document.to_string())
+}
+
+/// The index at `index` with every entry cleared, authenticated with the
+/// key in `key_file` (whoever holds the key can).
+fn forge(index: &Path, key_file: &Path) -> String {
+    let (_, json) = cleared(index);
     let key_hex = std::fs::read_to_string(key_file).expect("a key");
     let mut key = [0u8; 32];
     for (index, byte) in key.iter_mut().enumerate() {
@@ -204,17 +222,8 @@ fn a_committed_cache_cannot_make_a_broken_manifest_pass() {
     }
     // Nor does an entry edited in the CI's own cache, without its key.
     let (index, _) = cache_files(ci.path());
-    let text = std::fs::read_to_string(&index).expect("an index");
-    let (mac, json) = text.split_once('\n').expect("MAC, then JSON");
-    let mut document: serde_json::Value = serde_json::from_str(json).expect("JSON");
-    for entry in document["entries"]
-        .as_object_mut()
-        .expect("entries")
-        .values_mut()
-    {
-        *entry = serde_json::json!([]);
-    }
-    std::fs::write(&index, format!("{mac}\n{document}")).expect("written");
+    let (mac, json) = cleared(&index);
+    std::fs::write(&index, format!("{mac}\n{json}")).expect("written");
     assert_eq!(code(&run(ci.path(), &["check", "bad.contrib"])), 1);
 }
 
@@ -385,13 +394,7 @@ fn build_publish_and_import_fail_closed_on_a_broken_configuration() {
     // An oversized one is refused before it is read whole.
     write(dir, "huge.toml", &format!("# {}\n", "x".repeat(2 << 20)));
     let output = contrib(&["check", "--config", "huge.toml", "ok.contrib"], dir);
-    assert_orderly(&output);
-    assert_eq!(code(&output), 2, "{}", both(&output));
-    assert!(
-        stderr(&output).contains("larger than 1 MiB"),
-        "{}",
-        stderr(&output)
-    );
+    assert_says(&output, 2, "larger than 1 MiB");
 }
 
 // 7. Symbolic links
@@ -426,13 +429,7 @@ fn links_that_loop_inside_a_catalog_do_not_hang_it() {
     link(".", &catalog.join("a"));
     link(".", &catalog.join("acme/b"));
     let output = contrib(&["catalog", "check", "catalog"], folder.path());
-    assert_orderly(&output);
-    assert_eq!(code(&output), 0, "{}", both(&output));
-    assert!(
-        stderr(&output).contains("loops back"),
-        "{}",
-        stderr(&output)
-    );
+    assert_says(&output, 0, "loops back");
     let session = session();
     let session = session.to_string_lossy();
     let output = contrib(
@@ -469,13 +466,7 @@ fn nothing_is_written_through_a_link_out_of_an_output_folder_or_catalog() {
             "--catalog"
         };
         let output = contrib(&[command, "notes.contrib", flag, target], dir);
-        assert_orderly(&output);
-        assert_eq!(code(&output), 2, "{command}: {}", both(&output));
-        assert!(
-            stderr(&output).contains("leads out of"),
-            "{}",
-            stderr(&output)
-        );
+        assert_says(&output, 2, "leads out of");
         assert_eq!(
             std::fs::read_dir(outside.path()).expect("a folder").count(),
             0
@@ -497,13 +488,7 @@ fn a_tampered_lock_or_a_link_cannot_show_a_file_outside_the_catalog() {
     )
     .expect("tampered");
     let output = contrib(&["catalog", "check", "catalog"], folder.path());
-    assert_orderly(&output);
-    assert_eq!(code(&output), 2, "{}", both(&output));
-    assert!(
-        stderr(&output).contains("is not a plugin name"),
-        "{}",
-        stderr(&output)
-    );
+    assert_says(&output, 2, "is not a plugin name");
     assert!(!both(&output).contains("TOP-SECRET"));
     // A bundle that is a link to a file outside is not read.
     std::fs::write(&lock_path, lock).expect("restored");
@@ -511,13 +496,7 @@ fn a_tampered_lock_or_a_link_cannot_show_a_file_outside_the_catalog() {
     std::fs::remove_file(&bundle).expect("removed");
     link(&secret, &bundle);
     let output = contrib(&["catalog", "check", "catalog"], folder.path());
-    assert_orderly(&output);
-    assert_eq!(code(&output), 1, "{}", both(&output));
-    assert!(
-        stdout(&output).contains("leads out of"),
-        "{}",
-        stdout(&output)
-    );
+    assert_says(&output, 1, "leads out of");
     assert!(!both(&output).contains("TOP-SECRET"));
 }
 
@@ -572,13 +551,7 @@ fn a_dangling_link_or_a_fifo_does_not_stop_a_check() {
     assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
     for command in ["check", "fmt"] {
         let output = contrib(&[command, "."], dir);
-        assert_orderly(&output);
-        assert_eq!(code(&output), 0, "{command}: {}", both(&output));
-        assert!(
-            stderr(&output).contains("dangling.contrib`: a symbolic link to nothing"),
-            "{}",
-            stderr(&output)
-        );
+        assert_says(&output, 0, "dangling.contrib`: a symbolic link to nothing");
         assert!(
             stderr(&output).contains("pipe.contrib`: it is a named pipe (FIFO)"),
             "{}",
@@ -588,13 +561,7 @@ fn a_dangling_link_or_a_fifo_does_not_stop_a_check() {
     // Named, the FIFO is refused at once rather than waited on.
     for command in [&["check", "pipe.contrib"][..], &["fmt", "pipe.contrib"]] {
         let output = contrib(command, dir);
-        assert_orderly(&output);
-        assert_eq!(code(&output), 2, "{command:?}: {}", both(&output));
-        assert!(
-            stderr(&output).contains("not a regular file"),
-            "{}",
-            stderr(&output)
-        );
+        assert_says(&output, 2, "not a regular file");
     }
 }
 
@@ -770,13 +737,7 @@ fn a_folder_without_manifests_fails_with_a_warning() {
     write(folder.path(), "node_modules/x/y.contrib", "not checked");
     for command in ["check", "fmt"] {
         let output = contrib(&[command, "docs"], folder.path());
-        assert_orderly(&output);
-        assert_eq!(code(&output), 2, "{command}: {}", both(&output));
-        assert!(
-            stderr(&output).contains("warning: no manifests"),
-            "{}",
-            stderr(&output)
-        );
+        assert_says(&output, 2, "warning: no manifests");
     }
     let output = contrib(&["check", "."], folder.path());
     assert_eq!(code(&output), 2, "{}", both(&output));

@@ -385,6 +385,21 @@ pub fn split_top_level(text: &str, separator: char) -> Vec<&str> {
 }
 
 impl Frontmatter {
+    /// Whether every entry has a key of its own, as [`parse`] promises (a
+    /// repeated key is a problem, and the first is kept): what the fuzz
+    /// target and the tests check.
+    pub fn keys_are_distinct(&self) -> bool {
+        let mut keys: Vec<&str> = self
+            .entries
+            .iter()
+            .map(|entry| entry.key.as_str())
+            .collect();
+        let count = keys.len();
+        keys.sort_unstable();
+        keys.dedup();
+        keys.len() == count
+    }
+
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.entries
             .iter()
