@@ -7,13 +7,16 @@
 #
 # 1. Human output against JSON output of the same check, on inputs with
 #    thousands of diagnostics: 400 KB of unknown fields in one file, one
-#    `tools` line of 4,000 unknown tools, and a folder of 2,000 files with
-#    a warning each (checked warm: the cache answers, so what is measured
+#    80 KB line of 5,000 unknown fields (a one-line block; the language
+#    before brackets and commas read it as one bad field), and a folder of
+#    2,000 files with a warning each (checked warm: the cache answers, so what is measured
 #    is reading, hashing and writing the report). Goal: human ≤ 2× JSON.
 # 2. Growth: the time of `contrib check` (or `import`) on an input of size
 #    N and 2N, for inputs whose quadratic loops allocate nothing and so
-#    escape tests/linear_growth.rs: thousands of suppression comments of
-#    every kind, and frontmatter with many keys. Linear: about 2×.
+#    escape tests/linear_growth.rs: suppression comments of every kind
+#    (3,500 and 7,000 contributors, five comments each), and frontmatter
+#    with 40,000 and 80,000 keys. Linear: about 2×, less where start-up
+#    (the tokenizer) weighs.
 #
 # Prints the machine, the date and both tables; raw results go to
 # target/bench-hostile/*.json.
@@ -42,8 +45,8 @@ def write(name, text):
         f.write(text)
 fields = "".join(f"        colour{i} red\n" for i in range(20000))
 write("fields.contrib", plugin(f'    text t {{\n        placement agent\n        budget 9 tokens\n        body "x"\n{fields}    }}\n'))
-tools = ", ".join(f"tool_{i}" for i in range(4000))
-write("tools.contrib", plugin(f"    eager-load l {{\n        placement agent\n        budget 50 tokens\n        tools [{tools}]\n    }}\n"))
+line = ", ".join(f"colour{i} red" for i in range(5000))
+write("line.contrib", plugin(f'    text t {{ placement agent, budget 9 tokens, body "x", {line} }}\n'))
 for i in range(2000):
     write(f"catalog/p{i}.contrib", f'plugin acme/p{i} 1.0.0 {{\n    owner agent-author\n\n    text t{i} {{\n        placement agent\n        budget 400 tokens\n        body "Be brief, {i}."\n    }}\n}}\n')
 kinds = ["# contrib: allow(budget-unused) -- growth\n", "# contrib: allow(no-such-rule) -- typo\n",
@@ -57,8 +60,8 @@ def suppressions(count):
             f"        budget 900 tokens  # contrib: allow(budget-unused) -- field\n"
             f"        body \"x\"  # contrib: allow(over-budget) -- never\n    }}\n")
     return "# contrib: allow(budget-unused) -- whole file\n" + plugin("".join(parts))
-write("suppressions-N.contrib", suppressions(2000))
-write("suppressions-2N.contrib", suppressions(4000))
+write("suppressions-N.contrib", suppressions(3500))
+write("suppressions-2N.contrib", suppressions(7000))
 def frontmatter(count):
     keys = "".join(f"key{i}: value {i}\n" for i in range(count))
     return f"---\nname: big\ndescription: A skill.\n{keys}---\nBody.\n"
@@ -79,7 +82,7 @@ for build in "${builds[@]}"; do
     "$bin" check catalog > /dev/null 2>&1 || true    # prime the warm cache
     for format in human json; do
         cmds+=(--command-name "$name $format fields" "$bin check --no-cache --format $format fields.contrib > /dev/null || true")
-        cmds+=(--command-name "$name $format tools" "$bin check --no-cache --format $format tools.contrib > /dev/null || true")
+        cmds+=(--command-name "$name $format line" "$bin check --no-cache --format $format line.contrib > /dev/null || true")
         cmds+=(--command-name "$name $format catalog (warm)" "$bin check --format $format catalog > /dev/null || true")
     done
 done
@@ -105,7 +108,7 @@ print("\nHuman output against JSON output of the same check (goal: ≤ 2×)\n")
 print("| build | input | JSON | human | human ÷ JSON |")
 print("|---|---|---:|---:|---:|")
 for build in builds:
-    for case in ["fields", "tools", "catalog (warm)"]:
+    for case in ["fields", "line", "catalog (warm)"]:
         j, h = report[f"{build} json {case}"], report[f"{build} human {case}"]
         print(f"| {build} | {case} | {j*1000:.0f} ms | {h*1000:.0f} ms | {h/j:.2f} |")
 print("\nGrowth: time at 2N ÷ time at N (linear: about 2)\n")

@@ -9,7 +9,7 @@
 pub mod hidden;
 
 use std::ops::Range;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// A half-open byte range `start..end` in one source file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -136,26 +136,27 @@ pub struct Position {
 pub struct SourceFile {
     pub name: String,
     pub text: Arc<str>,
-    lines: LineIndex,
+    /// Built on first use, once, and shared by every diagnostic of the
+    /// file: a file with nothing to report (most files of a warm check)
+    /// never needs one.
+    lines: OnceLock<LineIndex>,
 }
 
 impl SourceFile {
     pub fn new(name: impl Into<String>, text: impl Into<Arc<str>>) -> Self {
-        let text = text.into();
-        let lines = LineIndex::new(&text);
         SourceFile {
             name: name.into(),
-            text,
-            lines,
+            text: text.into(),
+            lines: OnceLock::new(),
         }
     }
 
     pub fn position(&self, offset: usize) -> Position {
-        self.lines.position(&self.text, offset)
+        self.line_index().position(&self.text, offset)
     }
 
     pub fn line_index(&self) -> &LineIndex {
-        &self.lines
+        self.lines.get_or_init(|| LineIndex::new(&self.text))
     }
 
     /// The text a span covers, or `""` when the span is not in this file.
@@ -184,18 +185,16 @@ impl LineIndex {
     pub fn new(text: &str) -> Self {
         let bytes = text.as_bytes();
         let mut starts = vec![0];
-        let mut i = 0;
-        while i < bytes.len() {
-            match bytes[i] {
-                b'\n' => starts.push(i + 1),
-                b'\r' if bytes.get(i + 1) == Some(&b'\n') => {
-                    starts.push(i + 2);
-                    i += 1;
-                }
-                b'\r' => starts.push(i + 1),
-                _ => {}
+        // Line breaks found with memchr's vector search rather than a test
+        // of every byte: this runs over every file with something to report.
+        let mut breaks = memchr::memchr2_iter(b'\n', b'\r', bytes).peekable();
+        while let Some(at) = breaks.next() {
+            if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') {
+                breaks.next();
+                starts.push(at + 2);
+            } else {
+                starts.push(at + 1);
             }
-            i += 1;
         }
         let chars_before_chunk = if text.is_ascii() {
             Vec::new()

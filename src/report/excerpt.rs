@@ -323,6 +323,19 @@ impl<'a> Builder<'a> {
 /// Copies `text[start..end]`, escaping hidden and control characters (a
 /// line's content holds no line break: a carriage return ends a line).
 fn push_escaped(out: &mut String, runs: &mut Vec<Run>, text: &str, start: usize, end: usize) {
+    let plain = text.as_bytes()[start..end]
+        .iter()
+        .all(|&byte| (b' '..0x7f).contains(&byte) || byte == b'\t');
+    if plain {
+        runs.push(Run {
+            source: start,
+            source_end: end,
+            excerpt: out.len(),
+            verbatim: true,
+        });
+        out.push_str(&text[start..end]);
+        return;
+    }
     let mut copied = start;
     for (at, c, _) in hidden_chars_in(text, start..end) {
         if at > copied {
