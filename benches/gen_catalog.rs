@@ -46,15 +46,17 @@ fn run() -> Result<(), String> {
     } else if args.first().is_some_and(|arg| arg == "--corpus") {
         let folder = args.get(1).ok_or(USAGE)?.clone();
         args.drain(..2);
-        let bodies =
-            corpus::bodies(folder.as_ref()).map_err(|error| format!("cannot read {folder}: {error}"))?;
+        let bodies = corpus::bodies(folder.as_ref())
+            .map_err(|error| format!("cannot read {folder}: {error}"))?;
         if bodies.is_empty() {
             return Err(format!("no instruction files in {folder}"));
         }
         source = Source::Corpus(bodies);
     }
-    let (Some(count), Some(out)) = (args.first().and_then(|n| n.parse::<usize>().ok()), args.get(1))
-    else {
+    let (Some(count), Some(out)) = (
+        args.first().and_then(|n| n.parse::<usize>().ok()),
+        args.get(1),
+    ) else {
         return Err(USAGE.into());
     };
     let seed = args
@@ -89,8 +91,14 @@ fn run() -> Result<(), String> {
         bytes += manifest.len();
         let stem = format!("plugin-{index:05}");
         write(out.join(format!("contrib/{stem}.contrib")), &manifest)?;
-        write(out.join(format!("json/{stem}.json")), &generate::json(&plugin))?;
-        write(out.join(format!("toml/{stem}.toml")), &generate::toml(&plugin))?;
+        write(
+            out.join(format!("json/{stem}.json")),
+            &generate::json(&plugin),
+        )?;
+        write(
+            out.join(format!("toml/{stem}.toml")),
+            &generate::toml(&plugin),
+        )?;
     }
     eprintln!(
         "{count} plugins ({broken} with a planted mistake), {:.1} MB of manifests, in {}",
