@@ -225,7 +225,7 @@ fn mac_key(path: &Path) -> Result<[u8; 32], String> {
         return Ok(key);
     }
     let mut key = [0u8; 32];
-    rand_core::RngCore::try_fill_bytes(&mut rand_core::OsRng, &mut key).map_err(|error| {
+    getrandom::fill(&mut key).map_err(|error| {
         format!(
             "cannot make a key for the cache: {}",
             fs::without_os_error(&error.to_string())

@@ -81,8 +81,13 @@ fn rules_lists_every_rule_with_code_name_and_level() {
     for (line, rule) in lines.iter().zip(rules) {
         let columns: Vec<&str> = line.split_whitespace().collect();
         assert_eq!(
-            columns[..3],
-            [rule.code, rule.name, rule.default_level.as_str()],
+            columns[..4],
+            [
+                rule.code,
+                rule.name,
+                rule.default_level.as_str(),
+                rule.kind.as_str()
+            ],
             "{line}"
         );
         assert!(line.ends_with(rule.summary), "{line}");

@@ -6,7 +6,7 @@ mod support;
 
 use contrib::config::Config;
 use contrib::import::{self, Format, Imported, Options, SourceTree};
-use contrib::ir::{Owner, Placement};
+use contrib::ir::{ActivationKind, Owner, Placement};
 
 fn run(name: &str, files: &[(&str, &str)], options: &Options) -> Imported {
     let tree = SourceTree::from_files(name, files.iter().copied());
@@ -211,20 +211,120 @@ fn cursor_rules() {
         ],
     );
     insta::assert_snapshot!(only(&imported));
+    let contributors = &imported.manifests[0].contributors;
+    assert!(contributors
+        .iter()
+        .all(|contributor| contributor.placement == Placement::Agent));
+    assert_eq!(
+        activations(&imported),
+        [
+            ("rule-always", ActivationKind::Always),
+            ("rule-globbed", ActivationKind::Files),
+            ("rule-manual", ActivationKind::Command),
+            ("rule-requested", ActivationKind::Request),
+            ("command-deslop-prompt", ActivationKind::Command),
+        ]
+    );
+    assert_eq!(findings(&imported), Vec::<&str>::new());
+}
+
+/// Each contributor of the only manifest: its id, and when it applies.
+fn activations(imported: &Imported) -> Vec<(&str, ActivationKind)> {
+    imported.manifests[0]
+        .contributors
+        .iter()
+        .map(|contributor| (contributor.id.as_str(), contributor.activation))
+        .collect()
+}
+
+/// The names of the rules `contrib check` reports on the only manifest.
+fn findings(imported: &Imported) -> Vec<&'static str> {
+    let source = contrib::source::SourceFile::new("x.contrib", only(imported).to_string());
+    contrib::analyze(&source, &Config::platform())
+        .diagnostics
+        .iter()
+        .map(|diagnostic| diagnostic.rule.name)
+        .collect()
+}
+
+#[test]
+fn cursor_globs_as_authors_write_them() {
+    let imported = auto(
+        "rules",
+        &[
+            (
+                ".cursor/rules/unquoted.mdc",
+                "---\ndescription: Everything\nglobs: **/*\n---\nThese conventions hold for every file in the project.\n",
+            ),
+            (
+                ".cursor/rules/braces.mdc",
+                "---\nglobs: **/*.{ts,tsx}, /src/**/*.rs,./docs/*.md\n---\nKeep functions short and name them after what they do.\n",
+            ),
+            (
+                ".cursor/rules/listed.mdc",
+                "---\nglobs: [\"**/*.py\", \"pyproject.toml\"]\n---\nUse type hints on every public function.\n",
+            ),
+            (
+                ".cursor/rules/broken.mdc",
+                "---\ndescription: Schema rules\nglobs: [\"src/[a\", \"{x,y\"]\n---\nEvery schema change needs a migration and a test.\n",
+            ),
+            (
+                ".cursor/rules/half.mdc",
+                "---\nglobs: [\"src/[a\", \"lib/**\"]\n---\nLibraries never print; they return errors.\n",
+            ),
+        ],
+    );
+    let text = only(&imported);
+    for line in [
+        "applies to files [\"**/*.{ts,tsx}\", \"src/**/*.rs\", \"docs/*.md\"]",
+        "# `/src/**/*.rs` is written `src/**/*.rs`: globs are relative to the workspace",
+        "applies on request \"Schema rules\"",
+        "applies to files [\"lib/**\"]",
+        "applies to files [\"**/*.py\", \"pyproject.toml\"]",
+        "applies to files [\"**/*\"]",
+        "# not mapped (.cursor/rules/broken.mdc): `globs` glob `src/[a` is not one the language reads",
+        "# not mapped (.cursor/rules/half.mdc): `globs` glob `src/[a` is not one the language reads",
+    ] {
+        assert!(text.contains(line), "no `{line}` in\n{text}");
+    }
+    let globs = imported.manifests[0]
+        .notes
+        .iter()
+        .filter(|note| note.category == "glob")
+        .count();
+    assert_eq!(globs, 3);
+    assert_eq!(findings(&imported), Vec::<&str>::new());
+}
+
+#[test]
+fn a_person_owns_what_they_import_at_person_placement() {
+    let options = Options {
+        owner: Owner::Person,
+        ..Options::default()
+    };
+    let imported = run(
+        "mine",
+        &[
+            (
+                ".cursor/rules/requested.mdc",
+                "---\ndescription: When writing migrations\n---\nNever drop columns.\n",
+            ),
+            ("AGENTS.md", "Rules.\n"),
+        ],
+        &options,
+    );
     let placements: Vec<Placement> = imported.manifests[0]
         .contributors
         .iter()
         .map(|contributor| contributor.placement)
         .collect();
+    assert_eq!(placements, [Placement::Person, Placement::Person]);
+    // Whether a person's text should reach turns nobody is waiting on is
+    // theirs to decide: the sources do not say, so the import leaves the
+    // default and the checker asks.
     assert_eq!(
-        placements,
-        [
-            Placement::Agent,
-            Placement::Conversation,
-            Placement::Conversation,
-            Placement::Conversation,
-            Placement::Conversation,
-        ]
+        findings(&imported),
+        ["reach-without-audience", "reach-without-audience"]
     );
 }
 
@@ -242,8 +342,14 @@ fn instruction_files_in_folder_order() {
             ),
             (
                 ".github/instructions/tests.instructions.md",
-                "---\napplyTo: \"**/*.test.ts\"\n---\nUse vitest.\n",
+                "---\napplyTo: \"**/*.test.ts,**/*.spec.ts\"\ndescription: Tests\n---\nUse vitest.\n",
             ),
+            (
+                ".github/instructions/release.instructions.md",
+                "Attach when releasing.\n",
+            ),
+            (".claude/CLAUDE.md", "Project memory.\n"),
+            ("pkg/[v2]/CLAUDE.md", "Version two.\n"),
             (
                 ".claude/rules/db.md",
                 "---\npaths:\n  - \"db/**\"\n---\nNever drop tables.\n",
@@ -252,6 +358,28 @@ fn instruction_files_in_folder_order() {
         ],
     );
     insta::assert_snapshot!(only(&imported));
+    assert_eq!(
+        activations(&imported),
+        [
+            ("agents-md", ActivationKind::Always),
+            ("claude-md", ActivationKind::Always),
+            ("claude-claude-md", ActivationKind::Always),
+            ("claude-rules-db-md", ActivationKind::Files),
+            ("github-copilot-instructions-md", ActivationKind::Always),
+            (
+                "github-instructions-release-instructions-md",
+                ActivationKind::Command
+            ),
+            (
+                "github-instructions-tests-instructions-md",
+                ActivationKind::Files
+            ),
+            ("pkg-v2-claude-md", ActivationKind::Files),
+            ("web-agents-md", ActivationKind::Files),
+            ("web-src-app-agents-md", ActivationKind::Files),
+        ]
+    );
+    assert_eq!(findings(&imported), Vec::<&str>::new());
 }
 
 const BUNDLE: &str = r#"{
@@ -357,4 +485,72 @@ fn a_text_over_the_string_limit_is_a_failure_not_a_broken_manifest() {
     assert_eq!(imported.failures[0].file, "AGENTS.md");
     assert_eq!(imported.manifests[0].contributors.len(), 1);
     support::assert_canonical(&imported.manifests[0]);
+}
+
+/// What was imported, built and composed: the notes a turn gets, by
+/// contributor id, when `files` are in play and `command` is invoked.
+fn told(imported: &Imported, files: &[&str], command: Option<&str>) -> Vec<String> {
+    use contrib::runtime::{CliGate, Conversation, Profile, Session, Timestamp, TurnInput};
+    let source = contrib::source::SourceFile::new("x.contrib", only(imported).to_string());
+    let config = Config::platform();
+    let plugin = contrib::analyze(&source, &config)
+        .plugin
+        .expect("the manifest lowers");
+    let bundles = [contrib::bundle::build(&plugin, &config).expect("a bundle")];
+    let session = Session::from_toml(
+        "started_at = \"2026-03-02T09:00:00Z\"\n[agent]\nname = \"Helper\"\n[model]\nname = \"claude-sonnet-4-5\"\n",
+    )
+    .expect("a session");
+    let profile = Profile::none();
+    let mut conversation = Conversation::start(&bundles, session, CliGate, &profile);
+    let at = Timestamp::parse("2026-03-02T09:05:00Z").expect("a time");
+    let mut input = TurnInput::reply_at(at);
+    input.files = files.iter().map(|file| file.to_string()).collect();
+    input.command = command.map(str::to_string);
+    let turn = conversation.turn(input);
+    turn.notes
+        .iter()
+        .map(|note| {
+            note.contributor
+                .rsplit('/')
+                .next()
+                .unwrap_or("")
+                .to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn imported_conditions_hold_at_run_time() {
+    let imported = auto(
+        "repo",
+        &[
+            (
+                "AGENTS.md",
+                "Use pnpm for every package in this repository.\n",
+            ),
+            (
+                "pkg/[v2]/AGENTS.md",
+                "Version two keeps the old wire format.\n",
+            ),
+            (
+                ".cursor/rules/go.mdc",
+                "---\nglobs: **/*.go, /cmd/**\n---\nRun gofmt before every commit.\n",
+            ),
+            (
+                ".claude/commands/ship.md",
+                "Tag the release and push the tag to the remote.\n",
+            ),
+        ],
+    );
+    assert_eq!(told(&imported, &["README.md"], None), Vec::<String>::new());
+    assert_eq!(
+        told(&imported, &["pkg/[v2]/wire.ts"], None),
+        ["pkg-v2-agents-md"]
+    );
+    assert_eq!(
+        told(&imported, &["pkg/v2/wire.ts", "cmd/main.rs"], None),
+        ["rule-go"]
+    );
+    assert_eq!(told(&imported, &[], Some("ship")), ["command-ship-prompt"]);
 }

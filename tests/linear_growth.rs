@@ -76,7 +76,7 @@ fn pipeline(text: &str) {
     // count. A pool of one thread, this one, keeps them here.
     let render = || {
         for format in [Format::Human, Format::Json] {
-            let mut emitter = report::emitter(format, false);
+            let mut emitter = report::emitter(format, report::human::Style::default());
             let mut out = std::io::sink();
             let _ = emitter.file(&mut out, &source, &diagnostics);
         }

@@ -275,7 +275,7 @@ fn render_everywhere(bytes: &[u8]) {
         &contrib::config::Config::platform(),
     );
     for format in [Format::Human, Format::Json, Format::Sarif, Format::Github] {
-        let mut emitter = report::emitter(format, false);
+        let mut emitter = report::emitter(format, report::human::Style::default());
         let mut out = Vec::new();
         emitter.file(&mut out, &source, &diagnostics).unwrap();
         emitter.finish(&mut out, report::Totals::default()).unwrap();

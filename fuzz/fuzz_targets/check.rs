@@ -16,7 +16,7 @@ fuzz_target!(|data: &[u8]| {
         let _ = source.position(diagnostic.span().end);
     }
     for format in [Format::Human, Format::Json, Format::Sarif, Format::Github] {
-        let mut emitter = report::emitter(format, false);
+        let mut emitter = report::emitter(format, report::human::Style::default());
         let mut out = Vec::new();
         emitter.file(&mut out, &source, &diagnostics).expect("writes to memory");
         emitter

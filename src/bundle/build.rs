@@ -3,17 +3,31 @@
 use std::collections::BTreeMap;
 
 use super::{
-    permissions, AuthorWaivers, Bundle, BundledActivation, BundledCall, BundledCondition,
-    BundledContributor, Segment, SkillOperations, FORMAT,
+    AuthorWaivers, Bundle, BundledActivation, BundledCall, BundledCondition, BundledContributor,
+    Permissions, Segment, SkillOperations, Waiver, FORMAT,
 };
+use crate::check::suppress::Waived;
 use crate::check::Measure;
 use crate::config::Config;
 use crate::ir::{
     framing, Activation, Contributor, ContributorBody, Plugin, Template, TemplatePart,
 };
 
-/// The bundle of a plugin that checked without errors, with its digest.
-pub fn build(plugin: &Plugin, config: &Config) -> Bundle {
+/// The bundle of a plugin that checked without errors, with its digest,
+/// recording no waivers; an error when it has no canonical form to take a
+/// digest of.
+pub fn build(plugin: &Plugin, config: &Config) -> Result<Bundle, String> {
+    build_with_waivers(plugin, config, &[])
+}
+
+/// The bundle of a plugin that checked without errors, recording what its
+/// author waived: the suppressions that silenced a diagnostic (`waived`,
+/// from the analysis) and the `[lints]` levels `config` sets.
+pub fn build_with_waivers(
+    plugin: &Plugin,
+    config: &Config,
+    waived: &[Waived],
+) -> Result<Bundle, String> {
     let mut contributors: Vec<&Contributor> = plugin.contributors.iter().collect();
     contributors.sort_by(|a, b| {
         (a.placement.value, a.priority.value, &a.id.value).cmp(&(
@@ -43,13 +57,13 @@ pub fn build(plugin: &Plugin, config: &Config) -> Bundle {
             })
             .collect(),
         tokenizer: config.tokenizer,
-        permissions: permissions::summarise(&contributors, config),
+        permissions: Permissions::of(&contributors, config),
         contributors,
-        author_waivers: AuthorWaivers::default(),
+        author_waivers: waivers(plugin, config, waived),
         digest: None,
     };
-    bundle.digest = Some(super::digest_of(&bundle));
-    bundle
+    bundle.digest = Some(super::digest_of(&bundle)?);
+    Ok(bundle)
 }
 
 fn bundle_contributor(
@@ -120,6 +134,41 @@ fn bundle_contributor(
         ContributorBody::Text { .. } | ContributorBody::EagerRun { .. } => {}
     }
     bundled
+}
+
+/// The author's waivers, each suppression named by the contributor it
+/// covers, sorted so that the bundle does not depend on comment order.
+fn waivers(plugin: &Plugin, config: &Config, waived: &[Waived]) -> AuthorWaivers {
+    let mut suppressions: Vec<Waiver> = waived
+        .iter()
+        .map(|waived| Waiver {
+            rule: waived.rule.name.to_string(),
+            contributor: waived.scope.and_then(|scope| {
+                plugin
+                    .contributors
+                    .iter()
+                    .find(|contributor| {
+                        contributor.span.contains(scope.start)
+                            || contributor.span.start == scope.start
+                    })
+                    .map(|contributor| contributor.id.value.clone())
+            }),
+            reason: waived.reason.clone(),
+        })
+        .collect();
+    suppressions.sort();
+    suppressions.dedup();
+    let lints = config
+        .lints
+        .iter()
+        .filter_map(|(code, level)| {
+            crate::rules::find(code).map(|rule| (rule.name.to_string(), *level))
+        })
+        .collect();
+    AuthorWaivers {
+        suppressions,
+        lints,
+    }
 }
 
 fn activation(activation: &Activation) -> Option<BundledActivation> {

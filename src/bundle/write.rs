@@ -60,7 +60,7 @@ pub fn write_bundle(root: &Root, bundle: &Bundle) -> Result<Written, String> {
             }
         });
     }
-    let bytes = canonical_bytes(bundle);
+    let bytes = canonical_bytes(bundle)?;
     check_loads_back(bundle, &bytes)?;
     if let Some(parent) = path.parent() {
         root.create_folders(parent)?;

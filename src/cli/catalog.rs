@@ -1,13 +1,13 @@
 //! `contrib catalog check`, `contrib yank`, `contrib diff`, `contrib preview`.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
 use super::build::print_changes;
 use super::compile::{bundle_or_manifest, compile, Compiled, NotBuilt};
-use super::{fail, use_color, Outcome};
+use super::output::{self, status, ReportFormat};
+use super::{fail, Outcome};
 use crate::bundle::catalog::{self, Lock};
 use crate::bundle::diff;
 use crate::bundle::Bundle;
@@ -21,6 +21,21 @@ pub enum CatalogCommand {
     /// Check a catalog: digests, lock, signatures, catalog-wide rules and
     /// the approval delta between consecutive versions.
     Check(CatalogCheckArgs),
+    /// Trust a public key: its signatures are then required on every
+    /// bundle (copies it to `keys/ed25519-<id>.pub`, lists it in the lock).
+    Trust(KeyArgs),
+    /// Stop trusting a key, named by its id or its `.pub` file.
+    Untrust(KeyArgs),
+}
+
+#[derive(Args)]
+pub struct KeyArgs {
+    /// A public key file (`NAME.pub`, from `contrib keygen`); for
+    /// `untrust`, also a key id (`ed25519:…`).
+    key: String,
+    /// The catalog folder (holding `catalog.lock`).
+    #[arg(long)]
+    catalog: PathBuf,
 }
 
 #[derive(Args)]
@@ -30,8 +45,10 @@ pub struct CatalogCheckArgs {
     /// Manifests (or folders of them) that must still match what was
     /// published for their version.
     sources: Vec<PathBuf>,
+    /// The workspace configuration; by default the platform's alone.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
+    /// How to write diagnostics.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
 }
@@ -40,7 +57,8 @@ pub struct CatalogCheckArgs {
 pub struct YankArgs {
     /// `scope/name@version`.
     plugin: String,
-    #[arg(long)]
+    /// The catalog folder (holding `catalog.lock`).
+    #[arg(long, value_name = "DIR")]
     catalog: PathBuf,
     /// Make the version installable again.
     #[arg(long)]
@@ -53,17 +71,21 @@ pub struct DiffArgs {
     old: PathBuf,
     /// The new version: a bundle or a manifest.
     new: PathBuf,
+    /// The workspace configuration manifests are built with; by default
+    /// the nearest `contrib.toml`.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
-    /// `human` or `json`.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
+    /// How to write the delta.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+    format: ReportFormat,
 }
 
 #[derive(Args)]
 pub struct PreviewArgs {
     /// A bundle or a manifest.
     path: PathBuf,
+    /// The workspace configuration a manifest is built with; by default
+    /// the nearest `contrib.toml`.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
 }
@@ -71,6 +93,42 @@ pub struct PreviewArgs {
 pub fn run(command: &CatalogCommand) -> Outcome {
     match command {
         CatalogCommand::Check(args) => check(args),
+        CatalogCommand::Trust(args) => trust(args),
+        CatalogCommand::Untrust(args) => untrust(args),
+    }
+}
+
+fn trust(args: &KeyArgs) -> Outcome {
+    let text = match std::fs::read_to_string(&args.key) {
+        Ok(text) => text,
+        Err(error) => return fail(format!("cannot read `{}`: {error}", args.key)),
+    };
+    match crate::bundle::keys::trust(&args.catalog, &text) {
+        Ok(trusted) => {
+            println!(
+                "the catalog trusts {} (public key in `{}`)",
+                trusted.id,
+                trusted.key_file.display()
+            );
+            if !trusted.unsigned.is_empty() {
+                println!(
+                    "not signed by a trusted key, so refused until signed (`contrib sign BUNDLE --key …`): {}",
+                    trusted.unsigned.join(", ")
+                );
+            }
+            Outcome::Clean
+        }
+        Err(message) => fail(message),
+    }
+}
+
+fn untrust(args: &KeyArgs) -> Outcome {
+    match crate::bundle::keys::untrust(&args.catalog, &args.key) {
+        Ok(id) => {
+            println!("the catalog no longer trusts {id}");
+            Outcome::Clean
+        }
+        Err(message) => fail(message),
     }
 }
 
@@ -89,54 +147,55 @@ fn check(args: &CatalogCheckArgs) -> Outcome {
         Err(message) => return fail(message),
     };
     for skipped in &report.skipped {
-        eprintln!(
+        status(format_args!(
             "warning: skipped {}",
             crate::report::terminal::visible(&skipped.to_string())
-        );
+        ));
     }
-    let mut emitter = report::emitter(args.format, use_color());
+    let mut emitter = report::emitter(args.format, output::stdout_style());
     let mut totals = Totals::default();
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    if let (Some(source), false) = (&config.source, config_diagnostics.is_empty()) {
-        totals.add(&config_diagnostics);
-        let _ = emitter.file(&mut out, source, &config_diagnostics);
-    }
-    for (source, diagnostics) in &report.files {
-        totals.add(diagnostics);
-        let _ = emitter.file(&mut out, source, diagnostics);
-    }
+    let mut files = report.files;
     if !args.sources.is_empty() {
         match sources_against_catalog(args) {
-            Ok(files) => {
-                for (source, diagnostics) in files {
-                    totals.add(&diagnostics);
-                    let _ = emitter.file(&mut out, &source, &diagnostics);
-                }
-            }
+            Ok(sources) => files.extend(sources),
             Err(message) => return fail(message),
         }
     }
-    let _ = emitter.finish(&mut out, totals);
-    if args.format == Format::Human {
-        for delta in &report.deltas {
-            let _ = writeln!(out);
-            print_changes(
-                &mut out,
-                &format!("{}@{}", delta.plugin, delta.from),
-                &format!("{}@{}", delta.plugin, delta.to),
-                &delta.changes,
-            );
+    let reached = |totals: Totals| {
+        if totals.errors > 0 {
+            Outcome::Problems
+        } else {
+            Outcome::Clean
         }
+    };
+    let written = output::write_result(|out| {
+        if let (Some(source), false) = (&config.source, config_diagnostics.is_empty()) {
+            totals.add(&config_diagnostics);
+            emitter.file(out, source, &config_diagnostics)?;
+        }
+        for (source, diagnostics) in &files {
+            totals.add(diagnostics);
+            emitter.file(out, source, diagnostics)?;
+        }
+        emitter.finish(out, totals)?;
+        if args.format == Format::Human {
+            for delta in &report.deltas {
+                writeln!(out)?;
+                print_changes(
+                    out,
+                    &format!("{}@{}", delta.plugin, delta.from),
+                    &format!("{}@{}", delta.plugin, delta.to),
+                    &delta.changes,
+                )?;
+            }
+        }
+        Ok(())
+    });
+    if let Err(stopped) = written {
+        return stopped.outcome(reached(totals));
     }
-    if out.flush().is_err() {
-        return Outcome::Failed;
-    }
-    if totals.errors > 0 {
-        Outcome::Problems
-    } else {
-        Outcome::Clean
-    }
+    status(totals.summary());
+    reached(totals)
 }
 
 /// Builds each source and compares it with what the catalog published for
@@ -199,13 +258,13 @@ pub fn yank(args: &YankArgs) -> Outcome {
     let Ok(version) = semver::Version::parse(version) else {
         return fail(format!("`{version}` is not a semantic version"));
     };
-    let waiting = |message: &str| eprintln!("note: {message}");
+    let waiting = |message: &str| status(format_args!("note: {message}"));
     match catalog::yank(&args.catalog, plugin, &version, args.undo, &waiting) {
         Ok(version) => {
-            println!(
+            status(format_args!(
                 "{} {plugin}@{version}",
                 if args.undo { "restored" } else { "yanked" }
-            );
+            ));
             Outcome::Clean
         }
         Err(message) => fail(message),
@@ -222,41 +281,43 @@ pub fn diff(args: &DiffArgs) -> Outcome {
         (Ok(old), Ok(new)) => (old, new),
         (Err(message), _) | (_, Err(message)) => return fail(message),
     };
-    let changes = diff::diff(&old, &new);
-    let needs = diff::needs_approval(&changes);
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    if args.format == Format::Json {
-        let document = serde_json::json!({
-            "old": old.id(),
-            "new": new.id(),
-            "needs_approval": needs,
-            "changes": changes,
-        });
-        let _ = serde_json::to_writer_pretty(&mut out, &document);
-        let _ = writeln!(out);
-    } else {
-        print_changes(&mut out, &old.id(), &new.id(), &changes);
+    if let Err(message) = diff::comparable(&old, &new) {
+        return fail(message);
     }
-    if needs {
+    let changes = diff::diff(&old, &new);
+    let reached = if diff::needs_approval(&changes) {
         Outcome::NeedsApproval
     } else {
         Outcome::Clean
+    };
+    let written = output::write_result(|out| match args.format {
+        ReportFormat::Json => {
+            let document = serde_json::json!({
+                "old": old.id(),
+                "new": new.id(),
+                "needs_approval": reached == Outcome::NeedsApproval,
+                "changes": changes,
+            });
+            serde_json::to_writer_pretty(&mut *out, &document)?;
+            writeln!(out)
+        }
+        ReportFormat::Human => print_changes(out, &old.id(), &new.id(), &changes),
+    });
+    match written {
+        Ok(()) => reached,
+        Err(stopped) => stopped.outcome(reached),
     }
 }
 
 pub fn preview(args: &PreviewArgs) -> Outcome {
     let mut resolver = Resolver::new(args.config.clone());
     match bundle_or_manifest(&args.path, &mut resolver) {
-        Ok(bundle) => {
-            // The approval screen: what the person sees must be what the
-            // model gets, so nothing in it may act on the terminal.
-            print!(
-                "{}",
-                crate::report::terminal::visible(&preview_text(&bundle))
-            );
-            Outcome::Clean
-        }
+        // The approval screen: what the person sees must be what the model
+        // gets, so nothing in it may act on the terminal.
+        Ok(bundle) => output::result(
+            crate::report::terminal::visible(&preview_text(&bundle)).trim_end(),
+            Outcome::Clean,
+        ),
         Err(message) => fail(message),
     }
 }

@@ -50,7 +50,8 @@ pub fn compile(path: &Path, resolver: &mut Resolver) -> Result<Compiled, NotBuil
         _ => return Err(NotBuilt::Errors(source, diagnostics)),
     };
     Ok(Compiled {
-        bundle: bundle::build(&plugin, &loaded.config),
+        bundle: bundle::build_with_waivers(&plugin, &loaded.config, &analysis.waived)
+            .map_err(NotBuilt::Failed)?,
         version_span: plugin.version.span,
         source,
         diagnostics,

@@ -2,61 +2,67 @@
 //! line.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use clap::{Args, ValueEnum};
-use serde::{Deserialize, Serialize};
+use clap::Args;
+use serde::Serialize;
 
-use super::{fail, Outcome};
-use crate::bundle::Bundle;
+use super::output::{self, ReportFormat};
+use super::{fail, installed, Outcome};
 use crate::report::terminal::visible;
 use crate::runtime::simulate::{self, Figures, Options, Report};
 use crate::runtime::{
-    Boundary, Breakpoint, Caching, CliGate, Conversation, OpeningItem, Profile, Profiles, Session,
-    SystemPrompt, Turn, TurnInput,
+    Boundary, Breakpoint, Caching, OpeningItem, Profile, Profiles, Session, SystemPrompt, Turn,
+    TurnInput,
 };
-
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum LayoutFormat {
-    Human,
-    Json,
-}
 
 #[derive(Args)]
 pub struct ComposeArgs {
-    /// A folder of bundles (`*.bundle.json`, searched recursively).
-    #[arg(long)]
-    bundles: PathBuf,
-    /// The session: agent, person, model, tools, skills, permissions, start.
-    #[arg(long)]
+    /// The workspace (holding `contrib.toml` and `contrib.lock`): compose
+    /// exactly what its lock pins, re-checked under its policy.
+    #[arg(long, value_name = "DIR", required_unless_present = "bundles")]
+    workspace: Option<PathBuf>,
+    /// A folder of bundles (`*.bundle.json`, searched recursively) to look
+    /// at UNAPPROVED: nothing is installed or re-checked.
+    #[arg(long, value_name = "DIR", conflicts_with = "workspace")]
+    bundles: Option<PathBuf>,
+    /// The session file: agent, person, model, tools, skills, permissions,
+    /// start (see `docs/config.md`).
+    #[arg(long, value_name = "FILE")]
     session: PathBuf,
-    /// The turns to compose (`[[turn]]` tables); one turn a minute after
-    /// the start when left out.
-    #[arg(long)]
+    /// The turns file (`[[turn]]` tables); one turn a minute after the
+    /// start when left out.
+    #[arg(long, value_name = "FILE")]
     turns: Option<PathBuf>,
     #[command(flatten)]
     cache: CacheArgs,
-    #[arg(long, value_enum, default_value_t = LayoutFormat::Human)]
-    format: LayoutFormat,
+    /// How to write the layout.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+    format: ReportFormat,
 }
 
 #[derive(Args)]
 pub struct SimulateArgs {
-    /// A folder of bundles (`*.bundle.json`, searched recursively).
-    #[arg(long)]
-    bundles: PathBuf,
-    /// Agents simulated (1 to 100).
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=100))]
-    agents: u32,
-    /// People simulated (1 to 10,000).
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=10_000))]
-    persons: u32,
+    /// The workspace: simulate exactly what its lock pins, re-checked.
+    #[arg(long, value_name = "DIR", required_unless_present = "bundles")]
+    workspace: Option<PathBuf>,
+    /// A folder of bundles to simulate UNAPPROVED: nothing is installed or
+    /// re-checked.
+    #[arg(long, value_name = "DIR", conflicts_with = "workspace")]
+    bundles: Option<PathBuf>,
+    /// Agents, each with its own system prompt (1 to 100).
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = up_to(100))]
+    agents: usize,
+    /// Persons, each talking to every agent (1 to 10,000).
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = up_to(10_000))]
+    persons: usize,
     /// Conversations per agent and person (1 to 1,000).
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1_000))]
-    conversations: u32,
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = up_to(1_000))]
+    conversations: usize,
     /// Turns per conversation (1 to 1,000).
-    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=1_000))]
-    turns: u32,
+    #[arg(long, value_name = "N", default_value_t = 12, value_parser = up_to(1_000))]
+    turns: usize,
+    /// Seeds the simulated people and timings: the same seed, the same run.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Compact a conversation when its stored history passes this many
@@ -70,8 +76,17 @@ pub struct SimulateArgs {
     compact_after: u64,
     #[command(flatten)]
     cache: CacheArgs,
-    #[arg(long, value_enum, default_value_t = LayoutFormat::Human)]
-    format: LayoutFormat,
+    /// How to write the report.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+    format: ReportFormat,
+}
+
+/// A count that must be at least one: a simulation of no one has no
+/// figures to compare.
+/// A count from 1 to `max`: each bound is generous on its own, and
+/// refusing more at parse time keeps a run from aborting on allocation.
+fn up_to(max: u64) -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::<usize>::new().range(1..=max)
 }
 
 #[derive(Args)]
@@ -101,16 +116,15 @@ impl CacheArgs {
     }
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct TurnsFile {
-    #[serde(default)]
-    turn: Vec<TurnInput>,
-}
-
 /// The request layout `compose` prints.
 #[derive(Serialize)]
 struct Layout {
+    /// Loaded from `--bundles`: nothing here was installed or re-checked.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    unapproved: bool,
+    /// What the workspace's lock pins but loading refused, and why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    refused_at_load: Vec<String>,
     profile: String,
     system_prompt: SystemPrompt,
     breakpoints: Vec<Breakpoint>,
@@ -135,25 +149,30 @@ pub fn compose(args: &ComposeArgs) -> Outcome {
     match layout(args) {
         Ok(layout) => {
             let text = match args.format {
-                LayoutFormat::Json => serde_json::to_string_pretty(&layout).unwrap_or_default(),
-                LayoutFormat::Human => visible(&human_layout(&layout)).into_owned(),
+                ReportFormat::Json => match serde_json::to_string_pretty(&layout) {
+                    Ok(text) => text,
+                    Err(error) => return fail(format!("cannot write the layout: {error}")),
+                },
+                ReportFormat::Human => visible(&human_layout(&layout)).into_owned(),
             };
-            print(&text);
-            Outcome::Clean
+            output::result(text, Outcome::Clean)
         }
         Err(message) => fail(message),
     }
 }
 
 fn layout(args: &ComposeArgs) -> Result<Layout, String> {
-    let bundles = load_bundles(&args.bundles)?;
+    let host = installed::Host::open(args.workspace.as_deref(), args.bundles.as_deref())?;
     let session = Session::load(&args.session)?;
     let turns = match &args.turns {
-        Some(path) => read_turns(path)?,
-        None => vec![TurnInput::reply_at(session.started_at.plus_seconds(60))],
+        Some(path) => installed::read_turns(path)?,
+        None => vec![(
+            TurnInput::reply_at(session.started_at.plus_seconds(60)),
+            installed::Events::default(),
+        )],
     };
     let profile = args.cache.profile()?;
-    let mut conversation = Conversation::start(&bundles, session, CliGate, &profile);
+    let mut conversation = host.start(session, &profile);
     let system_prompt = conversation.system_prompt().clone();
     let breakpoints = conversation.breakpoints().to_vec();
     let opening = conversation.opening().to_vec();
@@ -161,7 +180,8 @@ fn layout(args: &ComposeArgs) -> Result<Layout, String> {
     let mut kept = system_prompt.clone();
     let mut kept_opening = opening.clone();
     let mut laid_out = Vec::new();
-    for input in turns {
+    for (input, events) in turns {
+        host.before_turn(&mut conversation, &events);
         let turn = conversation.turn(input);
         let now = conversation.system_prompt();
         let changed = (*now != kept).then(|| now.clone());
@@ -181,6 +201,8 @@ fn layout(args: &ComposeArgs) -> Result<Layout, String> {
         });
     }
     Ok(Layout {
+        unapproved: host.unapproved(),
+        refused_at_load: host.refused_at_load().to_vec(),
         profile: profile.name,
         system_prompt,
         breakpoints,
@@ -190,26 +212,20 @@ fn layout(args: &ComposeArgs) -> Result<Layout, String> {
     })
 }
 
-fn read_turns(path: &Path) -> Result<Vec<TurnInput>, String> {
-    let text = crate::fs::read_text(path, crate::limits::files::RUNTIME_INPUT)?;
-    let file: TurnsFile = toml::from_str(&text)
-        .map_err(|error| format!("`{}`: {}", path.display(), error.message()))?;
-    Ok(file.turn)
-}
-
-/// The bundles to compose: under `folder`, verified; the newest
-/// installable version of each plugin (see `bundle::catalog::installable`, which
-/// applies a catalog's lock and signature policy).
-fn load_bundles(folder: &Path) -> Result<Vec<Bundle>, String> {
-    let bundles = crate::bundle::catalog::installable(folder)?;
-    if bundles.is_empty() {
-        return Err(format!("no bundles under `{}`", folder.display()));
-    }
-    Ok(bundles)
-}
-
 fn human_layout(layout: &Layout) -> String {
     let mut out = String::new();
+    if layout.unapproved {
+        let _ = writeln!(
+            out,
+            "!! unapproved: these bundles were loaded from a folder; nothing here was installed or re-checked (use `--workspace`)\n"
+        );
+    }
+    for refused in &layout.refused_at_load {
+        let _ = writeln!(out, "refused at load: {refused}");
+    }
+    if !layout.refused_at_load.is_empty() {
+        out.push('\n');
+    }
     let marker = |out: &mut String, boundary: Boundary| {
         let placed = layout
             .breakpoints
@@ -362,9 +378,16 @@ fn human_turn(out: &mut String, layout: &TurnLayout) {
         ("retrieval", &record.retrievals),
     ] {
         for run in runs {
-            let outcome = match &run.reason {
-                None => "ran".to_string(),
-                Some(reason) => format!("refused: {reason}"),
+            let outcome = match (&run.reason, run.approval) {
+                (None, Some(crate::runtime::Approval::Approved)) => "approved, ran".to_string(),
+                (None, _) => "ran".to_string(),
+                (Some(reason), Some(crate::runtime::Approval::Pending)) => {
+                    format!("pending: {reason}")
+                }
+                (Some(reason), Some(crate::runtime::Approval::Denied)) => {
+                    format!("denied: {reason}")
+                }
+                (Some(reason), _) => format!("refused: {reason}"),
             };
             let _ = writeln!(
                 out,
@@ -376,44 +399,59 @@ fn human_turn(out: &mut String, layout: &TurnLayout) {
     for refusal in &record.refusals {
         let _ = writeln!(out, "  refused {}: {}", refusal.contributor, refusal.reason);
     }
+    for withdrawal in &record.withdrawn {
+        let _ = writeln!(
+            out,
+            "  withdrawn {}: {}",
+            withdrawal.plugin, withdrawal.reason
+        );
+    }
 }
 
 /// Most turns one `simulate` run composes: each bound above is generous
 /// on its own, but their product bounds the time and memory a run takes
 /// (a few seconds and tens of megabytes per hundred thousand turns).
-const MAX_SIMULATED_TURNS: u64 = 1_000_000;
+const MAX_SIMULATED_TURNS: usize = 1_000_000;
 
 pub fn simulate(args: &SimulateArgs) -> Outcome {
     let profile = match args.cache.profile() {
         Ok(profile) => profile,
         Err(message) => return fail(message),
     };
-    let bundles = match load_bundles(&args.bundles) {
-        Ok(bundles) => bundles,
+    let host = match installed::Host::open(args.workspace.as_deref(), args.bundles.as_deref()) {
+        Ok(host) => host,
         Err(message) => return fail(message),
     };
-    let total = u64::from(args.agents)
-        * u64::from(args.persons)
-        * u64::from(args.conversations)
-        * u64::from(args.turns);
+    let total = [args.agents, args.persons, args.conversations, args.turns]
+        .into_iter()
+        .fold(1usize, usize::saturating_mul);
     if total > MAX_SIMULATED_TURNS {
         return fail(format!(
             "{} agents × {} people × {} conversations × {} turns is {total} turns; simulate at most {MAX_SIMULATED_TURNS}",
             args.agents, args.persons, args.conversations, args.turns
         ));
     }
+    for refused in host.refused_at_load() {
+        eprintln!("refused at load: {refused}");
+    }
+    if host.unapproved() {
+        eprintln!(
+            "warning: simulating unapproved bundles: nothing here was installed or re-checked"
+        );
+    }
+    let bundles = host.bundles();
     let options = Options {
-        agents: args.agents as usize,
-        persons: args.persons as usize,
-        conversations: args.conversations as usize,
-        turns: args.turns as usize,
+        agents: args.agents,
+        persons: args.persons,
+        conversations: args.conversations,
+        turns: args.turns,
         seed: args.seed,
         compact_after_tokens: args.compact_after,
         ..Options::default()
     };
-    let report = simulate::simulate(&bundles, &profile, &options);
+    let report = simulate::simulate(bundles, &profile, &options);
     let text = match args.format {
-        LayoutFormat::Json => {
+        ReportFormat::Json => {
             #[derive(Serialize)]
             struct WithRatio<'r> {
                 #[serde(flatten)]
@@ -421,27 +459,21 @@ pub fn simulate(args: &SimulateArgs) -> Outcome {
                 naive_cost_ratio: f64,
                 naive_unmarked_cost_ratio: f64,
             }
-            serde_json::to_string_pretty(&WithRatio {
+            let document = WithRatio {
                 report: &report,
                 naive_cost_ratio: report.naive_cost_ratio(),
                 naive_unmarked_cost_ratio: report.naive_unmarked_cost_ratio(),
-            })
-            .unwrap_or_default()
+            };
+            match serde_json::to_string_pretty(&document) {
+                Ok(text) => text,
+                Err(error) => return fail(format!("cannot write the report: {error}")),
+            }
         }
-        LayoutFormat::Human => visible(&human_report(&report)).into_owned(),
+        // Bodies and names come from bundles: control characters are shown
+        // as escapes, never sent to the terminal (JSON escapes them itself).
+        ReportFormat::Human => visible(&human_report(&report)).into_owned(),
     };
-    print(&text);
-    Outcome::Clean
-}
-
-/// Writes `text` and a line break to stdout; a closed pipe (`| head`) is
-/// not an error worth a panic. Human layouts come through
-/// [`visible`] first: bodies and names come from bundles, so control
-/// characters are shown as escapes, never sent to the terminal (JSON
-/// escapes them itself).
-fn print(text: &str) {
-    use std::io::Write;
-    let _ = writeln!(std::io::stdout().lock(), "{text}");
+    output::result(text, Outcome::Clean)
 }
 
 /// One row of the report: its label's figure, from a layout's figures.

@@ -1,9 +1,12 @@
 //! `contrib keygen`, `contrib sign`, `contrib verify`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+use ed25519_dalek::SigningKey;
 
 use clap::Args;
 
+use super::output::status;
 use super::{fail, Outcome};
 use crate::bundle::sign::{self, DetachedSignature};
 use crate::bundle::Bundle;
@@ -13,23 +16,25 @@ use crate::limits::files::KEY;
 #[derive(Args)]
 pub struct KeygenArgs {
     /// Writes `NAME.key` (secret) and `NAME.pub`.
-    #[arg(long, default_value = "contrib")]
+    #[arg(long, value_name = "NAME", default_value = "contrib")]
     out: PathBuf,
 }
 
 #[derive(Args)]
 pub struct SignArgs {
+    /// The bundle to sign (`*.bundle.json`).
     bundle: PathBuf,
     /// The secret key file.
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     key: PathBuf,
 }
 
 #[derive(Args)]
 pub struct VerifyArgs {
+    /// The bundle to verify; its signature is `BUNDLE.sig`.
     bundle: PathBuf,
     /// The public key file.
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     pubkey: PathBuf,
 }
 
@@ -44,7 +49,10 @@ pub fn keygen(args: &KeygenArgs) -> Outcome {
             ));
         }
     }
-    let (secret, public, id) = sign::generate();
+    let (secret, public, id) = match sign::generate() {
+        Ok(pair) => pair,
+        Err(message) => return fail(message),
+    };
     // The secret key is the owner's alone; the public key is meant to be
     // shared, so it follows the umask like any other file.
     if let Err(message) = fs::write_new(&secret_path, secret.as_bytes(), Mode::Private) {
@@ -53,11 +61,11 @@ pub fn keygen(args: &KeygenArgs) -> Outcome {
     if let Err(message) = fs::write_new(&public_path, public.as_bytes(), Mode::Shared) {
         return fail(message);
     }
-    println!(
+    status(format_args!(
         "{id}: secret key {}, public key {}",
         secret_path.display(),
         public_path.display()
-    );
+    ));
     Outcome::Clean
 }
 
@@ -67,26 +75,39 @@ pub fn sign(args: &SignArgs) -> Outcome {
         Err(crate::bundle::LoadError::Io(message)) => return fail(message),
         Err(error) => return fail(format!("`{}`: {error}", args.bundle.display())),
     };
-    let key = match fs::read_text(&args.key, KEY) {
-        Ok(text) => match sign::read_secret(&text) {
-            Ok(key) => key,
-            Err(message) => return fail(format!("`{}`: {message}", args.key.display())),
-        },
-        Err(message) => return fail(message),
-    };
-    let signature = sign::sign(&key, bundle.digest.as_deref().unwrap_or_default());
-    let path = sign::signature_path(&args.bundle);
-    let text = serde_json::to_string_pretty(&signature).unwrap_or_default() + "\n";
-    if let Err(message) = fs::write_atomically(&path, text.as_bytes()) {
-        return fail(message);
+    let result =
+        read_secret_key(&args.key).and_then(|key| write_signature(&args.bundle, &bundle, &key));
+    match result {
+        Ok((path, key_id)) => {
+            status(format_args!(
+                "signed {} with {key_id} → {}",
+                bundle.id(),
+                path.display()
+            ));
+            Outcome::Clean
+        }
+        Err(message) => fail(message),
     }
-    println!(
-        "signed {} with {} → {}",
-        bundle.id(),
-        signature.key_id,
-        path.display()
-    );
-    Outcome::Clean
+}
+
+/// The secret key in the file at `path`.
+pub(super) fn read_secret_key(path: &Path) -> Result<SigningKey, String> {
+    let text = fs::read_text(path, KEY)?;
+    sign::read_secret(&text).map_err(|message| format!("`{}`: {message}", path.display()))
+}
+
+/// Signs `bundle`'s digest with `key` into `BUNDLE.sig` beside the bundle
+/// file; where it wrote, and the key's id.
+pub(super) fn write_signature(
+    bundle_file: &Path,
+    bundle: &Bundle,
+    key: &SigningKey,
+) -> Result<(PathBuf, String), String> {
+    let signature = sign::sign(key, bundle.digest.as_deref().unwrap_or_default());
+    let path = sign::signature_path(bundle_file);
+    let text = serde_json::to_string_pretty(&signature).unwrap_or_default() + "\n";
+    fs::write_atomically(&path, text.as_bytes())?;
+    Ok((path, signature.key_id))
 }
 
 /// Fails closed: anything but a valid signature by this key is exit 1.
@@ -109,11 +130,11 @@ pub fn verify(args: &VerifyArgs) -> Outcome {
     })();
     match result {
         Ok((id, key)) => {
-            println!("verified {id}: signed by {key}");
+            status(format_args!("verified {id}: signed by {key}"));
             Outcome::Clean
         }
         Err(message) => {
-            eprintln!("error: verification failed: {message}");
+            status(format_args!("error: verification failed: {message}"));
             Outcome::Problems
         }
     }

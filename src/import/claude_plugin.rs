@@ -14,14 +14,17 @@
 //!   loaded.
 //! - A subagent (`agents/*.md`) is listed to the main agent by name and
 //!   description (an `agent` text); its body is the subagent's own system
-//!   prompt. The language has no separate agents, so the body is imported
-//!   as `conversation` text: what a conversation gains when it spawns the
-//!   subagent.
+//!   prompt, a text that `applies on subagent NAME`: what the conversation
+//!   is told when the agent delegates to it.
 //! - A command (`commands/*.md`) is listed by name, argument hint and
 //!   description (an `agent` text, unless the command hides itself from
 //!   the model); its body is added to the conversation when a person runs
-//!   it, a `conversation` text. Its shell expansions (`` !`cmd` ``) and
-//!   `$ARGUMENTS` are noted: they run or vary per invocation.
+//!   it, a text that `applies on command NAME`. Its shell expansions
+//!   (`` !`cmd` ``) and `$ARGUMENTS` are noted: they run or vary per
+//!   invocation.
+//! - Both bodies are placed at `agent`: placement says how widely a text is
+//!   shared, and these are the same for everyone who uses the agent; when
+//!   they are sent is their activation's to say.
 //! - A `SessionStart` hook becomes an `eager-run` stub of
 //!   [`HOOK_TOOL`] with the command, flagged for review. The tool is left
 //!   undeclared on purpose: a hook runs a shell command, and the checker
@@ -34,7 +37,7 @@
 use serde_json::{Map, Value};
 
 use super::detect::Host;
-use super::emit::{kebab, Content, Draft, DraftContributor};
+use super::emit::{kebab, Activation, Content, Draft, DraftContributor};
 use super::frontmatter;
 use super::{
     body_text, frontmatter_notes, json, metadata_note, shorten, stem, tool_vocabulary,
@@ -370,10 +373,16 @@ pub fn agent(file: &InputFile, config: &Config, draft: &mut Draft) {
     draft.read(&file.path);
     let document = frontmatter::split(&file.text);
     let front = &document.frontmatter;
-    let name = kebab(front.text("name").unwrap_or(stem(&file.path)), "agent");
+    let written = front.text("name").unwrap_or(stem(&file.path));
+    let name = kebab(written, "agent");
     let body = body_text(document.body);
     let mut notes = frontmatter_notes(&file.path, front, &["name", "description", "tools"]);
     let mut comments = Vec::new();
+    if written != name {
+        comments.push(format!(
+            "the subagent `{written}` is named `{name}` in the language"
+        ));
+    }
     if let Some(tools) = front.list("tools") {
         comments.push(tool_vocabulary("tools", &tools, config, draft));
     }
@@ -399,13 +408,14 @@ pub fn agent(file: &InputFile, config: &Config, draft: &mut Draft) {
         )),
     }
     let origin = format!(
-        "from {}: the subagent `{name}`'s own system prompt, as conversation text (the language has no separate agents)",
+        "from {}: the subagent `{name}`'s own system prompt, told when the agent delegates to it",
         file.path
     );
     let prompt = Prompt {
         id: format!("agent-{name}-prompt"),
         origin,
         empty: "the subagent has no prompt",
+        activation: Activation::Subagent(name.clone()),
     };
     push_prompt(draft, file, prompt, comments, notes, body);
 }
@@ -423,7 +433,8 @@ pub fn command(file: &InputFile, config: &Config, draft: &mut Draft) {
     draft.read(&file.path);
     let document = frontmatter::split(&file.text);
     let front = &document.frontmatter;
-    let name = kebab(stem(&file.path), "command");
+    let written = stem(&file.path);
+    let name = kebab(written, "command");
     let body = body_text(document.body);
     let tool = if file.path.contains(".cursor/") {
         "Cursor"
@@ -433,6 +444,11 @@ pub fn command(file: &InputFile, config: &Config, draft: &mut Draft) {
     let mut notes = frontmatter_notes(&file.path, front, COMMAND_MAPPED);
     notes.extend(expansions(&file.path, &body));
     let mut comments = Vec::new();
+    if written != name {
+        comments.push(format!(
+            "the command `/{written}` is named `{name}` in the language"
+        ));
+    }
     if let Some(tools) = front.list("allowed-tools") {
         comments.push(tool_vocabulary("allowed-tools", &tools, config, draft));
     }
@@ -440,16 +456,19 @@ pub fn command(file: &InputFile, config: &Config, draft: &mut Draft) {
         || front.flag("hide-from-slash-command-tool") == Some(true);
     match (front.text("description"), hidden) {
         (Some(description), false) => {
-            let invocation = match front.text("argument-hint") {
-                Some(hint) => format!("/{name} {hint}"),
-                None => format!("/{name}"),
+            // `[message]` is a YAML list to the reader; the hint is what
+            // was written either way.
+            let hint = front.get("argument-hint").map(frontmatter::Value::display);
+            let invocation = match hint.as_deref().map(str::trim) {
+                Some(hint) if !hint.is_empty() => format!("/{written} {hint}"),
+                _ => format!("/{written}"),
             };
             draft.contributors.push(DraftContributor {
                 activation: None,
                 id: format!("command-{name}"),
                 source: file.path.clone(),
                 comments: vec![format!(
-                    "from {}: the {tool} command `/{name}`, as listed to the model",
+                    "from {}: the {tool} command `/{written}`, as listed to the model",
                     file.path
                 )],
                 notes: Vec::new(),
@@ -463,10 +482,11 @@ pub fn command(file: &InputFile, config: &Config, draft: &mut Draft) {
     let prompt = Prompt {
         id: format!("command-{name}-prompt"),
         origin: format!(
-            "from {}: the text `/{name}` adds to the conversation when a person runs it",
+            "from {}: the text `/{written}` adds to the conversation when a person runs it",
             file.path
         ),
         empty: "the command has no text",
+        activation: Activation::Command(name.clone()),
     };
     push_prompt(draft, file, prompt, comments, notes, body);
 }
@@ -651,17 +671,19 @@ pub(super) fn display(value: &Value) -> String {
     }
 }
 
-/// A subagent's or command's prompt, as conversation text.
+/// A subagent's or command's prompt: a text told when it is invoked.
 struct Prompt {
     id: String,
     /// The first comment: where the text comes from and what it is.
     origin: String,
     /// The note when there is no text.
     empty: &'static str,
+    /// The invocation it waits for.
+    activation: Activation,
 }
 
-/// Adds `body` as a conversation-placement contributor, or notes that
-/// there is none.
+/// Adds `body` as a text that applies on the prompt's invocation, or notes
+/// that there is none.
 fn push_prompt(
     draft: &mut Draft,
     file: &InputFile,
@@ -677,12 +699,12 @@ fn push_prompt(
     }
     comments.insert(0, prompt.origin);
     draft.contributors.push(DraftContributor {
-        activation: None,
+        activation: Some(prompt.activation),
         id: prompt.id,
         source: file.path.clone(),
         comments,
         notes,
-        placement: Placement::Conversation,
+        placement: Placement::Agent,
         content: Content::Body(body),
     });
 }

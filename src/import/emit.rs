@@ -7,7 +7,7 @@
 //!
 //! - four spaces per level, one field per line, a blank line before each
 //!   contributor, fields in the order owner, placement, priority, reach,
-//!   budget, then the kind's own, the body last;
+//!   applies, budget, then the kind's own, the body last;
 //! - one-line values as `"…"`, multi-line bodies as `"""` blocks indented
 //!   four spaces deeper than their field, the closing `"""` on its own line
 //!   at the block's depth;
@@ -26,7 +26,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use crate::config::Config;
-use crate::ir::{framing_for, Kind, Owner, Placement, PluginName};
+use crate::ir::{framing_for, ActivationKind, Kind, Owner, Placement, PluginName};
 use crate::limits::MAX_STRING_BYTES;
 use crate::source::hidden::classify;
 
@@ -73,6 +73,8 @@ pub struct DraftContributor {
     pub comments: Vec<String>,
     /// Unmapped items of this source file, shown above the contributor.
     pub notes: Vec<Note>,
+    /// How widely it is shared, as the source would have it; the emitter
+    /// narrows it to what the owner may place (`person` for a person's).
     pub placement: Placement,
     /// When a text applies, written `applies …`; `None` for always.
     pub activation: Option<Activation>,
@@ -95,6 +97,16 @@ pub enum Activation {
 }
 
 impl Activation {
+    pub fn kind(&self) -> ActivationKind {
+        match self {
+            Activation::Command(_) => ActivationKind::Command,
+            Activation::Skill(_) => ActivationKind::Skill,
+            Activation::Subagent(_) => ActivationKind::Subagent,
+            Activation::Files(_) => ActivationKind::Files,
+            Activation::Request(_) => ActivationKind::Request,
+        }
+    }
+
     /// The `applies …` field's value.
     fn written(&self) -> String {
         let list = |globs: &[String]| {
@@ -218,12 +230,17 @@ pub fn emit(draft: &Draft, owner: Owner, config: &Config) -> Manifest {
         for note in &contributor.notes {
             note_comment(&mut out, 1, note);
         }
-        write_contributor(&mut out, &id, contributor, budget);
+        let placement = placement_for(contributor, owner);
+        write_contributor(&mut out, &id, contributor, placement, budget);
         notes.extend(contributor.notes.iter().cloned());
         produced.push(Produced {
             id,
             kind: contributor.content.kind(),
-            placement: contributor.placement,
+            placement,
+            activation: contributor
+                .activation
+                .as_ref()
+                .map_or(ActivationKind::Always, Activation::kind),
             tokens,
             budget,
             source: contributor.source.clone(),
@@ -246,15 +263,28 @@ pub fn emit(draft: &Draft, owner: Owner, config: &Config) -> Manifest {
     }
 }
 
-fn write_contributor(out: &mut String, id: &str, contributor: &DraftContributor, budget: u64) {
+/// The draft's placement, narrowed to the widest its owner may place when
+/// the kind allows that placement (a person's text goes at `person`).
+fn placement_for(contributor: &DraftContributor, owner: Owner) -> Placement {
+    let narrowed = contributor.placement.max(owner.widest_placement());
+    if contributor.content.kind().spec().allows_placement(narrowed) {
+        narrowed
+    } else {
+        contributor.placement
+    }
+}
+
+fn write_contributor(
+    out: &mut String,
+    id: &str,
+    contributor: &DraftContributor,
+    placement: Placement,
+    budget: u64,
+) {
     let kind = contributor.content.kind();
     field(out, 1, &format!("{} {id} {{", kind.as_str()));
     if kind.spec().fixed_placement().is_none() {
-        field(
-            out,
-            2,
-            &format!("placement {}", contributor.placement.as_str()),
-        );
+        field(out, 2, &format!("placement {}", placement.as_str()));
     }
     if let Some(activation) = &contributor.activation {
         field(out, 2, &format!("applies {}", activation.written()));

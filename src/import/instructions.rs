@@ -2,19 +2,29 @@
 //! any depth, `.github/copilot-instructions.md`, Copilot's
 //! `*.instructions.md` and Claude Code's `.claude/rules/*.md`.
 //!
-//! Each file becomes one `text`, in folder order (a folder's own files
-//! before its subfolders'), which is the order agents concatenate them
-//! from the project's top down. Files that always apply go to the `agent`
-//! placement; files scoped to paths (`applyTo` other than `**`, `paths:`)
-//! go to `conversation`, as glob-scoped Cursor rules do, with the scope in a
-//! comment. A nested file's folder is noted too: agents read it when they
-//! work there, which the language cannot say.
+//! Each file becomes one `text` at `agent` placement, in folder order (a
+//! folder's own files before its subfolders'), which is the order agents
+//! concatenate them from the project's top down. When it applies is its
+//! activation:
+//!
+//! - a file scoped to paths (Copilot's `applyTo`, Claude Code rules'
+//!   `paths:`) applies to files matching them: `applies to files [...]`;
+//! - a context file in a subfolder (`web/AGENTS.md`) applies to the files
+//!   under its folder, `applies to files ["web/**"]`: Claude Code reads a
+//!   nested `CLAUDE.md` when it works on files there, and the `AGENTS.md`
+//!   convention is that the file nearest to what is edited governs it. One
+//!   in the project's own tool folder (`.claude/CLAUDE.md`,
+//!   `.agents/AGENTS.md`) is the project's, and always applies;
+//! - a Copilot `*.instructions.md` without `applyTo` is applied only when a
+//!   person attaches it: a command they invoke;
+//! - anything else always applies.
 //!
 //! `@path` lines (Gemini's and Claude Code's imports) are noted; an import
 //! of a `SKILL.md` is how a project says a skill is always loaded, so it is
 //! returned for the skill importer to turn into an `eager-load`.
 
-use super::emit::{Content, Draft, DraftContributor};
+use super::activation;
+use super::emit::{kebab, Activation, Content, Draft, DraftContributor};
 use super::frontmatter::{self, Frontmatter};
 use super::{body_text, folder_of, AlwaysLoaded, InputFile, Note};
 use crate::ir::Placement;
@@ -22,8 +32,8 @@ use crate::ir::Placement;
 /// Frontmatter keys this importer maps.
 const MAPPED: &[&str] = &["applyTo", "paths", "description"];
 
-/// Globs that mean every file.
-const EVERYWHERE: &[&str] = &["**", "**/*", "*"];
+/// Tool folders at a project's top whose context file is the project's own.
+const PROJECT_FOLDERS: &[&str] = &[".claude", ".agents"];
 
 /// A sort key putting a folder's files before its subfolders'.
 pub fn folder_order(path: &str) -> Vec<(u8, String)> {
@@ -54,19 +64,12 @@ pub fn import(root: &str, file: &InputFile, siblings: &[&str], draft: &mut Draft
         placement: Placement::Agent,
         content: Content::Body(body.clone()),
     };
-    let nested =
-        Some(folder_of(relative)).filter(|folder| !folder.is_empty() && is_context_file(relative));
-    if let Some(folder) = nested {
-        contributor.comments.push(format!(
-            "applies in `{folder}/`: agents read it when they work there"
-        ));
-    }
-    if let Some(scope) = scope(front) {
-        contributor.placement = Placement::Conversation;
+    if let Some(description) = front.text("description") {
         contributor
             .comments
-            .push(format!("applies only to files matching {scope}"));
+            .push(format!("description: {description}"));
     }
+    contributor.activation = activation_of(&file.path, relative, front, &mut contributor);
     let always = imports(root, file, &body, siblings, &mut contributor);
     if body.trim().is_empty() {
         draft.notes.push(Note::new(
@@ -92,8 +95,7 @@ fn relative_to<'a>(root: &str, path: &'a str) -> &'a str {
 
 /// `AGENTS.md`, `CLAUDE.md` and `GEMINI.md` apply to the folder they are
 /// in; Copilot's and Claude Code's rule files say where they apply.
-fn is_context_file(relative: &str) -> bool {
-    let name = relative.rsplit('/').next().unwrap_or(relative);
+fn is_context_file(name: &str) -> bool {
     ["AGENTS.md", "CLAUDE.md", "GEMINI.md"].contains(&name)
 }
 
@@ -109,19 +111,66 @@ fn what(relative: &str) -> &'static str {
     }
 }
 
-/// The paths a file is limited to, when it is limited.
-fn scope(front: &Frontmatter) -> Option<String> {
-    let globs = front.list("applyTo").or_else(|| front.list("paths"))?;
-    if globs.is_empty() || globs.iter().all(|glob| EVERYWHERE.contains(&glob.as_str())) {
+/// When the file applies, with comments and notes on `contributor`.
+fn activation_of(
+    path: &str,
+    relative: &str,
+    front: &Frontmatter,
+    contributor: &mut DraftContributor,
+) -> Option<Activation> {
+    let name = relative.rsplit('/').next().unwrap_or(relative);
+    let stem = name
+        .strip_suffix(".instructions.md")
+        .unwrap_or(super::stem(name));
+    let scoped = ["applyTo", "paths"]
+        .into_iter()
+        .find_map(|key| Some((key, front.list(key)?)));
+    if let Some((key, written)) = scoped {
+        let globs = activation::globs(path, key, &written);
+        contributor.comments.extend(globs.comments.iter().cloned());
+        contributor.notes.extend(globs.notes.iter().cloned());
+        if let Some(by_files) = globs.activation() {
+            contributor.comments.push(format!(
+                "applies when files matching {} are in play (`{key}`)",
+                globs.listed()
+            ));
+            return Some(by_files);
+        }
+        if !globs.notes.is_empty() {
+            contributor.comments.push(format!(
+                "no glob of `{key}` is one the language reads: it applies when asked for, never always"
+            ));
+            let name = kebab(stem, "instructions");
+            let description = front.text("description");
+            return Some(activation::when_asked(
+                path,
+                &name,
+                description,
+                &mut contributor.notes,
+            ));
+        }
+    }
+    let folder = folder_of(relative);
+    if is_context_file(name) && PROJECT_FOLDERS.contains(&folder) {
+        contributor.comments.push(format!(
+            "the project's own, kept in its `{folder}/` folder: it always applies"
+        ));
         return None;
     }
-    Some(
-        globs
-            .iter()
-            .map(|glob| format!("`{glob}`"))
-            .collect::<Vec<_>>()
-            .join(", "),
-    )
+    if is_context_file(name) && !folder.is_empty() {
+        contributor.comments.push(format!(
+            "applies when files under `{folder}/` are in play: agents read it when they work there"
+        ));
+        return Some(Activation::Files(vec![activation::under_folder(folder)]));
+    }
+    if name.ends_with(".instructions.md") {
+        contributor.comments.push(
+            "no `applyTo`: Copilot applies it only when a person attaches it, a command they invoke"
+                .into(),
+        );
+        return Some(Activation::Command(kebab(stem, "instructions")));
+    }
+    None
 }
 
 /// `@path` lines: noted, and the skills among them returned.

@@ -15,13 +15,15 @@
 //!   read), with the attribution of the folder when one is recorded;
 //! - [`detect`]: which format each file is, and which plugin it belongs to;
 //! - one importer per format: [`skill`], [`claude_plugin`], [`cursor`],
-//!   [`instructions`], [`mcpb`], each turning files into a [`emit::Draft`];
+//!   [`instructions`], [`mcpb`], each turning files into a [`emit::Draft`],
+//!   with [`activation`] for when a conditional text applies;
 //! - [`emit`]: drafts → manifest text in the canonical layout, with budgets
 //!   measured by the workspace's tokenizer;
 //! - [`report`]: the summary table, with what the checker finds.
 //!
 //! The mapping is documented in `docs/import.md`.
 
+mod activation;
 mod claude_plugin;
 mod cursor;
 pub mod detect;
@@ -36,7 +38,7 @@ mod skill;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use crate::config::Config;
-use crate::ir::{Kind, Owner, Placement};
+use crate::ir::{ActivationKind, Kind, Owner, Placement};
 
 use detect::{FileKind, Layout, Unit};
 use emit::Draft;
@@ -143,6 +145,8 @@ pub struct Produced {
     pub id: String,
     pub kind: Kind,
     pub placement: Placement,
+    /// When it applies: `always`, or the condition its source gave.
+    pub activation: ActivationKind,
     /// What the checker will measure, in the workspace's tokenizer.
     pub tokens: u64,
     pub budget: u64,

@@ -1,5 +1,6 @@
 //! The import report: per source, what was read and produced, the tokens
-//! it adds per placement, what could not be mapped, and what `contrib
+//! it adds per placement (what always applies) and when it applies (the
+//! conditional texts), what could not be mapped, and what `contrib
 //! check` finds in the result — which is what the original formats let
 //! through: text over any sensible budget, hooks that run shell commands at
 //! start-up, tools nobody declared.
@@ -13,7 +14,7 @@ use super::claude_plugin::HOOK_TOOL;
 use super::Imported;
 use crate::config::Config;
 use crate::diagnostic::Severity;
-use crate::ir::{Kind, Placement};
+use crate::ir::{ActivationKind, Kind, Placement};
 use crate::source::SourceFile;
 
 /// One source's figures.
@@ -27,8 +28,10 @@ pub struct Summary {
     pub contributors: usize,
     /// `eager-run` stubs made from hooks.
     pub hooks: usize,
-    /// Measured tokens, by placement.
+    /// Measured tokens of what always applies, by placement.
     pub tokens: BTreeMap<Placement, u64>,
+    /// Measured tokens of the texts told only when their activation holds.
+    pub conditional: u64,
     /// Unmapped items, by category.
     pub not_mapped: BTreeMap<&'static str, usize>,
     /// Tools the sources name that the workspace does not declare.
@@ -37,8 +40,8 @@ pub struct Summary {
     pub diagnostics: BTreeMap<Finding, usize>,
     /// `eager-load`s produced (skills always loaded, bundle tools).
     pub eager_loads: usize,
-    /// The largest contributions at system-prompt placements, largest
-    /// first: what is sent with every request.
+    /// The largest contributions that always apply at system-prompt
+    /// placements, largest first: what is sent with every request.
     pub largest: Vec<Largest>,
 }
 
@@ -98,13 +101,18 @@ pub fn summarize(imported: &Imported, config: &Config) -> Summary {
     for manifest in &imported.manifests {
         summary.contributors += manifest.contributors.len();
         for contributor in &manifest.contributors {
-            *summary.tokens.entry(contributor.placement).or_default() += contributor.tokens;
+            let always = contributor.activation == ActivationKind::Always;
+            if always {
+                *summary.tokens.entry(contributor.placement).or_default() += contributor.tokens;
+            } else {
+                summary.conditional += contributor.tokens;
+            }
             match contributor.kind {
                 Kind::EagerRun => summary.hooks += 1,
                 Kind::EagerLoad => summary.eager_loads += 1,
                 _ => {}
             }
-            if contributor.placement.is_system_prompt() {
+            if always && contributor.placement.is_system_prompt() {
                 summary.largest.push(Largest {
                     tokens: contributor.tokens,
                     plugin: manifest.plugin.clone(),
@@ -163,8 +171,8 @@ fn sources_table(out: &mut String, summaries: &[Summary]) {
     for placement in &placements {
         out.push_str(&format!(" {placement} tokens |"));
     }
-    out.push_str(" not mapped | errors | warnings |\n|---|");
-    out.push_str(&"---:|".repeat(4 + placements.len() + 3));
+    out.push_str(" conditional tokens | not mapped | errors | warnings |\n|---|");
+    out.push_str(&"---:|".repeat(4 + placements.len() + 4));
     out.push('\n');
     let mut total = Summary {
         source: "**total**".into(),
@@ -179,6 +187,7 @@ fn sources_table(out: &mut String, summaries: &[Summary]) {
         for (placement, tokens) in &summary.tokens {
             *total.tokens.entry(*placement).or_default() += tokens;
         }
+        total.conditional += summary.conditional;
         for (category, count) in &summary.not_mapped {
             *total.not_mapped.entry(category).or_default() += count;
         }
@@ -206,7 +215,8 @@ fn row(out: &mut String, summary: &Summary, placements: &[Placement]) {
         out.push_str(&format!(" {} |", thousands(tokens)));
     }
     out.push_str(&format!(
-        " {} | {} | {} |\n",
+        " {} | {} | {} | {} |\n",
+        thousands(summary.conditional),
         thousands(summary.not_mapped_total() as u64),
         thousands(summary.errors() as u64),
         thousands(summary.warnings() as u64)
@@ -322,8 +332,9 @@ fn conventions(out: &mut String, summaries: &[Summary], imports: &[Imported]) {
     if eager_loads > 0 {
         out.push_str(&format!(
             "- {eager_loads} `eager-load`(s) load a skill that is always loaded or a bundle's tools. \
-             Their budgets are measured on the sources' text; until the workspace declares the skills and tools \
-             (`[skills.NAME]`, `[tools.NAME]` with `schema_tokens`), the checker counts the undeclared ones as nothing, hence `budget-unused`.\n"
+             Their budgets are measured on the sources' text; the checker measures an eager load by what the workspace declares \
+             (`[skills.NAME]`, `[tools.NAME]` with `schema_tokens`), so until it declares them it cannot tell whether the budgets fit \
+             (`unknown-tool` and `unsatisfied-requirement` name what is missing).\n"
         ));
     }
     if !undeclared.is_empty() {

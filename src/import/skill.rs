@@ -12,6 +12,13 @@
 //!   `sessionStart`, or an `@…/SKILL.md` import in an instruction file):
 //!   then it becomes an `eager-load` of the skill's manifest, budgeted at
 //!   the body's size, with a `requires` for the skill;
+//! - the body is not an `applies on skill NAME` text: that activation is
+//!   for a plugin's text *about* a skill, told when the skill is invoked.
+//!   The body is the skill itself, which the language models as a skill the
+//!   workspace installs (`[skills.NAME]`) and the agent reads through the
+//!   skill when it invokes it; as a text it would be told twice on every
+//!   invocation, and its plugin would need a `requires` for a skill that no
+//!   workspace declares yet;
 //! - `allowed-tools` (or `tools`, which some skills write) becomes the tool
 //!   vocabulary in a comment, checked against the workspace's tools.
 

@@ -25,3 +25,13 @@ pub fn framing_for(plugin: &PluginName, priority: Priority) -> Option<String> {
         )),
     }
 }
+
+/// The line the system prompt keeps for a text the model may ask for
+/// (`applies on request`): its name and its description. Written here once:
+/// the runtime composes it, the checker counts it against the system
+/// prompt's share, and the language server shows it.
+pub fn on_request_listing(name: &str, description: &str) -> String {
+    format!(
+        "[Available on request: `{name}`. {description} Ask for it by this name when it applies.]"
+    )
+}

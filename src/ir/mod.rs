@@ -8,12 +8,13 @@
 
 mod framing;
 pub mod kinds;
+pub mod reference;
 mod template;
 pub mod variables;
 pub mod variance;
 mod vocabulary;
 
-pub use framing::{framing, framing_for};
+pub use framing::{framing, framing_for, on_request_listing};
 pub use kinds::{Delivery, KindSpec};
 pub use template::{Template, TemplatePart, VariableUse};
 pub use vocabulary::{

@@ -310,7 +310,7 @@ fn unknown_activation(word: Word<'_>) -> Diagnostic {
 }
 
 /// Whether `glob` is one the runtime can match, and why not.
-fn validate_glob(glob: &str) -> Result<(), String> {
+pub fn validate_glob(glob: &str) -> Result<(), String> {
     if glob.is_empty() {
         return Err("an empty glob matches nothing".into());
     }

@@ -23,6 +23,9 @@ mod values;
 
 use std::cell::Cell;
 
+/// Whether a glob is one `applies to files` accepts, for importers that
+/// must write only what the language reads back.
+pub use activation::validate_glob;
 /// The field names lowering accepts, for completion in the language server.
 pub use plugin::PLUGIN_FIELDS;
 pub use values::is_kebab;

@@ -66,6 +66,15 @@ pub(crate) struct Cache<'p> {
     profile: &'p Profile,
     entries: HashMap<u64, (i64, u64)>,
     pub totals: CacheTotals,
+    /// `totals.cost` in millionths, summed exactly: adding up products of
+    /// prices like 0.1 in floating point drifts (463964.89999999997).
+    cost_millionths: u128,
+}
+
+/// `tokens` at `multiplier`, in millionths of an uncached token.
+fn millionths(tokens: u64, multiplier: f64) -> u128 {
+    let price = (multiplier.max(0.0) * 1e6).round() as u128;
+    u128::from(tokens) * price
 }
 
 impl<'p> Cache<'p> {
@@ -74,6 +83,7 @@ impl<'p> Cache<'p> {
             profile,
             entries: HashMap::new(),
             totals: CacheTotals::default(),
+            cost_millionths: 0,
         }
     }
 
@@ -100,9 +110,10 @@ impl<'p> Cache<'p> {
         totals.read_tokens += outcome.read;
         totals.write_tokens += outcome.written;
         totals.uncached_tokens += uncached;
-        totals.cost += outcome.read as f64 * self.profile.read_multiplier
+        self.cost_millionths += millionths(outcome.read, self.profile.read_multiplier)
             + outcome.write_cost
-            + uncached as f64;
+            + millionths(uncached, 1.0);
+        totals.cost = self.cost_millionths as f64 / 1e6;
     }
 
     /// Whether the prefix with hash `prefix` is cached at `at`; a hit
@@ -152,7 +163,7 @@ impl<'p> Cache<'p> {
             let tokens = through[mark.after];
             if tokens > from {
                 outcome.written += tokens - from;
-                outcome.write_cost += (tokens - from) as f64 * mark.write_multiplier;
+                outcome.write_cost += millionths(tokens - from, mark.write_multiplier);
                 from = tokens;
             }
             self.write(request.blocks[mark.after].prefix, request.at, mark.seconds);
@@ -184,7 +195,7 @@ impl<'p> Cache<'p> {
         let total = through.last().copied().unwrap_or(0);
         if total >= minimum {
             outcome.written = total - read;
-            outcome.write_cost = outcome.written as f64 * multiplier;
+            outcome.write_cost = millionths(outcome.written, multiplier);
         }
         outcome
     }
@@ -195,7 +206,8 @@ impl<'p> Cache<'p> {
 struct Outcome {
     read: u64,
     written: u64,
-    write_cost: f64,
+    /// In millionths of an uncached token.
+    write_cost: u128,
 }
 
 #[cfg(test)]

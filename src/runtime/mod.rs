@@ -43,6 +43,7 @@ mod cache;
 mod compose;
 mod facts;
 mod gate;
+pub mod installed;
 mod profiles;
 mod record;
 mod render;
@@ -57,8 +58,8 @@ pub use gate::{CliGate, Gate, GateOutcome, GateRequest};
 pub use profiles::{Boundary, Breakpoint, Caching, Lifetime, Placed, Profile, Profiles};
 pub use record::ActivationRecord;
 pub use record::{
-    Contribution, Fired, Note, OpeningItem, OpeningKind, Refusal, RunRecord, SystemPrompt, Turn,
-    TurnContributor, TurnInput, TurnRecord,
+    Approval, Contribution, Fired, Note, OpeningItem, OpeningKind, Refusal, RunRecord,
+    SystemPrompt, Turn, TurnContributor, TurnInput, TurnRecord, Withdrawal,
 };
 pub use render::{defang, envelope};
 pub use session::{Agent, Environment, Model, Person, Session};

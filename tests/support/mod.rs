@@ -39,8 +39,9 @@ pub fn assert_canonical(manifest: &Manifest) {
     );
 }
 
-/// Every `text` body decodes to what was imported, byte for byte, and no
-/// budget is under what the checker measures.
+/// Every `text` body decodes to what was imported, byte for byte, every
+/// contributor applies when the import says it does, and no budget is
+/// under what the checker measures.
 pub fn assert_faithful(manifest: &Manifest, config: &Config) {
     let source = SourceFile::new(manifest.path.clone(), manifest.text.clone());
     let analysis = contrib::analyze(&source, config);
@@ -54,6 +55,18 @@ pub fn assert_faithful(manifest: &Manifest, config: &Config) {
     for (lowered, produced) in plugin.contributors.iter().zip(&manifest.contributors) {
         assert_eq!(lowered.id.value, produced.id);
         assert_eq!(lowered.budget.value, produced.budget);
+        assert_eq!(
+            lowered.placement.value, produced.placement,
+            "{}",
+            produced.id
+        );
+        assert_eq!(
+            lowered.activation.value.kind(),
+            produced.activation,
+            "{}: `{}`",
+            manifest.path,
+            produced.id
+        );
         if let (ContributorBody::Text { body }, Some(imported)) = (&lowered.body, &produced.body) {
             assert!(
                 body.literals().collect::<String>() == *imported,

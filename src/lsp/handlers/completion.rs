@@ -98,25 +98,55 @@ impl Items<'_, '_> {
                     }
                 }
             }
-            (Some(_), Some((key, rest))) => self.values(key, rest),
+            (Some(keyword), Some((key, rest))) => self.values(Kind::parse(keyword), key, rest),
             (None, Some(_)) => {}
         }
     }
 
-    /// What may follow `key rest…`.
-    fn values(&mut self, key: &str, rest: &[&str]) {
+    /// What may follow `key rest…` in a block of `kind` (`None` for the
+    /// plugin): only what the table of kinds allows there.
+    fn values(&mut self, kind: Option<Kind>, key: &str, rest: &[&str]) {
         let config = self.snapshot.config.clone();
+        let placements = kind.map_or(Placement::ALL, |kind| kind.spec().placements);
         match (key, rest) {
             ("placement", []) => {
-                for placement in Placement::ALL {
-                    let detail =
-                        format!("{}; goes to {}", placement.shared_by(), goes_to(*placement));
+                for placement in placements {
+                    let goes = match kind {
+                        Some(kind) => kind.spec().delivery(*placement, true).describe(),
+                        None => goes_to(*placement),
+                    };
+                    let detail = format!("{}; goes to {goes}", placement.shared_by());
                     self.value(placement.as_str(), &detail);
                 }
             }
             ("owner", []) => self.vocabulary::<Owner>(),
             ("priority", []) => self.vocabulary::<Priority>(),
-            ("reach", []) => self.vocabulary::<Reach>(),
+            ("reach", []) => {
+                let placement = self.written_placement().unwrap_or(Placement::Message);
+                let reaches = kind.map_or(Reach::ALL, |kind| kind.spec().reaches_at(placement));
+                for reach in reaches {
+                    self.value(reach.as_str(), Reach::NOUN);
+                }
+            }
+            ("applies", []) => {
+                self.value("always", "applies on every conversation (the default)");
+                self.value(
+                    "on",
+                    "on command NAME, on skill NAME, on subagent NAME, on request \"…\"",
+                );
+                self.value("to", "to files [\"GLOB\", …]");
+            }
+            ("applies", ["on"]) => {
+                self.value("command", "when a person invokes the command");
+                self.value("skill", "when the skill is invoked");
+                self.value("subagent", "when the agent delegates to the subagent");
+                self.value(
+                    "request",
+                    "when the model asks for it, having read its description",
+                );
+            }
+            ("applies", ["to"]) => self.value("files", "when files matching a glob are in play"),
+            ("applies", ["on", "skill"]) => self.skills(&config, false),
             ("source", []) => self.vocabulary::<Source>(),
             ("says", _) => {
                 for section in FactSection::spellings() {
@@ -140,7 +170,7 @@ impl Items<'_, '_> {
             ("skill", []) | ("when", ["skill-updated"]) => self.skills(&config, false),
             ("requires", []) => self.keyword("skill", "requires skill NAME \"REQ\""),
             ("requires", ["skill"]) => self.skills(&config, true),
-            ("skill", [_]) => self.keyword("operations", "skill NAME operations a, b"),
+            ("skill", [_]) => self.keyword("operations", "skill NAME operations [a, b]"),
             ("skill", [skill, "operations", chosen @ ..]) => {
                 if let Some(found) = config.skills.get(*skill) {
                     for (operation, tokens) in &found.operations {
@@ -156,6 +186,16 @@ impl Items<'_, '_> {
             ("budget", [_]) => self.keyword("tokens", "budget N tokens"),
             _ => {}
         }
+    }
+
+    /// The placement written in the block around the cursor, read from its
+    /// text so that it is known while the block does not lower yet.
+    fn written_placement(&self) -> Option<Placement> {
+        let block = self.cursor.blocks.last()?;
+        let text = self.cursor.text.get(block.span.range())?;
+        text.split(['\n', ',', '{', '}'])
+            .filter_map(|item| item.trim().strip_prefix("placement "))
+            .find_map(|value| Placement::parse(value.trim()))
     }
 
     fn vocabulary<V: Vocabulary>(&mut self) {

@@ -349,6 +349,26 @@ fn hover_on_plain_words_shows_nothing() {
     assert_eq!(hover::hover(&fixture.snapshot(), fixture.position), None);
 }
 
+/// Only what the table of kinds allows: an eager load's placements, the
+/// reaches kept text can honour, activations and what follows them.
+#[test]
+fn completes_what_the_kind_allows_and_activations() {
+    let load = Fixture::manifest(
+        "eager-load review-ops {\n        placement agent",
+        "eager-load review-ops {\n        placement |",
+    );
+    let reach = Fixture::manifest("reach with-person", "reach |");
+    let applies = Fixture::manifest("        reach with-person\n", "        applies |\n");
+    let on = Fixture::manifest("        reach with-person\n", "        applies on |\n");
+    insta::assert_snapshot!(format!(
+        "{}\n{}\n{}\n{}",
+        load.completion(false),
+        reach.completion(false),
+        applies.completion(false),
+        on.completion(false)
+    ));
+}
+
 #[test]
 fn completes_placements_after_placement() {
     let fixture = Fixture::manifest("placement person\n", "placement |\n");

@@ -27,6 +27,9 @@ impl Layout {
         let mut by_agent: BTreeMap<usize, Shared> = BTreeMap::new();
         let mut by_person: BTreeMap<(usize, usize), Shared> = BTreeMap::new();
         let mut previous: HashMap<(usize, usize, usize), &Request> = HashMap::new();
+        // Sums are whole numbers, divided once at the end: adding up
+        // `x / requests` for every request drifts (82.99999999999964).
+        let (mut system_prompt_bytes, mut request_bytes, mut request_tokens) = (0u64, 0u64, 0u64);
         let mut resent = 0u64;
         for (key, sent) in &self.sent {
             by_agent
@@ -37,16 +40,17 @@ impl Layout {
                 .entry((key.agent, key.person))
                 .or_default()
                 .add(&sent.system_prompt);
-            figures.system_prompt_bytes += sent.system_prompt.len() as f64 / requests;
+            system_prompt_bytes += sent.system_prompt.len() as u64;
             let request = &sent.request;
-            figures.request_bytes +=
-                request.blocks.iter().map(|b| b.bytes).sum::<u64>() as f64 / requests;
-            figures.request_tokens +=
-                request.blocks.iter().map(|b| b.tokens).sum::<u64>() as f64 / requests;
+            request_bytes += request.blocks.iter().map(|b| b.bytes).sum::<u64>();
+            request_tokens += request.blocks.iter().map(|b| b.tokens).sum::<u64>();
             let id = (key.agent, key.person, key.conversation);
             resent += unshared_bytes(previous.get(&id).copied(), request);
             previous.insert(id, request);
         }
+        figures.system_prompt_bytes = system_prompt_bytes as f64 / requests;
+        figures.request_bytes = request_bytes as f64 / requests;
+        figures.request_tokens = request_tokens as f64 / requests;
         figures.resent_bytes_per_turn = resent as f64 / requests;
         (figures.agent_shared_bytes, figures.agent_shared_tokens) = mean_shared(by_agent.values());
         (figures.person_shared_bytes, figures.person_shared_tokens) =

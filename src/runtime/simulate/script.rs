@@ -50,7 +50,7 @@ pub(super) fn person(index: usize, rng: &mut Rng) -> Person {
         name: format!("{} {}", rng.pick(FIRST), rng.pick(LAST)),
         locale: locale.into(),
         timezone: timezone.into(),
-        utc_offset: offset,
+        utc_offset: Some(offset),
     }
 }
 
@@ -77,10 +77,10 @@ pub(super) fn session(
     tools.sort();
     tools.dedup();
     Session {
-        started_at: options
-            .start
-            .plus_seconds(rng.below(6 * 86_400) as i64)
-            .at_offset(person.utc_offset),
+        started_at: {
+            let start = options.start.plus_seconds(rng.below(6 * 86_400) as i64);
+            start.at_offset(person.offset_at(start))
+        },
         tools,
         agent: Agent { name },
         person: Some(person.clone()),
