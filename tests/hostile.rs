@@ -218,7 +218,7 @@ fn a_committed_cache_cannot_make_a_broken_manifest_pass() {
     ] {
         let output = run(ci.path(), args);
         assert_eq!(code(&output), 1, "{args:?}: {}", both(&output));
-        assert!(stdout(&output).contains("1 error"), "{}", stdout(&output));
+        assert!(both(&output).contains("1 error"), "{}", both(&output));
     }
     // Nor does an entry edited in the CI's own cache, without its key.
     let (index, _) = cache_files(ci.path());
@@ -507,7 +507,8 @@ fn trusted_keys_come_from_the_catalogs_own_keys_folder() {
     let catalog = published_catalog(dir);
     let keygen = contrib(&["keygen", "--out", "signer"], dir);
     assert_eq!(code(&keygen), 0, "{}", both(&keygen));
-    let id = stdout(&keygen)
+    // `keygen` says what it made as status, on standard error.
+    let id = stderr(&keygen)
         .split(':')
         .take(2)
         .collect::<Vec<_>>()

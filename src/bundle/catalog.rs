@@ -64,9 +64,12 @@ pub struct LockEntry {
 }
 
 impl Lock {
-    /// Reads the lock of the catalog at `folder`; a folder without one is
-    /// an empty catalog.
+    /// Reads the lock of the catalog at `folder`; a folder without one, or
+    /// no folder yet (a first publish creates it), is an empty catalog.
     pub fn read(folder: &Path) -> Result<Lock, String> {
+        if std::fs::symlink_metadata(folder).is_err() {
+            return Ok(Lock::default());
+        }
         Lock::read_in(&Root::open(folder)?)
     }
 

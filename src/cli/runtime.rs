@@ -85,8 +85,13 @@ pub struct SimulateArgs {
 /// figures to compare.
 /// A count from 1 to `max`: each bound is generous on its own, and
 /// refusing more at parse time keeps a run from aborting on allocation.
-fn up_to(max: u64) -> clap::builder::RangedU64ValueParser<usize> {
-    clap::builder::RangedU64ValueParser::<usize>::new().range(1..=max)
+fn up_to(max: usize) -> impl Fn(&str) -> Result<usize, String> + Clone + Send + Sync + 'static {
+    move |text: &str| match text.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".to_string()),
+        Ok(count) if count > max => Err(format!("must be at most {max}")),
+        Ok(count) => Ok(count),
+        Err(_) => Err(format!("`{text}` is not a whole number")),
+    }
 }
 
 #[derive(Args)]
