@@ -19,8 +19,8 @@
 //!
 //! beside them [`uri`] (paths as URIs, for SARIF and the language
 //! server), [`diagnostic`] (the one diagnostic type), [`rules`] (every
-//! rule's code, name and explanation), [`cli`] and [`lsp`] (the language
-//! server).
+//! rule's code, name and explanation), [`fs`] (the file system, behind one
+//! policy), [`cli`] and [`lsp`] (the language server).
 //!
 //! ```
 //! let source = contrib::source::SourceFile::new(
@@ -43,6 +43,7 @@ pub mod config;
 pub mod diagnostic;
 pub mod fix;
 pub mod fmt;
+pub mod fs;
 pub mod import;
 pub mod ir;
 pub mod limits;

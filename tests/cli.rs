@@ -1,23 +1,25 @@
 //! The `contrib` binary as CI and people run it: exit statuses, the JSON
 //! document, and bad input refused with a clear message, never a panic.
 
+mod isolated;
+
 mod common;
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use common::root;
 
 /// Runs `contrib ARGS…` from the crate's folder, without colour, with
 /// backtraces on so that a panic could not hide.
 fn contrib(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_contrib"))
-        .args(args)
-        .current_dir(root())
-        .env("NO_COLOR", "1")
-        .env("RUST_BACKTRACE", "1")
-        .output()
-        .expect("the contrib binary runs")
+    isolated::output(
+        isolated::contrib_command()
+            .args(args)
+            .current_dir(root())
+            .env("NO_COLOR", "1")
+            .env("RUST_BACKTRACE", "1"),
+    )
 }
 
 fn status(output: &Output) -> i32 {
@@ -282,10 +284,16 @@ fn a_search_skips_what_contribignore_lists() {
     write(folder.path(), "plugins/a.contrib", CLEAN.as_bytes());
     write(folder.path(), "plugins/fixtures/bad.contrib", broken);
     write(folder.path(), "plugins/draft.contrib", broken);
+    write(folder.path(), "plugins/notes.draft.contrib", broken);
+    write(folder.path(), "plugins/generated/out.contrib", broken);
+    write(folder.path(), "plugins/.hidden/x.contrib", broken);
+    write(folder.path(), "node_modules/pkg/y.contrib", broken);
+    write(folder.path(), ".gitignore", b"generated/\n");
+    // The syntax of `.gitignore`: globs, folders, comments on their own lines.
     write(
         folder.path(),
         ".contribignore",
-        b"# fixtures fail on purpose\nplugins/fixtures/\n\nplugins/draft.contrib  # not yet\nno/such/folder\n",
+        b"# fixtures fail on purpose\nplugins/fixtures/\n\n# not yet\nplugins/draft.contrib\n*.draft.contrib\nno/such/folder\n",
     );
     // From the folder with the ignore file, and from one below it.
     for searched in [folder.path().to_path_buf(), folder.path().join("plugins")] {

@@ -4,9 +4,11 @@
 //! Every read has a timeout, so a server that hangs fails its test instead
 //! of blocking the suite; a server left running is killed on drop.
 
+mod isolated;
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -73,10 +75,11 @@ impl Server {
     fn start() -> Server {
         let workspace = tempfile::tempdir().unwrap();
         std::fs::write(workspace.path().join("contrib.toml"), CONFIG).unwrap();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_contrib"))
+        let mut command = isolated::contrib_command();
+        isolated::isolate(&mut command, &workspace.path().join("cache"));
+        let mut child = command
             .arg("lsp")
             // Anything the server wrote under these would show up here.
-            .env("XDG_CACHE_HOME", workspace.path().join("cache"))
             .env("HOME", workspace.path().join("home"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -641,6 +644,44 @@ fn garbage_requests_are_answered_and_the_server_keeps_serving() {
     assert!(
         hover["result"]["contents"]["value"].as_str().is_some(),
         "{hover}"
+    );
+    assert!(server.shut_down().success());
+}
+
+#[test]
+fn a_mis_sized_frame_costs_only_itself() {
+    let mut server = Server::initialized();
+    let uri = server.open("review.contrib", CLEAN);
+    let hover = |id: i64| {
+        json!({
+            "jsonrpc": "2.0",
+            "id": id,
+            "method": "textDocument/hover",
+            "params": { "textDocument": { "uri": uri }, "position": position(CLEAN, "placement agent", 12) },
+        })
+        .to_string()
+    };
+    // A length too short: the rest of the body runs into the next header.
+    let body = hover(501);
+    server.write_raw(format!("Content-Length: {}\r\n\r\n{body}", body.len() - 7).as_bytes());
+    let body = hover(502);
+    server.write_raw(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes());
+    let answer = server.response(&json!(502));
+    assert!(
+        answer["result"]["contents"]["value"].is_string(),
+        "{answer}"
+    );
+    // A length too long: the body swallows the next frame's header.
+    let body = hover(503);
+    server.write_raw(format!("Content-Length: {}\r\n\r\n{body}", body.len() + 25).as_bytes());
+    for id in [504, 505] {
+        let body = hover(id);
+        server.write_raw(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes());
+    }
+    let answer = server.response(&json!(505));
+    assert!(
+        answer["result"]["contents"]["value"].is_string(),
+        "{answer}"
     );
     assert!(server.shut_down().success());
 }

@@ -3,9 +3,11 @@
 //! and every turn recorded. Bundles are built here from small manifests, so
 //! each test shows the contributors it is about.
 
+mod isolated;
+
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use contrib::bundle::{self, Bundle, LoadError};
 use contrib::config::Effect;
@@ -898,12 +900,12 @@ fn the_simulation_is_deterministic_and_the_composed_layout_shares_more() {
 // The command line
 
 fn contrib(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_contrib"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the contrib binary runs")
+    isolated::output(
+        isolated::contrib_command()
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("NO_COLOR", "1"),
+    )
 }
 
 /// The examples built into `out`.

@@ -7,7 +7,7 @@ use clap::{Args, Subcommand};
 use super::build::print_changes;
 use super::compile::{bundle_or_manifest, compile, Compiled, NotBuilt};
 use super::output::{self, status, ReportFormat};
-use super::{fail, files, Outcome};
+use super::{fail, Outcome};
 use crate::bundle::catalog::{self, Lock};
 use crate::bundle::diff;
 use crate::config::{Config, Resolver};
@@ -137,17 +137,25 @@ fn untrust(args: &KeyArgs) -> Outcome {
 }
 
 fn check(args: &CatalogCheckArgs) -> Outcome {
-    let config = match &args.config {
+    // A configuration with errors is reported with the catalog's, so the
+    // run fails rather than checking against the platform's defaults.
+    let (config, config_diagnostics) = match &args.config {
         Some(path) => match Config::load(path) {
-            Ok((config, _)) => config,
+            Ok(loaded) => loaded,
             Err(message) => return fail(message),
         },
-        None => Config::platform(),
+        None => (Config::platform(), Vec::new()),
     };
     let report = match catalog::check(&args.catalog, &config) {
         Ok(report) => report,
         Err(message) => return fail(message),
     };
+    for skipped in &report.skipped {
+        status(format_args!(
+            "warning: skipped {}",
+            crate::report::terminal::visible(&skipped.to_string())
+        ));
+    }
     let mut emitter = report::emitter(args.format, output::stdout_style());
     let mut totals = Totals::default();
     let mut files = report.files;
@@ -165,6 +173,10 @@ fn check(args: &CatalogCheckArgs) -> Outcome {
         }
     };
     let written = output::write_result(|out| {
+        if let (Some(source), false) = (&config.source, config_diagnostics.is_empty()) {
+            totals.add(&config_diagnostics);
+            emitter.file(out, source, &config_diagnostics)?;
+        }
         for (source, diagnostics) in &files {
             totals.add(diagnostics);
             emitter.file(out, source, diagnostics)?;
@@ -198,11 +210,18 @@ fn sources_against_catalog(
     let lock = Lock::read(&args.catalog)?;
     let mut resolver = Resolver::new(args.config.clone());
     let mut out = Vec::new();
-    for path in files::manifests(&args.sources)? {
+    let (manifests, _) = super::manifests(&args.sources)?;
+    for path in manifests {
         let compiled = match compile(&path, &mut resolver) {
             Ok(compiled) => compiled,
             Err(NotBuilt::Errors(source, diagnostics)) => {
                 out.push((source, diagnostics));
+                continue;
+            }
+            Err(NotBuilt::Config(first)) => {
+                if let Some(first) = first {
+                    out.push(first);
+                }
                 continue;
             }
             Err(NotBuilt::Failed(message)) => return Err(message),
@@ -243,8 +262,9 @@ pub fn yank(args: &YankArgs) -> Outcome {
     let Ok(version) = semver::Version::parse(version) else {
         return fail(format!("`{version}` is not a semantic version"));
     };
-    match catalog::yank(&args.catalog, plugin, &version, args.undo) {
-        Ok(()) => {
+    let waiting = |message: &str| status(format_args!("note: {message}"));
+    match catalog::yank(&args.catalog, plugin, &version, args.undo, &waiting) {
+        Ok(version) => {
             status(format_args!(
                 "{} {plugin}@{version}",
                 if args.undo { "restored" } else { "yanked" }
@@ -300,7 +320,12 @@ pub fn preview(args: &PreviewArgs) -> Outcome {
             let screen = Screen::of_bundle(&bundle);
             match &args.html {
                 Some(path) => write_page(path, &screen).map_or_else(fail, |()| Outcome::Clean),
-                None => output::result(screen_text(&screen).trim_end(), Outcome::Clean),
+                // What the person sees must be what the model gets, so
+                // nothing in it may act on the terminal.
+                None => output::result(
+                    crate::report::terminal::visible(&screen_text(&screen)).trim_end(),
+                    Outcome::Clean,
+                ),
             }
         }
         Err(message) => fail(message),
@@ -310,7 +335,7 @@ pub fn preview(args: &PreviewArgs) -> Outcome {
 /// Writes the approval screen's page to `path`, saying so on standard
 /// error.
 pub fn write_page(path: &std::path::Path, screen: &Screen) -> Result<(), String> {
-    files::write_atomically(path, crate::pages::approval::render(screen).as_bytes())?;
+    crate::fs::write_atomically(path, crate::pages::approval::render(screen).as_bytes())?;
     status(format_args!(
         "wrote the approval screen for {} to `{}`",
         screen.id,

@@ -128,7 +128,9 @@ pub fn compose(args: &ComposeArgs) -> Outcome {
                     Ok(text) => text,
                     Err(error) => return fail(format!("cannot write the layout: {error}")),
                 },
-                ReportFormat::Human => human_layout(&layout),
+                ReportFormat::Human => {
+                    crate::report::terminal::visible(&human_layout(&layout)).into_owned()
+                }
             };
             output::result(text, Outcome::Clean)
         }

@@ -6,8 +6,9 @@ use clap::{Args, ValueEnum};
 
 use super::output::{self, status};
 use super::progress::{Conditions, Progress};
-use super::{fail, files, Outcome};
+use super::{fail, Outcome};
 use crate::config::{self, Config};
+use crate::fs::{self, Root};
 use crate::import::{self, report, Format, Options};
 use crate::ir::Owner;
 
@@ -87,7 +88,7 @@ pub fn run(args: &ImportArgs) -> Outcome {
         if let Some(out) = &args.out {
             let detailed = report::render(&summaries, &imports, true);
             if let Err(message) =
-                files::write_atomically(&out.join("import-report.md"), detailed.as_bytes())
+                fs::write_atomically(&out.join("import-report.md"), detailed.as_bytes())
             {
                 return fail(message);
             }
@@ -178,8 +179,9 @@ fn workspace(args: &ImportArgs) -> Result<Config, String> {
     };
     let (config, diagnostics) = Config::load(&path)?;
     if diagnostics.iter().any(|diagnostic| diagnostic.is_error()) {
-        status(format_args!(
-            "warning: `{}` has errors; run `contrib check` on a manifest to see them",
+        // Budgets measured against defaults would not be the workspace's.
+        return Err(format!(
+            "`{}` has errors; run `contrib check` on a manifest to see them",
             path.display()
         ));
     }
@@ -195,23 +197,14 @@ enum Stop {
 /// Writes the manifests under `out`, which is created even when there is
 /// nothing to write, as `-o` promises.
 fn write(out: &Path, imports: &[import::Imported]) -> Result<(), Stop> {
-    let create = |folder: &Path| {
-        std::fs::create_dir_all(folder).map_err(|error| {
-            Stop::Failed(format!(
-                "cannot create `{}`: {}",
-                folder.display(),
-                files::describe(&error)
-            ))
-        })
-    };
-    create(out)?;
     let mut count = 0;
+    let root = Root::create(out).map_err(Stop::Failed)?;
     for manifest in imports.iter().flat_map(|imported| &imported.manifests) {
         let path = out.join(&manifest.path);
         if let Some(folder) = path.parent() {
-            create(folder)?;
+            root.create_folders(folder).map_err(Stop::Failed)?;
         }
-        files::write_atomically(&path, manifest.text.as_bytes()).map_err(Stop::Failed)?;
+        fs::write_atomically(&path, manifest.text.as_bytes()).map_err(Stop::Failed)?;
         count += 1;
     }
     status(format_args!(

@@ -9,7 +9,8 @@ use serde::Serialize;
 
 use super::output::{self, ReportFormat};
 use super::progress::{Conditions, Progress};
-use super::{fail, files, installed, Outcome};
+use super::{fail, installed, Outcome};
+use crate::report::terminal::visible;
 use crate::runtime::simulate::{self, Figures, Options, Report};
 use crate::runtime::{Caching, Profile, Profiles};
 
@@ -22,24 +23,29 @@ pub struct SimulateArgs {
     /// re-checked.
     #[arg(long, value_name = "DIR", conflicts_with = "workspace")]
     bundles: Option<PathBuf>,
-    /// Agents, each with its own system prompt.
-    #[arg(long, value_name = "N", default_value_t = 2, value_parser = at_least_one)]
+    /// Agents, each with its own system prompt (1 to 100).
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = up_to(100))]
     agents: usize,
-    /// Persons, each talking to every agent.
-    #[arg(long, value_name = "N", default_value_t = 4, value_parser = at_least_one)]
+    /// Persons, each talking to every agent (1 to 10,000).
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = up_to(10_000))]
     persons: usize,
-    /// Conversations per agent and person.
-    #[arg(long, value_name = "N", default_value_t = 3, value_parser = at_least_one)]
+    /// Conversations per agent and person (1 to 1,000).
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = up_to(1_000))]
     conversations: usize,
-    /// Turns per conversation.
-    #[arg(long, value_name = "N", default_value_t = 12, value_parser = at_least_one)]
+    /// Turns per conversation (1 to 1,000).
+    #[arg(long, value_name = "N", default_value_t = 12, value_parser = up_to(1_000))]
     turns: usize,
     /// Seeds the simulated people and timings: the same seed, the same run.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Compact a conversation when its stored history passes this many
-    /// tokens.
-    #[arg(long, value_name = "TOKENS", default_value_t = Options::default().compact_after_tokens)]
+    /// tokens (1 to 10,000,000).
+    #[arg(
+        long,
+        value_name = "TOKENS",
+        default_value_t = Options::default().compact_after_tokens,
+        value_parser = clap::value_parser!(u64).range(1..=10_000_000)
+    )]
     compact_after: u64,
     #[command(flatten)]
     cache: CacheArgs,
@@ -55,9 +61,12 @@ pub struct SimulateArgs {
 
 /// A count that must be at least one: a simulation of no one has no
 /// figures to compare.
-fn at_least_one(text: &str) -> Result<usize, String> {
-    match text.parse::<usize>() {
+/// A count from 1 to `max`: each bound is generous on its own, and
+/// refusing more at parse time keeps a run from aborting on allocation.
+fn up_to(max: usize) -> impl Fn(&str) -> Result<usize, String> + Clone + Send + Sync + 'static {
+    move |text: &str| match text.parse::<usize>() {
         Ok(0) => Err("must be at least 1".to_string()),
+        Ok(count) if count > max => Err(format!("must be at most {max}")),
         Ok(count) => Ok(count),
         Err(_) => Err(format!("`{text}` is not a whole number")),
     }
@@ -95,6 +104,11 @@ impl CacheArgs {
     }
 }
 
+/// Most turns one `simulate` run composes: each bound above is generous
+/// on its own, but their product bounds the time and memory a run takes
+/// (a few seconds and tens of megabytes per hundred thousand turns).
+const MAX_SIMULATED_TURNS: usize = 1_000_000;
+
 pub fn simulate(args: &SimulateArgs) -> Outcome {
     let profile = match args.cache.profile() {
         Ok(profile) => profile,
@@ -104,6 +118,15 @@ pub fn simulate(args: &SimulateArgs) -> Outcome {
         Ok(host) => host,
         Err(message) => return fail(message),
     };
+    let total = [args.agents, args.persons, args.conversations, args.turns]
+        .into_iter()
+        .fold(1usize, usize::saturating_mul);
+    if total > MAX_SIMULATED_TURNS {
+        return fail(format!(
+            "{} agents × {} people × {} conversations × {} turns is {total} turns; simulate at most {MAX_SIMULATED_TURNS}",
+            args.agents, args.persons, args.conversations, args.turns
+        ));
+    }
     for refused in host.refused_at_load() {
         eprintln!("refused at load: {refused}");
     }
@@ -149,7 +172,7 @@ pub fn simulate(args: &SimulateArgs) -> Outcome {
         let mut reports = vec![report.clone()];
         reports.extend(others);
         let page = crate::pages::simulation::render(&reports);
-        if let Err(message) = files::write_atomically(path, page.as_bytes()) {
+        if let Err(message) = crate::fs::write_atomically(path, page.as_bytes()) {
             return fail(message);
         }
         output::status(format_args!(
@@ -176,7 +199,9 @@ pub fn simulate(args: &SimulateArgs) -> Outcome {
                 Err(error) => return fail(format!("cannot write the report: {error}")),
             }
         }
-        ReportFormat::Human => human_report(&report),
+        // Bodies and names come from bundles: control characters are shown
+        // as escapes, never sent to the terminal (JSON escapes them itself).
+        ReportFormat::Human => visible(&human_report(&report)).into_owned(),
     };
     output::result(text, Outcome::Clean)
 }

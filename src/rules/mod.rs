@@ -89,6 +89,7 @@ registry! {
     DUPLICATE_FACT_SECTION = ("C0126", "duplicate-fact-section", Lint, Warn, "two facts state the same section"),
     FACT_OVER_BUDGET = ("C0127", "fact-over-budget", Lint, Warn, "a fact can add more than its budget within the runtime's bounds"),
     INVALID_ORIGIN_PLACEHOLDER = ("C0128", "invalid-origin-placeholder", Language, Deny, "a preface's origin names a placeholder that cannot be filled"),
+    HIDDEN_CHARACTER = ("C0129", "hidden-character", Lint, Deny, "the manifest holds a control, bidirectional, zero-width or tag character"),
     INVALID_CONFIG = ("C0201", "invalid-config", Config, Deny, "`contrib.toml` cannot be read as a workspace configuration"),
     UNKNOWN_LINT = ("C0202", "unknown-lint", Config, Warn, "`[lints]` names a rule that does not exist or cannot be changed"),
     FROZEN_VERSION_CHANGED = ("C0301", "frozen-version-changed", Bundle, Deny, "a published version would change"),

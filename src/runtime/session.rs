@@ -302,8 +302,7 @@ impl Session {
 
     /// Reads the session file at `path`.
     pub fn load(path: &Path) -> Result<Session, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|error| format!("cannot read `{}`: {error}", path.display()))?;
+        let text = crate::fs::read_text(path, crate::limits::files::RUNTIME_INPUT)?;
         Session::from_toml(&text).map_err(|error| format!("`{}`: {error}", path.display()))
     }
 
