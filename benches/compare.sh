@@ -65,7 +65,7 @@ peer() { [ "${PEERS:-1}" != 0 ] && command -v "$1" >/dev/null; }
 say "building contrib and the generator (release)"
 # One build for both (the feature only makes the generator buildable), so
 # the crate compiles once.
-cargo build --quiet --release --manifest-path "$ROOT/Cargo.toml" --features bench-tools --bin contrib --bin gen-catalog
+cargo build --quiet --release --manifest-path "$ROOT/Cargo.toml" --features bench-tools --bin contrib --example gen-catalog
 CONTRIB="$ROOT/target/release/contrib"
 # The cache's key lives in the cache root: keep it inside the benchmark's
 # folders, never in the user's cache folder.
@@ -83,7 +83,7 @@ generate() {
     local work="$ROOT/target/bench-$name-$N"
     if [ ! -d "$work/contrib" ]; then
         say "generating the $name catalog ($N plugins) into $work"
-        "$ROOT/target/release/gen-catalog" "$@" "$N" "$work" >&2
+        "$ROOT/target/release/examples/gen-catalog" "$@" "$N" "$work" >&2
     fi
     echo "$work"
 }
