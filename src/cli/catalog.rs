@@ -334,6 +334,21 @@ pub fn preview_text(bundle: &Bundle) -> String {
                 operations.operations.join(", ")
             ));
         }
+        if let Some(choice) = &contributor.choice {
+            text.push_str(&format!(
+                "chosen from usage `{}` ({} conversations, {}); candidates left out: {}\n",
+                choice.usage,
+                choice.conversations,
+                choice.usage_digest,
+                choice
+                    .candidates
+                    .iter()
+                    .filter(|candidate| !candidate.chosen)
+                    .map(|candidate| candidate.item.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
         if let Some(call) = &contributor.call {
             let arguments = serde_json::to_string(&call.arguments).unwrap_or_default();
             let effect = bundle

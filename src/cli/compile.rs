@@ -4,6 +4,7 @@ use std::path::Path;
 
 use super::check::analyze_bytes;
 use super::files;
+use crate::bundle::usage::Usage;
 use crate::bundle::{self, Bundle};
 use crate::config::Resolver;
 use crate::diagnostic::Diagnostic;
@@ -28,6 +29,16 @@ pub enum NotBuilt {
 }
 
 pub fn compile(path: &Path, resolver: &mut Resolver) -> Result<Compiled, NotBuilt> {
+    compile_with_usage(path, resolver, None)
+}
+
+/// [`compile`], with `usage` read instead of the file each eager load that
+/// chooses from usage names.
+pub fn compile_with_usage(
+    path: &Path,
+    resolver: &mut Resolver,
+    usage: Option<&Path>,
+) -> Result<Compiled, NotBuilt> {
     let (loaded, _) = resolver.for_manifest(path).map_err(NotBuilt::Failed)?;
     let bytes = files::read_limited(path).map_err(NotBuilt::Failed)?;
     let (source, analysis) = analyze_bytes(&files::display_name(path), &bytes, &loaded.config);
@@ -36,12 +47,43 @@ pub fn compile(path: &Path, resolver: &mut Resolver) -> Result<Compiled, NotBuil
         Some(plugin) if !diagnostics.iter().any(Diagnostic::is_error) => plugin,
         _ => return Err(NotBuilt::Errors(source, diagnostics)),
     };
+    let usages = usages(path, &plugin, usage).map_err(NotBuilt::Failed)?;
     Ok(Compiled {
-        bundle: bundle::build(&plugin, &loaded.config),
+        bundle: bundle::build_with_usage(&plugin, &loaded.config, &usages),
         version_span: plugin.version.span,
         source,
         diagnostics,
     })
+}
+
+/// The usage file of each eager load that chooses from usage, read from
+/// the manifest's folder: a file that cannot be read stops the build,
+/// since what the bundle loads depends on it.
+fn usages(
+    manifest: &Path,
+    plugin: &crate::ir::Plugin,
+    instead: Option<&Path>,
+) -> Result<bundle::Usages, String> {
+    let folder = manifest.parent().unwrap_or_else(|| Path::new("."));
+    let mut usages = bundle::Usages::new();
+    for contributor in &plugin.contributors {
+        if let crate::ir::ContributorBody::EagerLoad {
+            choose: Some(choose),
+            ..
+        } = &contributor.body
+        {
+            let named = folder.join(&choose.usage.value);
+            let usage = Usage::read(instead.unwrap_or(&named)).map_err(|error| {
+                format!(
+                    "`{}`: `{}` chooses from usage, but {error}",
+                    manifest.display(),
+                    contributor.id.value
+                )
+            })?;
+            usages.insert(contributor.id.value.clone(), usage);
+        }
+    }
+    Ok(usages)
 }
 
 /// A bundle from a `.bundle.json` file, or built from a manifest.

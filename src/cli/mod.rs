@@ -17,6 +17,8 @@ mod lsp;
 mod migrate;
 mod runtime;
 mod sign;
+mod simulate;
+mod usage;
 
 use std::process::ExitCode;
 
@@ -61,9 +63,11 @@ enum Command {
     Import(import::ImportArgs),
     /// Print the request layout the runtime composes, turn by turn.
     Compose(runtime::ComposeArgs),
-    /// Simulate many conversations and compare cache sharing against a
-    /// naive layout.
-    Simulate(runtime::SimulateArgs),
+    /// What the eager loads that choose from usage load, and why.
+    Usage(usage::UsageArgs),
+    /// Simulate a fleet of conversations and compare the cache cost of
+    /// contrib's layout with a careful engineer's, a naive one and none.
+    Simulate(simulate::SimulateArgs),
     /// Rewrite manifests in the canonical layout (`-` for standard input).
     Fmt(fmt::FmtArgs),
     /// Rewrite manifests and `contrib.toml` files of the language's first
@@ -127,7 +131,8 @@ pub fn main() -> ExitCode {
         Command::Verify(args) => sign::verify(&args),
         Command::Import(args) => import::run(&args),
         Command::Compose(args) => runtime::compose(&args),
-        Command::Simulate(args) => runtime::simulate(&args),
+        Command::Simulate(args) => simulate::simulate(&args),
+        Command::Usage(args) => usage::run(&args),
         Command::Fmt(args) => fmt::run(&args),
         Command::Migrate(args) => migrate::run(&args),
         Command::Explain { rule } => explain::explain(&rule),

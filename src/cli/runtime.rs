@@ -1,5 +1,5 @@
-//! `contrib compose` and `contrib simulate`: the runtime, from the command
-//! line.
+//! `contrib compose`: the runtime, from the command line, and what
+//! `contrib simulate` shares with it.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -9,9 +9,9 @@ use serde::{Deserialize, Serialize};
 
 use super::{fail, Outcome};
 use crate::bundle::Bundle;
-use crate::runtime::simulate::{self, Figures, Options, Report};
 use crate::runtime::{
-    Boundary, Breakpoint, Caching, CliGate, Conversation, OpeningItem, Profile, Profiles, Session,
+    Boundary, Breakpoint, CliGate, Conversation, OpeningItem, OpeningKind, Profile, Profiles,
+    Session, Skipped,
     SystemPrompt, Turn, TurnInput,
 };
 
@@ -40,34 +40,7 @@ pub struct ComposeArgs {
 }
 
 #[derive(Args)]
-pub struct SimulateArgs {
-    /// A folder of bundles (`*.bundle.json`, searched recursively).
-    #[arg(long)]
-    bundles: PathBuf,
-    #[arg(long, default_value_t = 2)]
-    agents: usize,
-    #[arg(long, default_value_t = 4)]
-    persons: usize,
-    /// Conversations per agent and person.
-    #[arg(long, default_value_t = 3)]
-    conversations: usize,
-    /// Turns per conversation.
-    #[arg(long, default_value_t = 12)]
-    turns: usize,
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Compact a conversation when its stored history passes this many
-    /// tokens.
-    #[arg(long, value_name = "TOKENS", default_value_t = Options::default().compact_after_tokens)]
-    compact_after: u64,
-    #[command(flatten)]
-    cache: CacheArgs,
-    #[arg(long, value_enum, default_value_t = LayoutFormat::Human)]
-    format: LayoutFormat,
-}
-
-#[derive(Args)]
-struct CacheArgs {
+pub(super) struct CacheArgs {
     /// The provider cache profile: `anthropic`, `openai`, `none`, or one
     /// from `--profiles`.
     #[arg(long, default_value = "anthropic")]
@@ -78,7 +51,7 @@ struct CacheArgs {
 }
 
 impl CacheArgs {
-    fn profile(&self) -> Result<Profile, String> {
+    pub(super) fn profile(&self) -> Result<Profile, String> {
         let profiles = match &self.profiles {
             Some(path) => Profiles::load(path)?,
             None => Profiles::builtin(),
@@ -104,8 +77,14 @@ struct TurnsFile {
 #[derive(Serialize)]
 struct Layout {
     profile: String,
+    model: String,
+    /// Tools advertised and skill operations read before the first turn,
+    /// in the agent prefix.
+    preloaded: Vec<OpeningItem>,
     system_prompt: SystemPrompt,
     breakpoints: Vec<Breakpoint>,
+    /// The shared prefixes that got no breakpoint, and why.
+    skipped: Vec<Skipped>,
     opening: Vec<OpeningItem>,
     turns: Vec<TurnLayout>,
     warnings: Vec<String>,
@@ -148,6 +127,12 @@ fn layout(args: &ComposeArgs) -> Result<Layout, String> {
     let mut conversation = Conversation::start(&bundles, session, CliGate, &profile);
     let system_prompt = conversation.system_prompt().clone();
     let breakpoints = conversation.breakpoints().to_vec();
+    let model = conversation.session().model.name.clone();
+    // The same placement the composer made, with the boundaries it skipped.
+    let skipped = profile
+        .place(&model, &conversation.prefix_tokens())
+        .skipped;
+    let preloaded = conversation.preloaded().to_vec();
     let opening = conversation.opening().to_vec();
     let mut warnings = conversation.warnings().to_vec();
     let mut kept = system_prompt.clone();
@@ -174,8 +159,11 @@ fn layout(args: &ComposeArgs) -> Result<Layout, String> {
     }
     Ok(Layout {
         profile: profile.name,
+        model,
+        preloaded,
         system_prompt,
         breakpoints,
+        skipped,
         opening,
         turns: laid_out,
         warnings,
@@ -193,7 +181,7 @@ fn read_turns(path: &Path) -> Result<Vec<TurnInput>, String> {
 /// The bundles to compose: under `folder`, verified; the newest
 /// installable version of each plugin (see `bundle::catalog::installable`, which
 /// applies a catalog's lock and signature policy).
-fn load_bundles(folder: &Path) -> Result<Vec<Bundle>, String> {
+pub(super) fn load_bundles(folder: &Path) -> Result<Vec<Bundle>, String> {
     let bundles = crate::bundle::catalog::installable(folder)?;
     if bundles.is_empty() {
         return Err(format!("no bundles under `{}`", folder.display()));
@@ -201,6 +189,10 @@ fn load_bundles(folder: &Path) -> Result<Vec<Bundle>, String> {
     Ok(bundles)
 }
 
+/// The request as the provider reads it: tools, the system prompt with the
+/// eager loads' skill reads after its agent part, the opening; a marker
+/// where each shared prefix ends, saying whether a breakpoint went there
+/// and why.
 fn human_layout(layout: &Layout) -> String {
     let mut out = String::new();
     let marker = |out: &mut String, boundary: Boundary| {
@@ -208,29 +200,43 @@ fn human_layout(layout: &Layout) -> String {
             .breakpoints
             .iter()
             .position(|breakpoint| breakpoint.after == boundary);
-        match placed {
-            Some(index) => {
-                let breakpoint = &layout.breakpoints[index];
-                let _ = writeln!(
-                    out,
-                    "~~~~ cache breakpoint {}: {} ends here ({} tokens, lifetime {})",
-                    index + 1,
-                    boundary.describe(),
-                    breakpoint.tokens,
-                    breakpoint.lifetime
-                );
-            }
-            None => {
-                let _ = writeln!(out, "~~~~ {} ends here", boundary.describe());
-            }
+        if let Some(index) = placed {
+            let breakpoint = &layout.breakpoints[index];
+            let _ = writeln!(
+                out,
+                "~~~~ cache breakpoint {}: {} ends here ({} tokens, lifetime {})\n     {}",
+                index + 1,
+                boundary.describe(),
+                breakpoint.tokens,
+                breakpoint.lifetime,
+                breakpoint.why
+            );
+        } else if let Some(skipped) = layout.skipped.iter().find(|skipped| skipped.after == boundary) {
+            let _ = writeln!(
+                out,
+                "~~~~ {} ends here ({} tokens): no breakpoint, {}",
+                boundary.describe(),
+                skipped.tokens,
+                skipped.why
+            );
         }
     };
+    let (tools, reads): (Vec<OpeningItem>, Vec<OpeningItem>) = layout
+        .preloaded
+        .iter()
+        .cloned()
+        .partition(|item| item.kind == OpeningKind::LoadTools);
     let _ = writeln!(
         out,
-        "== system prompt (kept; cache profile `{}`)",
-        layout.profile
+        "== tools (first in the request; cache profile `{}`, model `{}`)",
+        layout.profile, layout.model
     );
-    system_prompt(&mut out, &layout.system_prompt, |out| {
+    if tools.is_empty() {
+        let _ = writeln!(out, "(the host's own tool definitions only)");
+    }
+    opening(&mut out, &tools);
+    let _ = writeln!(out, "\n== system prompt (kept)");
+    system_prompt(&mut out, &layout.system_prompt, &reads, |out| {
         marker(out, Boundary::Agent)
     });
     marker(&mut out, Boundary::Person);
@@ -246,13 +252,23 @@ fn human_layout(layout: &Layout) -> String {
     out.trim_end().to_string()
 }
 
-/// The system prompt's contributions, calling `agent_end` where the agent
-/// prefix ends.
-fn system_prompt(out: &mut String, prompt: &SystemPrompt, agent_end: impl Fn(&mut String)) {
+/// The system prompt's contributions, with `reads` (the eager loads' skill
+/// reads, agent-invariant) after the agent part, calling `agent_end` where
+/// the agent prefix ends.
+fn system_prompt(
+    out: &mut String,
+    prompt: &SystemPrompt,
+    reads: &[OpeningItem],
+    agent_end: impl Fn(&mut String),
+) {
     let mut marked = false;
+    let end_agent = |out: &mut String| {
+        opening(out, reads);
+        agent_end(out);
+    };
     for contribution in &prompt.contributions {
         if contribution.placement == crate::ir::Placement::Person && !marked {
-            agent_end(out);
+            end_agent(out);
             marked = true;
         }
         let _ = writeln!(
@@ -262,7 +278,7 @@ fn system_prompt(out: &mut String, prompt: &SystemPrompt, agent_end: impl Fn(&mu
         );
     }
     if !marked {
-        agent_end(out);
+        end_agent(out);
     }
 }
 
@@ -303,7 +319,7 @@ fn human_turn(out: &mut String, layout: &TurnLayout) {
         let _ = writeln!(out, "system prompt {what}: {why}");
     }
     if let Some(prompt) = &layout.system_prompt {
-        system_prompt(out, prompt, |_| {});
+        system_prompt(out, prompt, &[], |_| {});
     }
     if let Some(items) = &layout.opening {
         let _ = writeln!(out, "the opening's texts, rendered again:");
@@ -371,134 +387,9 @@ fn human_turn(out: &mut String, layout: &TurnLayout) {
     }
 }
 
-pub fn simulate(args: &SimulateArgs) -> Outcome {
-    let profile = match args.cache.profile() {
-        Ok(profile) => profile,
-        Err(message) => return fail(message),
-    };
-    let bundles = match load_bundles(&args.bundles) {
-        Ok(bundles) => bundles,
-        Err(message) => return fail(message),
-    };
-    let options = Options {
-        agents: args.agents,
-        persons: args.persons,
-        conversations: args.conversations,
-        turns: args.turns,
-        seed: args.seed,
-        compact_after_tokens: args.compact_after,
-        ..Options::default()
-    };
-    let report = simulate::simulate(&bundles, &profile, &options);
-    let text = match args.format {
-        LayoutFormat::Json => {
-            #[derive(Serialize)]
-            struct WithRatio<'r> {
-                #[serde(flatten)]
-                report: &'r Report,
-                naive_cost_ratio: f64,
-                naive_unmarked_cost_ratio: f64,
-            }
-            serde_json::to_string_pretty(&WithRatio {
-                report: &report,
-                naive_cost_ratio: report.naive_cost_ratio(),
-                naive_unmarked_cost_ratio: report.naive_unmarked_cost_ratio(),
-            })
-            .unwrap_or_default()
-        }
-        LayoutFormat::Human => human_report(&report),
-    };
-    print(&text);
-    Outcome::Clean
-}
-
 /// Writes `text` and a line break to stdout; a closed pipe (`| head`) is
 /// not an error worth a panic.
-fn print(text: &str) {
+pub(super) fn print(text: &str) {
     use std::io::Write;
     let _ = writeln!(std::io::stdout().lock(), "{text}");
-}
-
-/// One row of the report: its label's figure, from a layout's figures.
-type Row = fn(&Figures) -> String;
-
-fn human_report(report: &Report) -> String {
-    let options = &report.options;
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{} agents × {} persons × {} conversations × {} turns = {} requests (seed {}, profile `{}`, compaction past {} tokens)\n",
-        options.agents,
-        options.persons,
-        options.conversations,
-        options.turns,
-        report.requests,
-        options.seed,
-        report.profile,
-        options.compact_after_tokens
-    );
-    let _ = writeln!(out, "{:<46} {:>18} {:>18}", "", "composed", "naive");
-    let rows: [(&str, Row); 12] = [
-        ("system prompt identical for an agent", |f| {
-            format!(
-                "{:.0} B / {:.0} tok",
-                f.agent_shared_bytes, f.agent_shared_tokens
-            )
-        }),
-        ("system prompt identical for a person", |f| {
-            format!(
-                "{:.0} B / {:.0} tok",
-                f.person_shared_bytes, f.person_shared_tokens
-            )
-        }),
-        ("mean system prompt", |f| {
-            format!("{:.0} B", f.system_prompt_bytes)
-        }),
-        ("recompositions per conversation", |f| {
-            format!("{:.2}", f.recompositions_per_conversation)
-        }),
-        ("bytes re-sent per turn", |f| {
-            format!("{:.0} B", f.resent_bytes_per_turn)
-        }),
-        ("mean request", |f| {
-            format!("{:.0} B / {:.0} tok", f.request_bytes, f.request_tokens)
-        }),
-        ("input tokens", |f| f.cache.input_tokens.to_string()),
-        ("cache reads (tokens)", |f| f.cache.read_tokens.to_string()),
-        ("cache writes (tokens)", |f| {
-            f.cache.write_tokens.to_string()
-        }),
-        ("uncached (tokens)", |f| f.cache.uncached_tokens.to_string()),
-        ("cost (uncached-input-token units)", |f| {
-            format!("{:.0}", f.cache.cost)
-        }),
-        ("cost against no caching", |f| {
-            format!("{:.3}", f.relative_cost)
-        }),
-    ];
-    for (label, value) in rows {
-        let _ = writeln!(
-            out,
-            "{label:<46} {:>18} {:>18}",
-            value(&report.composed),
-            value(&report.naive)
-        );
-    }
-    let unmarked = if report.caching == Caching::Explicit {
-        format!(
-            " ({:.2}× if it marks no breakpoints)",
-            report.naive_unmarked_cost_ratio()
-        )
-    } else {
-        String::new()
-    };
-    let _ = writeln!(
-        out,
-        "\nthe naive layout costs {:.2}× the composed one{unmarked}",
-        report.naive_cost_ratio()
-    );
-    for short in &report.short_prefixes {
-        let _ = writeln!(out, "warning: {}", short.describe(report.requests));
-    }
-    out.trim_end().to_string()
 }

@@ -43,6 +43,7 @@ mod cache;
 mod compose;
 mod facts;
 mod gate;
+pub mod layout;
 mod profiles;
 mod record;
 mod render;
@@ -54,7 +55,9 @@ pub use cache::CacheTotals;
 pub use compose::{Conversation, REQUEST_TOKENIZER};
 pub use facts::{MAX_ITEMS, MAX_ITEM_CHARS};
 pub use gate::{CliGate, Gate, GateOutcome, GateRequest};
-pub use profiles::{Boundary, Breakpoint, Caching, Lifetime, Placed, Profile, Profiles};
+pub use profiles::{
+    Boundary, Breakpoint, Caching, Lifetime, ModelEntry, Placed, Profile, Profiles, Rates, Skipped,
+};
 pub use record::ActivationRecord;
 pub use record::{
     Contribution, Fired, Note, OpeningItem, OpeningKind, Refusal, RunRecord, SystemPrompt, Turn,

@@ -1,0 +1,371 @@
+//! `contrib simulate`: a fleet of conversations, every layout's cache
+//! figures, and the fair ratio against a careful engineer's layout.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::runtime::{load_bundles, print, CacheArgs, LayoutFormat};
+use super::{fail, Outcome};
+use crate::bundle::usage::Usage;
+use crate::runtime::simulate::{self, LayoutReport, Options, Report, Shares};
+
+#[derive(Args)]
+pub struct SimulateArgs {
+    /// A folder of bundles (`*.bundle.json`, searched recursively).
+    #[arg(long)]
+    bundles: PathBuf,
+    #[arg(long, default_value_t = 2)]
+    agents: usize,
+    #[arg(long, default_value_t = 4)]
+    persons: usize,
+    /// Conversations per agent and person.
+    #[arg(long, default_value_t = 3)]
+    conversations: usize,
+    /// The most turns a conversation has.
+    #[arg(long, default_value_t = 12)]
+    turns: usize,
+    /// The fewest turns a conversation has (short ones are commonest).
+    #[arg(long, default_value_t = 1)]
+    min_turns: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Compact a conversation when its stored history passes this many
+    /// tokens.
+    #[arg(long, value_name = "TOKENS", default_value_t = Options::default().compact_after_tokens)]
+    compact_after: u64,
+    /// The model conversations start on (default: the profile's).
+    #[arg(long)]
+    model: Option<String>,
+    /// The model a quarter of conversations switch to (default: the
+    /// simulator's when the profile lists it, otherwise no switch).
+    #[arg(long)]
+    switch_model: Option<String>,
+    /// A usage file (JSON Lines of turn records with `calls`): the rates at
+    /// which turns call what eager loads name, so rounds are simulated.
+    #[arg(long, value_name = "FILE")]
+    usage: Option<PathBuf>,
+    #[command(flatten)]
+    cache: CacheArgs,
+    #[arg(long, value_enum, default_value_t = LayoutFormat::Human)]
+    format: LayoutFormat,
+}
+
+pub fn simulate(args: &SimulateArgs) -> Outcome {
+    let profile = match args.cache.profile() {
+        Ok(profile) => profile,
+        Err(message) => return fail(message),
+    };
+    let bundles = match load_bundles(&args.bundles) {
+        Ok(bundles) => bundles,
+        Err(message) => return fail(message),
+    };
+    let usage = match args.usage.as_deref().map(Usage::read).transpose() {
+        Ok(usage) => usage,
+        Err(message) => return fail(message),
+    };
+    let defaults = Options::default();
+    let model = args
+        .model
+        .clone()
+        .or_else(|| profile.default_model.clone())
+        .unwrap_or(defaults.model.clone());
+    let switch_model = args.switch_model.clone().unwrap_or_else(|| {
+        if profile.model(&defaults.switch_model).is_some() {
+            defaults.switch_model.clone()
+        } else {
+            model.clone()
+        }
+    });
+    let options = Options {
+        agents: args.agents,
+        persons: args.persons,
+        conversations: args.conversations,
+        turns: args.turns,
+        min_turns: args.min_turns,
+        seed: args.seed,
+        compact_after_tokens: args.compact_after,
+        model,
+        switch_model,
+        ..defaults
+    };
+    let report = simulate::simulate(&bundles, &profile, &options, usage.as_ref());
+    let text = match args.format {
+        LayoutFormat::Json => serde_json::to_string_pretty(&report).unwrap_or_default(),
+        LayoutFormat::Human => human(&report),
+    };
+    print(&text);
+    Outcome::Clean
+}
+
+/// The report for people: the fleet, a row per layout, the fair ratio, the
+/// sharing metric, eager loads, each layout's assumptions, warnings.
+fn human(report: &Report) -> String {
+    let mut out = String::new();
+    fleet(&mut out, report);
+    layouts(&mut out, report);
+    ratios(&mut out, report);
+    if let Some(contrib) = report.layout("contrib") {
+        sharing(&mut out, contrib);
+    }
+    changes(&mut out, report);
+    if let Some(eager) = &report.eager_loads {
+        let _ = writeln!(
+            out,
+            "\neager loads: {:.0} tokens in every request buy {} rounds fewer ({} with them, {} without: {:.2} per conversation); input cost {} with them, {} without",
+            eager.preloaded_tokens_per_request,
+            eager.rounds_without.saturating_sub(eager.rounds_with),
+            eager.rounds_with,
+            eager.rounds_without,
+            eager.rounds_saved_per_conversation,
+            count(eager.cost_with as u64),
+            count(eager.cost_without as u64),
+        );
+    }
+    let _ = writeln!(out, "\nassumptions:");
+    for layout in &report.layouts {
+        let _ = writeln!(out, "  {}:", layout.title);
+        for assumption in layout.assumptions {
+            let _ = writeln!(out, "    - {assumption}");
+        }
+    }
+    for short in &report.short_prefixes {
+        let _ = writeln!(out, "\nwarning: {}", short.describe(report.turns));
+    }
+    out.trim_end().to_string()
+}
+
+fn fleet(out: &mut String, report: &Report) {
+    let options = &report.options;
+    let switch = if options.switch_model == options.model {
+        String::new()
+    } else {
+        format!(", a quarter switching to {}", options.switch_model)
+    };
+    let _ = writeln!(
+        out,
+        "fleet: {} agents × {} persons × {} conversations = {} conversations of {} to {} turns, {} turns in all (seed {})",
+        options.agents,
+        options.persons,
+        options.conversations,
+        count(report.conversations),
+        options.min_turns,
+        options.turns,
+        count(report.turns),
+        options.seed
+    );
+    let _ = writeln!(
+        out,
+        "profile `{}` on {}{switch}; compaction past {} tokens",
+        report.profile,
+        options.model,
+        count(options.compact_after_tokens)
+    );
+    let _ = writeln!(out, "cost: {}\n", report.cost_includes);
+}
+
+fn layouts(out: &mut String, report: &Report) {
+    let _ = writeln!(
+        out,
+        "{:<38} {:>8} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9} {:>10} {:>10} {:>10}",
+        "layout",
+        "requests",
+        "input",
+        "read",
+        "written",
+        "uncached",
+        "rel.cost",
+        "shared",
+        "input $",
+        "output $",
+        "total $"
+    );
+    for layout in &report.layouts {
+        let dollars = |pick: fn(&simulate::Usd) -> f64| {
+            layout
+                .usd
+                .as_ref()
+                .map_or_else(|| "—".to_string(), |usd| format!("{:.2}", pick(usd)))
+        };
+        let _ = writeln!(
+            out,
+            "{:<38} {:>8} {:>10} {:>10} {:>10} {:>10} {:>9.3} {:>8.1}% {:>10} {:>10} {:>10}",
+            layout.title,
+            count(layout.requests),
+            count(layout.input_tokens),
+            count(layout.read_tokens),
+            count(layout.written_tokens),
+            count(layout.uncached_tokens),
+            layout.relative_cost,
+            layout.agent_shared_from_other_conversations * 100.0,
+            dollars(|usd| usd.input),
+            dollars(|usd| usd.output),
+            dollars(|usd| usd.total),
+        );
+    }
+    let _ = writeln!(
+        out,
+        "(rel.cost: input cost against sending every input token uncached; shared: agent-prefix tokens read from a cache entry another conversation wrote)"
+    );
+}
+
+fn ratios(out: &mut String, report: &Report) {
+    let Some(contrib) = report.layout("contrib") else {
+        return;
+    };
+    let with_output = report
+        .fair_ratio_with_output
+        .map_or_else(String::new, |ratio| {
+            format!("; output priced in, {ratio:.2}×")
+        });
+    let _ = writeln!(
+        out,
+        "\nthe hand-placed layout (b) costs {:.2}× contrib's input{with_output}",
+        report.fair_ratio
+    );
+    for name in ["uncached", "naive", "design-table"] {
+        if let Some(layout) = report.layout(name) {
+            let _ = writeln!(
+                out,
+                "{} costs {:.2}× contrib's input",
+                layout.title,
+                ratio(layout.input_cost, contrib.input_cost)
+            );
+        }
+    }
+}
+
+fn sharing(out: &mut String, contrib: &LayoutReport) {
+    let _ = writeln!(
+        out,
+        "\nsharing under contrib: where the provider got each kind of kept token"
+    );
+    let _ = writeln!(
+        out,
+        "  {:<14} {:>12} {:>12} {:>12} {:>9} {:>9}",
+        "", "tokens", "other conv.", "same conv.", "written", "uncached"
+    );
+    for (label, shares) in [
+        ("agent prefix", &contrib.agent_prefix),
+        ("person part", &contrib.person_part),
+        ("opening", &contrib.opening),
+    ] {
+        let _ = writeln!(out, "  {label:<14} {}", shares_row(shares));
+    }
+    let _ = writeln!(out, "  by agent, the agent prefix:");
+    for agent in &contrib.by_agent {
+        let _ = writeln!(out, "    {:<12} {}", agent.agent, shares_row(&agent.agent_prefix));
+    }
+    let mut person: Vec<f64> = contrib
+        .by_person
+        .iter()
+        .filter(|one| one.person_part.tokens > 0)
+        .map(|one| one.person_part.fraction_from_other())
+        .collect();
+    let mut opening: Vec<f64> = contrib
+        .by_person
+        .iter()
+        .filter(|one| one.opening.tokens > 0)
+        .map(|one| {
+            let read = one.opening.from_same_conversation + one.opening.from_other_conversations;
+            read as f64 / one.opening.tokens as f64
+        })
+        .collect();
+    let _ = writeln!(
+        out,
+        "  by person ({} agent and person pairs): the person part read from the person's other conversations {}; the opening read from cache {}",
+        contrib.by_person.len(),
+        spread(&mut person),
+        spread(&mut opening)
+    );
+}
+
+fn shares_row(shares: &Shares) -> String {
+    let part = |tokens: u64| {
+        if shares.tokens == 0 {
+            0.0
+        } else {
+            tokens as f64 * 100.0 / shares.tokens as f64
+        }
+    };
+    format!(
+        "{:>12} {:>11.1}% {:>11.1}% {:>8.1}% {:>8.1}%",
+        count(shares.tokens),
+        part(shares.from_other_conversations),
+        part(shares.from_same_conversation),
+        part(shares.written),
+        part(shares.uncached)
+    )
+}
+
+/// `min a, median b, max c` of fractions, as percentages.
+fn spread(values: &mut [f64]) -> String {
+    if values.is_empty() {
+        return "(none)".to_string();
+    }
+    values.sort_by(f64::total_cmp);
+    let at = |index: usize| values[index] * 100.0;
+    format!(
+        "min {:.0}%, median {:.0}%, max {:.0}%",
+        at(0),
+        at(values.len() / 2),
+        at(values.len() - 1)
+    )
+}
+
+fn changes(out: &mut String, report: &Report) {
+    let _ = writeln!(out, "\nsystem prompt changes per conversation, measured:");
+    for layout in &report.layouts {
+        let recomposed = layout
+            .recompositions_per_conversation
+            .map_or_else(String::new, |n| {
+                format!(" (composed again {n:.2} times, at compactions and model changes)")
+            });
+        let _ = writeln!(
+            out,
+            "  {:<38} {:.2}{recomposed}",
+            layout.title, layout.system_prompt_changes_per_conversation
+        );
+    }
+}
+
+fn ratio(numerator: f64, denominator: f64) -> f64 {
+    if denominator == 0.0 {
+        0.0
+    } else {
+        numerator / denominator
+    }
+}
+
+/// `1234567` as `1,234,567`.
+fn count(number: u64) -> String {
+    let digits = number.to_string();
+    let mut out = String::new();
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_are_grouped_in_thousands() {
+        assert_eq!(count(0), "0");
+        assert_eq!(count(999), "999");
+        assert_eq!(count(1_000), "1,000");
+        assert_eq!(count(1_234_567), "1,234,567");
+    }
+
+    #[test]
+    fn spreads_read_as_percentages() {
+        assert_eq!(spread(&mut []), "(none)");
+        assert_eq!(spread(&mut [0.5, 0.1, 0.9]), "min 10%, median 50%, max 90%");
+    }
+}
