@@ -177,15 +177,17 @@ fn chosen(
         })
         .collect();
     if let Some(load) = skill {
-        candidates.extend(load.operations.iter().map(|operation| Candidate {
-            item: Item::Operation {
-                skill: load.skill.value.clone(),
-                operation: operation.value.clone(),
-            },
-            tokens: skill_config
-                .and_then(|skill| skill.operations.get(&operation.value))
-                .copied()
-                .unwrap_or(0),
+        candidates.extend(load.operations.iter().map(|operation| {
+            Candidate {
+                item: Item::Operation {
+                    skill: load.skill.value.clone(),
+                    operation: operation.value.clone(),
+                },
+                tokens: skill_config
+                    .and_then(|skill| skill.operations.get(&operation.value))
+                    .copied()
+                    .unwrap_or(0),
+            }
         }));
     }
     let manifest = skill_config.map_or(0, |skill| skill.manifest_tokens);

@@ -115,8 +115,8 @@ impl Usage {
                 continue;
             }
             let number = index + 1;
-            let parsed: Line = serde_json::from_str(line)
-                .map_err(|error| format!("line {number}: {error}"))?;
+            let parsed: Line =
+                serde_json::from_str(line).map_err(|error| format!("line {number}: {error}"))?;
             let conversation = parsed
                 .conversation
                 .unwrap_or_else(|| format!("\u{0}line {number}"));
@@ -124,7 +124,10 @@ impl Usage {
             usage.turns += 1;
             let mut called = BTreeSet::new();
             for call in parsed.calls {
-                called.insert(call.item().map_err(|error| format!("line {number}: {error}"))?);
+                called.insert(
+                    call.item()
+                        .map_err(|error| format!("line {number}: {error}"))?,
+                );
             }
             for item in called {
                 usage.items.entry(item.clone()).or_default().turns += 1;
@@ -200,7 +203,12 @@ pub struct Choice {
 
 /// Chooses from `candidates` what saves the most rounds within `budget`,
 /// paying `manifest_tokens` once if any skill operation is chosen.
-pub fn choose(candidates: &[Candidate], manifest_tokens: u64, budget: u64, usage: &Usage) -> Choice {
+pub fn choose(
+    candidates: &[Candidate],
+    manifest_tokens: u64,
+    budget: u64,
+    usage: &Usage,
+) -> Choice {
     let worth = |candidate: &&Candidate| {
         usage.share(&candidate.item) >= FLOOR && candidate.tokens <= budget
     };
@@ -261,7 +269,10 @@ fn weigh(candidate: &Candidate, chosen: bool, budget: u64, usage: &Usage) -> Con
     } else if share < FLOOR {
         format!("{called}, under the {:.0}% floor", FLOOR * 100.0)
     } else if candidate.tokens > budget {
-        format!("{called}, but its {} tokens exceed the budget", candidate.tokens)
+        format!(
+            "{called}, but its {} tokens exceed the budget",
+            candidate.tokens
+        )
     } else {
         format!("{called}, but the budget saves more rounds when spent on others")
     };
@@ -348,7 +359,10 @@ mod tests {
                         None => format!(r#"{{"tool": "{call}"}}"#),
                     })
                     .collect();
-                format!(r#"{{"conversation": "c{index}", "calls": [{}]}}"#, calls.join(", "))
+                format!(
+                    r#"{{"conversation": "c{index}", "calls": [{}]}}"#,
+                    calls.join(", ")
+                )
             })
             .collect();
         Usage::parse(&text.join("\n")).unwrap()
@@ -366,7 +380,13 @@ mod tests {
         let usage = Usage::parse(text).unwrap();
         let x = Item::Tool { tool: "x".into() };
         assert_eq!((usage.turns, usage.conversations), (3, 2));
-        assert_eq!(usage.tally(&x), Tally { turns: 2, conversations: 1 });
+        assert_eq!(
+            usage.tally(&x),
+            Tally {
+                turns: 2,
+                conversations: 1
+            }
+        );
         assert!((usage.share(&x) - 0.5).abs() < 1e-9);
         assert!(usage.digest.starts_with("sha256:"));
     }
@@ -374,7 +394,10 @@ mod tests {
     #[test]
     fn bad_lines_are_located() {
         let error = Usage::parse("{\"calls\": []}\n{\"calls\": [{\"skill\": \"s\"}]}").unwrap_err();
-        assert_eq!(error, "line 2: a call names a `tool`, or a `skill` and its `operation`");
+        assert_eq!(
+            error,
+            "line 2: a call names a `tool`, or a `skill` and its `operation`"
+        );
         assert!(Usage::parse("not json").unwrap_err().starts_with("line 1:"));
     }
 
@@ -393,7 +416,13 @@ mod tests {
             &[],
             &[],
         ]);
-        let candidates = [tool("a", 300), tool("b", 300), tool("c", 200), tool("d", 50), tool("e", 10)];
+        let candidates = [
+            tool("a", 300),
+            tool("b", 300),
+            tool("c", 200),
+            tool("d", 50),
+            tool("e", 10),
+        ];
         // 500 tokens: a + c saves 10 rounds in 10 conversations, b + c 9.
         let choice = choose(&candidates, 0, 500, &usage);
         let names: Vec<String> = choice.chosen.iter().map(ToString::to_string).collect();
@@ -418,7 +447,13 @@ mod tests {
         let candidates = [operation("diff", 400), tool("rare", 10)];
         // 1 conversation in 40 is 2.5%: under the floor.
         let choice = choose(&candidates, 300, 800, &usage);
-        assert_eq!(choice.chosen, [Item::Operation { skill: "review".into(), operation: "diff".into() }]);
+        assert_eq!(
+            choice.chosen,
+            [Item::Operation {
+                skill: "review".into(),
+                operation: "diff".into()
+            }]
+        );
         assert_eq!(choice.tokens, 700, "the manifest is paid once");
         assert!(choice.considered[1].why.ends_with("under the 5% floor"));
         // Without room for the manifest, no operation is loaded.

@@ -214,6 +214,18 @@ pub fn print_changes(out: &mut dyn Write, old: &str, new: &str, changes: &[diff:
                     let _ = writeln!(out, "    - {}", change.message);
                 }
             }
+            let cache = &change.cache;
+            let cost = cache.rewrite.as_ref().map_or_else(String::new, |rewrite| {
+                format!(
+                    "; about {} tokens written again, {:.0} units more{}",
+                    rewrite.tokens,
+                    rewrite.extra_cost,
+                    rewrite
+                        .extra_usd
+                        .map_or_else(String::new, |usd| format!(" (${usd:.4})"))
+                )
+            });
+            let _ = writeln!(out, "      cache: {}{cost}", cache.prefixes);
         }
     }
 }

@@ -7,6 +7,7 @@ use clap::{Args, Subcommand};
 
 use super::build::print_changes;
 use super::compile::{bundle_or_manifest, compile, Compiled, NotBuilt};
+use super::rewrite::{print_update, RewriteArgs};
 use super::{fail, files, use_color, Outcome};
 use crate::bundle::catalog::{self, Lock};
 use crate::bundle::diff;
@@ -34,6 +35,8 @@ pub struct CatalogCheckArgs {
     config: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
+    #[command(flatten)]
+    rewrite: RewriteArgs,
 }
 
 #[derive(Args)]
@@ -58,6 +61,8 @@ pub struct DiffArgs {
     /// `human` or `json`.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
+    #[command(flatten)]
+    rewrite: RewriteArgs,
 }
 
 #[derive(Args)]
@@ -107,21 +112,69 @@ fn check(args: &CatalogCheckArgs) -> Outcome {
     }
     let _ = emitter.finish(&mut out, totals);
     if args.format == Format::Human {
+        let (traffic, price) = match args.rewrite.pricing() {
+            Ok(pricing) => pricing,
+            Err(message) => return fail(message),
+        };
         for delta in &report.deltas {
             let _ = writeln!(out);
+            let mut changes = delta.changes.clone();
+            diff::estimate(&mut changes, &delta.new, &traffic, &price);
             print_changes(
                 &mut out,
                 &format!("{}@{}", delta.plugin, delta.from),
                 &format!("{}@{}", delta.plugin, delta.to),
-                &delta.changes,
+                &changes,
             );
+            print_update(&mut out, &changes, &delta.new, &traffic, &price);
         }
+        update_total(&mut out, &report.deltas, &traffic, &price);
     }
     if totals.errors > 0 {
         Outcome::Problems
     } else {
         Outcome::Clean
     }
+}
+
+/// The catalog's latest update as a whole: each plugin's newest version
+/// against the one before, re-written once each.
+fn update_total(
+    out: &mut dyn Write,
+    deltas: &[catalog::Delta],
+    traffic: &diff::Traffic,
+    price: &diff::RewritePrice,
+) {
+    let mut latest: Vec<&catalog::Delta> = Vec::new();
+    for delta in deltas {
+        match latest.last_mut() {
+            Some(last) if last.plugin == delta.plugin => *last = delta,
+            _ => latest.push(delta),
+        }
+    }
+    let priced: Vec<(String, diff::Rewrite)> = latest
+        .iter()
+        .filter_map(|delta| {
+            let (_, rewrite) = diff::update_rewrite(&delta.changes, &delta.new, traffic, price)?;
+            Some((format!("{}@{}", delta.plugin, delta.to), rewrite))
+        })
+        .collect();
+    if priced.is_empty() {
+        return;
+    }
+    let tokens: u64 = priced.iter().map(|(_, rewrite)| rewrite.tokens).sum();
+    let units: f64 = priced.iter().map(|(_, rewrite)| rewrite.extra_cost).sum();
+    let usd = priced
+        .iter()
+        .map(|(_, rewrite)| rewrite.extra_usd)
+        .sum::<Option<f64>>()
+        .map_or_else(String::new, |usd| format!(" (${usd:.4})"));
+    let names: Vec<&str> = priced.iter().map(|(name, _)| name.as_str()).collect();
+    let _ = writeln!(
+        out,
+        "\nthe catalog's latest update ({}) writes about {tokens} cached tokens again, {units:.0} uncached-input-token units more{usd}, once, under the same traffic",
+        names.join(", ")
+    );
 }
 
 /// Builds each source and compares it with what the catalog published for
@@ -199,21 +252,34 @@ pub fn diff(args: &DiffArgs) -> Outcome {
         (Ok(old), Ok(new)) => (old, new),
         (Err(message), _) | (_, Err(message)) => return fail(message),
     };
-    let changes = diff::diff(&old, &new);
+    let (traffic, price) = match args.rewrite.pricing() {
+        Ok(pricing) => pricing,
+        Err(message) => return fail(message),
+    };
+    let mut changes = diff::diff(&old, &new);
+    diff::estimate(&mut changes, &new, &traffic, &price);
     let needs = diff::needs_approval(&changes);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     if args.format == Format::Json {
+        let update = diff::update_rewrite(&changes, &new, &traffic, &price);
         let document = serde_json::json!({
             "old": old.id(),
             "new": new.id(),
             "needs_approval": needs,
             "changes": changes,
+            "cache": {
+                "invalidates": update.as_ref().map(|(placement, _)| placement),
+                "rewrite": update.map(|(_, rewrite)| rewrite),
+                "traffic": traffic,
+                "price": price,
+            },
         });
         let _ = serde_json::to_writer_pretty(&mut out, &document);
         let _ = writeln!(out);
     } else {
         print_changes(&mut out, &old.id(), &new.id(), &changes);
+        print_update(&mut out, &changes, &new, &traffic, &price);
     }
     if needs {
         Outcome::NeedsApproval

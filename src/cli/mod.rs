@@ -15,6 +15,7 @@ mod fmt;
 mod import;
 mod lsp;
 mod migrate;
+mod rewrite;
 mod runtime;
 mod sign;
 mod simulate;

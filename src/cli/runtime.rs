@@ -11,8 +11,7 @@ use super::{fail, Outcome};
 use crate::bundle::Bundle;
 use crate::runtime::{
     Boundary, Breakpoint, CliGate, Conversation, OpeningItem, OpeningKind, Profile, Profiles,
-    Session, Skipped,
-    SystemPrompt, Turn, TurnInput,
+    Session, Skipped, SystemPrompt, Turn, TurnInput,
 };
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -129,9 +128,7 @@ fn layout(args: &ComposeArgs) -> Result<Layout, String> {
     let breakpoints = conversation.breakpoints().to_vec();
     let model = conversation.session().model.name.clone();
     // The same placement the composer made, with the boundaries it skipped.
-    let skipped = profile
-        .place(&model, &conversation.prefix_tokens())
-        .skipped;
+    let skipped = profile.place(&model, &conversation.prefix_tokens()).skipped;
     let preloaded = conversation.preloaded().to_vec();
     let opening = conversation.opening().to_vec();
     let mut warnings = conversation.warnings().to_vec();
@@ -211,7 +208,11 @@ fn human_layout(layout: &Layout) -> String {
                 breakpoint.lifetime,
                 breakpoint.why
             );
-        } else if let Some(skipped) = layout.skipped.iter().find(|skipped| skipped.after == boundary) {
+        } else if let Some(skipped) = layout
+            .skipped
+            .iter()
+            .find(|skipped| skipped.after == boundary)
+        {
             let _ = writeln!(
                 out,
                 "~~~~ {} ends here ({} tokens): no breakpoint, {}",

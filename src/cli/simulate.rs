@@ -31,6 +31,10 @@ pub struct SimulateArgs {
     min_turns: usize,
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// The days of the week (Monday on) over which conversations start: 6
+    /// spreads them over a working week, 1 makes one busy day.
+    #[arg(long, default_value_t = Options::default().days, value_parser = clap::value_parser!(u32).range(1..=7))]
+    days: u32,
     /// Compact a conversation when its stored history passes this many
     /// tokens.
     #[arg(long, value_name = "TOKENS", default_value_t = Options::default().compact_after_tokens)]
@@ -85,6 +89,7 @@ pub fn simulate(args: &SimulateArgs) -> Outcome {
         turns: args.turns,
         min_turns: args.min_turns,
         seed: args.seed,
+        days: args.days,
         compact_after_tokens: args.compact_after,
         model,
         switch_model,
@@ -145,7 +150,7 @@ fn fleet(out: &mut String, report: &Report) {
     };
     let _ = writeln!(
         out,
-        "fleet: {} agents × {} persons × {} conversations = {} conversations of {} to {} turns, {} turns in all (seed {})",
+        "fleet: {} agents × {} persons × {} conversations = {} conversations of {} to {} turns, {} turns in all, starting over {} day(s) (seed {})",
         options.agents,
         options.persons,
         options.conversations,
@@ -153,6 +158,7 @@ fn fleet(out: &mut String, report: &Report) {
         options.min_turns,
         options.turns,
         count(report.turns),
+        options.days,
         options.seed
     );
     let _ = writeln!(
@@ -255,7 +261,12 @@ fn sharing(out: &mut String, contrib: &LayoutReport) {
     }
     let _ = writeln!(out, "  by agent, the agent prefix:");
     for agent in &contrib.by_agent {
-        let _ = writeln!(out, "    {:<12} {}", agent.agent, shares_row(&agent.agent_prefix));
+        let _ = writeln!(
+            out,
+            "    {:<12} {}",
+            agent.agent,
+            shares_row(&agent.agent_prefix)
+        );
     }
     let mut person: Vec<f64> = contrib
         .by_person

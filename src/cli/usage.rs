@@ -121,7 +121,11 @@ fn human(bundle: &Bundle, chosen: &[&BundledContributor]) -> String {
             let _ = writeln!(
                 out,
                 "  {} {:<width$} {:>6} tokens  {}",
-                if candidate.chosen { "loaded " } else { "skipped" },
+                if candidate.chosen {
+                    "loaded "
+                } else {
+                    "skipped"
+                },
                 candidate.item.to_string(),
                 candidate.tokens,
                 candidate.why

@@ -34,7 +34,10 @@ impl Lowerer<'_> {
                 Some(Token::Word(word)) => {
                     let diagnostic = Diagnostic::new(
                         &INVALID_VALUE,
-                        format!("expected `{expected}` in `choose from usage`, found `{}`", word.text),
+                        format!(
+                            "expected `{expected}` in `choose from usage`, found `{}`",
+                            word.text
+                        ),
                     )
                     .primary(word.span, format!("expected `{expected}`"));
                     self.report(match suggest::closest(word.text, [expected]) {
@@ -44,9 +47,7 @@ impl Lowerer<'_> {
                     return None;
                 }
                 Some(other) => {
-                    self.report(
-                        wrong_token(field, other, &format!("`{expected}`")).help(EXAMPLE),
-                    );
+                    self.report(wrong_token(field, other, &format!("`{expected}`")).help(EXAMPLE));
                     return None;
                 }
                 None => {
@@ -62,7 +63,9 @@ impl Lowerer<'_> {
                 return None;
             }
             None => {
-                self.report(no_value(field, "a quoted usage file after `from usage`").help(EXAMPLE));
+                self.report(
+                    no_value(field, "a quoted usage file after `from usage`").help(EXAMPLE),
+                );
                 return None;
             }
         };
@@ -103,9 +106,7 @@ fn is_relative_path(path: &str) -> bool {
         && !path.starts_with('/')
         && !path.contains('\\')
         && !path.contains(':')
-        && path
-            .split('/')
-            .all(|part| !part.is_empty() && part != "..")
+        && path.split('/').all(|part| !part.is_empty() && part != "..")
 }
 
 #[cfg(test)]

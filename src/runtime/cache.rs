@@ -221,7 +221,11 @@ impl<'p> Cache<'p> {
         let mut marks: Vec<Mark> = request
             .marks
             .iter()
-            .filter(|mark| through.get(mark.after).is_some_and(|tokens| *tokens >= minimum))
+            .filter(|mark| {
+                through
+                    .get(mark.after)
+                    .is_some_and(|tokens| *tokens >= minimum)
+            })
             .copied()
             .collect();
         marks.sort_by_key(|mark| mark.after);
@@ -348,7 +352,11 @@ mod tests {
         let first = cache.send(&request(0, 1, &[(1, 2_000), (2, 100)], &[0]), 1_024);
         assert_eq!(first.written, [(0, 2_000, 0)]);
         let second = cache.send(&request(60, 2, &[(1, 2_000), (3, 100)], &[0]), 1_024);
-        assert_eq!(second.read, [(2_000, 1)], "read from the first conversation");
+        assert_eq!(
+            second.read,
+            [(2_000, 1)],
+            "read from the first conversation"
+        );
         assert_eq!(second.uncached_tokens(), 100);
         let late = cache.send(&request(60 + 301, 2, &[(1, 2_000), (3, 100)], &[0]), 1_024);
         assert_eq!(late.read_tokens(), 0);
@@ -361,7 +369,13 @@ mod tests {
         let mut cache = Cache::new(&profile);
         cache.send(&request(0, 1, &[(1, 500), (2, 100)], &[0]), 1_024);
         let again = cache.send(&request(1, 1, &[(1, 500), (2, 100)], &[0]), 1_024);
-        assert_eq!(again, Served { total: 600, ..Served::default() });
+        assert_eq!(
+            again,
+            Served {
+                total: 600,
+                ..Served::default()
+            }
+        );
         assert_eq!(again.cost(&profile.rates("claude-sonnet-4-6")), 600.0);
     }
 
@@ -377,7 +391,10 @@ mod tests {
         assert_eq!(turn.written, [(2_000, 2_300, 0)]);
         // Its next turn reads its own history entry: the first 2,000 tokens
         // are still conversation 1's, the rest its own.
-        let next = cache.send(&request(20, 2, &[(1, 2_000), (5, 300), (6, 50)], &[0, 1]), 1_024);
+        let next = cache.send(
+            &request(20, 2, &[(1, 2_000), (5, 300), (6, 50)], &[0, 1]),
+            1_024,
+        );
         assert_eq!(next.read, [(2_000, 1), (2_300, 2)]);
     }
 
@@ -424,7 +441,11 @@ mod tests {
         let mut totals = CacheTotals::default();
         totals.add(&served, &rates);
         assert_eq!(
-            (totals.read_tokens, totals.write_tokens, totals.uncached_tokens),
+            (
+                totals.read_tokens,
+                totals.write_tokens,
+                totals.uncached_tokens
+            ),
             (1_000, 500, 100)
         );
         assert!((totals.cost - (100.0 + 1_000.0 + 100.0)).abs() < 1e-6);

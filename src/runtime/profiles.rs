@@ -238,7 +238,9 @@ impl Profile {
     /// The shortest prefix `model` caches.
     pub fn minimum_prefix(&self, model: &str) -> u64 {
         self.model(model)
-            .map_or(self.minimum_prefix_tokens, |entry| entry.minimum_prefix_tokens)
+            .map_or(self.minimum_prefix_tokens, |entry| {
+                entry.minimum_prefix_tokens
+            })
     }
 
     /// What tokens cost on `model`.
@@ -452,7 +454,11 @@ impl Profile {
             ));
         }
         let mut prices = std::iter::once(self.read_multiplier)
-            .chain(self.lifetimes.iter().map(|lifetime| lifetime.write_multiplier))
+            .chain(
+                self.lifetimes
+                    .iter()
+                    .map(|lifetime| lifetime.write_multiplier),
+            )
             .chain(self.models.values().flat_map(|entry| {
                 [entry.input, entry.output, entry.read]
                     .into_iter()
@@ -519,22 +525,35 @@ mod tests {
             let mut named: Vec<&str> = profile.models.keys().map(String::as_str).collect();
             named.extend(profile.default_model.as_deref());
             for model in named {
-                let entry = profile
-                    .model(model)
-                    .unwrap_or_else(|| panic!("`{}` names `{model}` but lists no entry", profile.name));
+                let entry = profile.model(model).unwrap_or_else(|| {
+                    panic!("`{}` names `{model}` but lists no entry", profile.name)
+                });
                 assert!(entry.minimum_prefix_tokens >= 256, "{model}");
                 assert_eq!(profile.minimum_prefix(model), entry.minimum_prefix_tokens);
-                assert!(entry.read < entry.input, "{model}: a hit costs less than input");
-                assert!(entry.output >= entry.input, "{model}: output costs at least input");
+                assert!(
+                    entry.read < entry.input,
+                    "{model}: a hit costs less than input"
+                );
+                assert!(
+                    entry.output >= entry.input,
+                    "{model}: output costs at least input"
+                );
                 for lifetime in &profile.lifetimes {
                     let write = entry.write[&lifetime.name];
-                    assert!(write >= entry.input, "{model}: a write costs at least input");
+                    assert!(
+                        write >= entry.input,
+                        "{model}: a write costs at least input"
+                    );
                 }
             }
         }
         let anthropic = profiles.get("anthropic").unwrap();
         assert_eq!(anthropic.models.len(), 18);
-        assert!(profiles.get("openai").unwrap().models.contains_key("gpt-5.5"));
+        assert!(profiles
+            .get("openai")
+            .unwrap()
+            .models
+            .contains_key("gpt-5.5"));
     }
 
     #[test]
@@ -595,20 +614,29 @@ mod tests {
         );
         let after: Vec<Boundary> = placed.breakpoints.iter().map(|b| b.after).collect();
         assert_eq!(after, [Boundary::Agent, Boundary::Person]);
-        assert!(placed.skipped[0].why.starts_with("the 2 breakpoints the `anthropic` profile allows"));
+        assert!(placed.skipped[0]
+            .why
+            .starts_with("the 2 breakpoints the `anthropic` profile allows"));
         assert_eq!(
             placed.breakpoints[0].why,
             "1300 tokens read again by every conversation of the agent, whoever it is with; cached for 1h, the longest lifetime on offer, as its readers are spread over the day"
         );
-        assert!(placed.breakpoints[0].why.contains("1h, the longest lifetime"));
-        assert!(placed.breakpoints[1].why.contains("5m, the shortest lifetime"));
+        assert!(placed.breakpoints[0]
+            .why
+            .contains("1h, the longest lifetime"));
+        assert!(placed.breakpoints[1]
+            .why
+            .contains("5m, the shortest lifetime"));
     }
 
     #[test]
     fn automatic_profiles_warn_but_take_no_breakpoints() {
         let profiles = Profiles::builtin();
         let openai = profiles.get("openai").unwrap();
-        let placed = openai.place("gpt-5.5", &[(Boundary::Agent, 600), (Boundary::Person, 2_000)]);
+        let placed = openai.place(
+            "gpt-5.5",
+            &[(Boundary::Agent, 600), (Boundary::Person, 2_000)],
+        );
         assert!(placed.breakpoints.is_empty());
         assert_eq!(placed.warnings.len(), 1);
         assert_eq!(
@@ -630,10 +658,17 @@ mod tests {
         "#;
         let error = Profiles::from_toml(no_minimum).unwrap_err();
         assert!(error.contains("has no `minimum_prefix_tokens`"), "{error}");
-        let missing_write = no_minimum.replace("minimum_prefix_tokens = 0", "minimum_prefix_tokens = 1024").replace("\"5m\" = 1.0 }", "}");
+        let missing_write = no_minimum
+            .replace("minimum_prefix_tokens = 0", "minimum_prefix_tokens = 1024")
+            .replace("\"5m\" = 1.0 }", "}");
         let error = Profiles::from_toml(&missing_write).unwrap_err();
-        assert!(error.contains("no write price for the `5m` lifetime"), "{error}");
+        assert!(
+            error.contains("no write price for the `5m` lifetime"),
+            "{error}"
+        );
         let tools_last = "[profiles.x]\ncaching = \"none\"\norder = [\"system\", \"tools\"]\n";
-        assert!(Profiles::from_toml(tools_last).unwrap_err().contains("`tools` first"));
+        assert!(Profiles::from_toml(tools_last)
+            .unwrap_err()
+            .contains("`tools` first"));
     }
 }

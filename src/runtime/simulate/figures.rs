@@ -141,19 +141,23 @@ pub(super) fn figures(
         totals.add(&served, rate);
         output_tokens += one.output_tokens;
         rounds += u64::from(one.round);
-        usd = usd.zip(rate.input_usd.zip(rate.output_usd)).map(|(usd, (input, output))| {
-            let spent_in = served.cost(rate) * input;
-            let spent_out = one.output_tokens as f64 * output;
-            Usd {
-                input: usd.input + spent_in,
-                output: usd.output + spent_out,
-                total: usd.total + spent_in + spent_out,
-            }
-        });
+        usd = usd
+            .zip(rate.input_usd.zip(rate.output_usd))
+            .map(|(usd, (input, output))| {
+                let spent_in = served.cost(rate) * input;
+                let spent_out = one.output_tokens as f64 * output;
+                Usd {
+                    input: usd.input + spent_in,
+                    output: usd.output + spent_out,
+                    total: usd.total + spent_in + spent_out,
+                }
+            });
         let writer = one.key.writer;
         for &(from, to, segment) in &one.runs {
             let shares = attribute(&served, from, to, writer);
-            let person = by_person.entry((one.key.agent, one.key.person)).or_default();
+            let person = by_person
+                .entry((one.key.agent, one.key.person))
+                .or_default();
             match segment {
                 Segment::Agent => by_agent.entry(one.key.agent).or_default().add(shares),
                 Segment::Person => person.0.add(shares),
@@ -162,7 +166,10 @@ pub(super) fn figures(
             }
         }
         if let Some(system) = one.system {
-            if last_system.insert(writer, system).is_some_and(|last| last != system) {
+            if last_system
+                .insert(writer, system)
+                .is_some_and(|last| last != system)
+            {
                 changes += 1;
             }
         }
@@ -241,10 +248,11 @@ fn attribute(served: &Served, from: u64, to: u64, writer: u32) -> Shares {
         .iter()
         .map(|&(start, end, _)| overlap(start, end))
         .sum();
-    shares.uncached = shares.tokens
-        - shares.from_other_conversations
-        - shares.from_same_conversation
-        - shares.written;
+    shares.uncached = shares
+        .tokens
+        .saturating_sub(shares.from_other_conversations)
+        .saturating_sub(shares.from_same_conversation)
+        .saturating_sub(shares.written);
     shares
 }
 

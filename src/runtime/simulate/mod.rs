@@ -10,8 +10,8 @@
 //! (mostly minutes, sometimes hours, now and then overnight, so cache
 //! entries expire and dates are crossed); a quarter of the conversations
 //! switch model partway; every skill is updated once, halfway through the
-//! week; a conversation is compacted when its stored history passes a
-//! size. With a usage file, each turn calls tools and skill operations at
+//! days conversations start in; a conversation is compacted when its
+//! stored history passes a size. With a usage file, each turn calls tools and skill operations at
 //! the rates the file records, and a call to something not loaded costs a
 //! round. The random numbers come from splitmix64 with the given seed, so
 //! a seed always gives the same figures; message texts are synthetic words
@@ -81,6 +81,10 @@ pub struct Options {
     /// The fewest; lengths between are drawn with short ones commonest.
     pub min_turns: usize,
     pub seed: u64,
+    /// The days (from the start of the week, Monday on) over which
+    /// conversations start: 6 spreads them over a working week, 1 puts a
+    /// week's conversations into one busy day.
+    pub days: u32,
     /// The model conversations start on.
     pub model: String,
     /// The model a quarter of conversations switch to.
@@ -104,6 +108,7 @@ impl Default for Options {
             turns: 12,
             min_turns: 1,
             seed: 1,
+            days: 6,
             model: "claude-sonnet-4-6".into(),
             switch_model: "claude-opus-4-6".into(),
             compact_after_tokens: 4_000,
@@ -282,7 +287,11 @@ pub fn simulate(
     usage: Option<&Usage>,
 ) -> Report {
     let mut rng = Rng(options.seed);
-    let skill_update_at = options.start.plus_seconds(7 * 86_400 / 2);
+    // Halfway through the days conversations start in, so that the update
+    // lands inside the fleet's traffic however long it runs.
+    let skill_update_at = options
+        .start
+        .plus_seconds(i64::from(options.days.max(1)) * 86_400 / 2);
     let loadable = usage.map_or_else(Vec::new, |usage| loadable(bundles, usage));
     let rates: Vec<f64> = loadable.iter().map(|item| item.per_turn).collect();
     let mut sent: BTreeMap<LayoutName, Vec<play::Sent>> = BTreeMap::new();
@@ -345,7 +354,10 @@ pub fn simulate(
         .collect();
     let recomposed = recompositions.iter().map(|&n| f64::from(n)).sum::<f64>();
     for layout in &mut layouts {
-        if matches!(layout.name, "contrib" | "design-table" | "contrib-without-eager-loads") {
+        if matches!(
+            layout.name,
+            "contrib" | "design-table" | "contrib-without-eager-loads"
+        ) {
             layout.recompositions_per_conversation = Some(recomposed / conversations.max(1) as f64);
         }
     }
@@ -418,7 +430,11 @@ fn loadable(bundles: &[Bundle], usage: &Usage) -> Vec<Loadable> {
         for item in items {
             found.entry(item).or_insert(share);
         }
-        for candidate in contributor.choice.iter().flat_map(|choice| &choice.candidates) {
+        for candidate in contributor
+            .choice
+            .iter()
+            .flat_map(|choice| &choice.candidates)
+        {
             found.insert(candidate.item.clone(), candidate.tokens);
         }
     }

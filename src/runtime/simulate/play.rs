@@ -214,8 +214,15 @@ pub(super) fn play(
         ));
 
         // (a): everything in the system prompt, rendered again now.
-        let (pieces, marks, naive_system) =
-            naive(&mut conversation, &turn, host, &kept, &plain.pieces, user, profile);
+        let (pieces, marks, naive_system) = naive(
+            &mut conversation,
+            &turn,
+            host,
+            &kept,
+            &plain.pieces,
+            user,
+            profile,
+        );
         let facts = TurnFacts {
             system: naive_system,
             ..facts

@@ -79,10 +79,13 @@ pub(super) fn session(
         .filter(|contributor| contributor.kind == Kind::EagerLoad)
         .flat_map(|contributor| {
             let candidates = contributor.choice.iter().flat_map(|choice| {
-                choice.candidates.iter().filter_map(|candidate| match &candidate.item {
-                    Item::Tool { tool } => Some(tool.clone()),
-                    Item::Operation { .. } => None,
-                })
+                choice
+                    .candidates
+                    .iter()
+                    .filter_map(|candidate| match &candidate.item {
+                        Item::Tool { tool } => Some(tool.clone()),
+                        Item::Operation { .. } => None,
+                    })
             });
             contributor.tools.iter().cloned().chain(candidates)
         })
@@ -91,7 +94,7 @@ pub(super) fn session(
     tools.sort();
     tools.dedup();
     Session {
-        started_at: working_hours(options.start, person.utc_offset, rng),
+        started_at: working_hours(options.start, options.days, person.utc_offset, rng),
         tools,
         agent: Agent { name },
         person: Some(person.clone()),
@@ -109,11 +112,12 @@ pub(super) fn session(
     }
 }
 
-/// A moment in the person's working week: Monday to Saturday, between
-/// 08:00 and 20:00 in their own offset, so that an agent's traffic follows
-/// the sun across its people and goes quiet at night.
-fn working_hours(week: Timestamp, offset_minutes: i32, rng: &mut Rng) -> Timestamp {
-    let day = rng.below(6) as i64;
+/// A moment in the person's working hours on one of the first `days` days
+/// of the week, between 08:00 and 20:00 in their own offset, so that an
+/// agent's traffic follows the sun across its people and goes quiet at
+/// night.
+fn working_hours(week: Timestamp, days: u32, offset_minutes: i32, rng: &mut Rng) -> Timestamp {
+    let day = rng.below(u64::from(days.max(1))) as i64;
     let local = 8 * 3_600 + rng.below(12 * 3_600) as i64;
     week.plus_seconds(day * 86_400 + local - i64::from(offset_minutes) * 60)
         .at_offset(offset_minutes)
