@@ -657,3 +657,49 @@ fn diff_says_what_each_change_costs_the_cache() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("cannot read `missing.toml`"));
 }
+
+/// An eager load that chooses from usage loads what recorded turns called
+/// most, within its budget, and the choice is frozen with the version: a
+/// new usage file is a new version, never a silent change of what every
+/// request's cached prefix holds.
+#[test]
+fn eager_loads_chosen_from_usage_are_shown_and_frozen_per_version() {
+    let folder = tempfile::tempdir().expect("a temp folder");
+    let path = folder.path();
+    std::fs::copy(root().join("examples/contrib.toml"), path.join("contrib.toml")).expect("config");
+    std::fs::copy(
+        root().join("examples/support-desk.contrib"),
+        path.join("desk.contrib"),
+    )
+    .expect("manifest");
+    std::fs::create_dir(path.join("usage")).expect("a folder");
+    let turns = std::fs::read_to_string(root().join("examples/usage/support-turns.jsonl"))
+        .expect("the usage file");
+    std::fs::write(path.join("usage/support-turns.jsonl"), &turns).expect("usage");
+
+    let shown = contrib(&["usage", "desk.contrib"], path);
+    assert!(shown.status.success(), "{shown:?}");
+    let text = stdout(&shown);
+    assert!(text.contains("chosen from `usage/support-turns.jsonl`"), "{text}");
+    assert!(text.contains("loaded  read_object"), "{text}");
+    assert!(text.contains("under the 5% floor"), "{text}");
+
+    assert!(contrib(&["publish", "desk.contrib", "--catalog", "c"], path)
+        .status
+        .success());
+    // Turns that only ever call one operation: the same version would load
+    // something else, so it is refused as a changed published version.
+    let only_refunds: String = (0..40)
+        .map(|n| {
+            format!(
+                "{{\"conversation\": \"c{n}\", \"calls\": [{{\"skill\": \"support-desk\", \"operation\": \"issue-refund\"}}]}}\n"
+            )
+        })
+        .collect();
+    std::fs::write(path.join("usage/support-turns.jsonl"), only_refunds).expect("usage");
+    let changed = stdout(&contrib(&["usage", "desk.contrib"], path));
+    assert!(changed.contains("loaded  support-desk.issue-refund"), "{changed}");
+    let refused = contrib(&["publish", "desk.contrib", "--catalog", "c"], path);
+    assert_eq!(refused.status.code(), Some(1), "{}", stdout(&refused));
+    assert!(stdout(&refused).contains("frozen-version-changed"), "{}", stdout(&refused));
+}
