@@ -596,7 +596,13 @@ fn diff_says_what_each_change_costs_the_cache() {
     let old = "c/acme/code-review/1.4.0.bundle.json";
     let new = "c/acme/code-review/1.4.1.bundle.json";
     let json = workspace.run(&[
-        "diff", old, new, "--format", "json", "--traffic", "traffic.toml",
+        "diff",
+        old,
+        new,
+        "--format",
+        "json",
+        "--traffic",
+        "traffic.toml",
     ]);
     let document: serde_json::Value =
         serde_json::from_slice(&json.stdout).expect("diff --format json prints JSON");
@@ -633,7 +639,15 @@ fn diff_says_what_each_change_costs_the_cache() {
 
     // Without caching, writing again costs nothing more than reading.
     let none = workspace.run(&[
-        "diff", old, new, "--format", "json", "--traffic", "traffic.toml", "--profile", "none",
+        "diff",
+        old,
+        new,
+        "--format",
+        "json",
+        "--traffic",
+        "traffic.toml",
+        "--profile",
+        "none",
     ]);
     let none: serde_json::Value = serde_json::from_slice(&none.stdout).expect("JSON");
     assert_eq!(none["cache"]["rewrite"]["extra_cost"].as_f64(), Some(0.0));
@@ -666,7 +680,11 @@ fn diff_says_what_each_change_costs_the_cache() {
 fn eager_loads_chosen_from_usage_are_shown_and_frozen_per_version() {
     let folder = tempfile::tempdir().expect("a temp folder");
     let path = folder.path();
-    std::fs::copy(root().join("examples/contrib.toml"), path.join("contrib.toml")).expect("config");
+    std::fs::copy(
+        root().join("examples/contrib.toml"),
+        path.join("contrib.toml"),
+    )
+    .expect("config");
     std::fs::copy(
         root().join("examples/support-desk.contrib"),
         path.join("desk.contrib"),
@@ -680,13 +698,18 @@ fn eager_loads_chosen_from_usage_are_shown_and_frozen_per_version() {
     let shown = contrib(&["usage", "desk.contrib"], path);
     assert!(shown.status.success(), "{shown:?}");
     let text = stdout(&shown);
-    assert!(text.contains("chosen from `usage/support-turns.jsonl`"), "{text}");
+    assert!(
+        text.contains("chosen from `usage/support-turns.jsonl`"),
+        "{text}"
+    );
     assert!(text.contains("loaded  read_object"), "{text}");
     assert!(text.contains("under the 5% floor"), "{text}");
 
-    assert!(contrib(&["publish", "desk.contrib", "--catalog", "c"], path)
-        .status
-        .success());
+    assert!(
+        contrib(&["publish", "desk.contrib", "--catalog", "c"], path)
+            .status
+            .success()
+    );
     // Turns that only ever call one operation: the same version would load
     // something else, so it is refused as a changed published version.
     let only_refunds: String = (0..40)
@@ -698,8 +721,15 @@ fn eager_loads_chosen_from_usage_are_shown_and_frozen_per_version() {
         .collect();
     std::fs::write(path.join("usage/support-turns.jsonl"), only_refunds).expect("usage");
     let changed = stdout(&contrib(&["usage", "desk.contrib"], path));
-    assert!(changed.contains("loaded  support-desk.issue-refund"), "{changed}");
+    assert!(
+        changed.contains("loaded  support-desk.issue-refund"),
+        "{changed}"
+    );
     let refused = contrib(&["publish", "desk.contrib", "--catalog", "c"], path);
     assert_eq!(refused.status.code(), Some(1), "{}", stdout(&refused));
-    assert!(stdout(&refused).contains("frozen-version-changed"), "{}", stdout(&refused));
+    assert!(
+        stdout(&refused).contains("frozen-version-changed"),
+        "{}",
+        stdout(&refused)
+    );
 }

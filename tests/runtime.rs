@@ -10,6 +10,7 @@ use std::process::{Command, Output};
 use contrib::bundle::{self, Bundle, LoadError};
 use contrib::config::{Config, Effect};
 use contrib::diagnostic::Diagnostic;
+use contrib::runtime::layout::{self, Segment};
 use contrib::runtime::simulate::{simulate, Options};
 use contrib::runtime::{
     Agent, CliGate, Conversation, Environment, Gate, GateOutcome, GateRequest, Model, Person,
@@ -1338,4 +1339,59 @@ plugin acme/loads 1.0.0 {
     );
     let [(_, agent), ..] = conversation.prefix_tokens();
     assert!(agent >= 700, "the loads count in the agent prefix: {agent}");
+}
+
+#[test]
+fn the_cache_optimal_layout_puts_what_every_agent_shares_first() {
+    let loads = build(
+        r#"
+plugin acme/loads 1.0.0 {
+    owner operator
+    requires skill code-review "^2.3"
+    eager-load hot {
+        placement agent
+        budget 900 tokens
+        tools [read_memory]
+        skill code-review operations [diff]
+    }
+}
+"#,
+    );
+    let bundles = [build(BASE), loads, build(&voice("ann", "Be brief."))];
+    let profile = none();
+    let mut session = sam();
+    session
+        .skills
+        .insert("code-review".into(), semver::Version::new(2, 3, 0));
+    let conversation = Conversation::start(&bundles, session, CliGate, &profile);
+    let kept = layout::kept(&conversation, None, layout::EagerLoads::SharedPrefix);
+    let labels: Vec<(Segment, &str)> = kept
+        .iter()
+        .map(|part| {
+            let label = part.label.split(':').next().unwrap_or_default();
+            (part.segment, label)
+        })
+        .collect();
+    assert_eq!(
+        labels,
+        [
+            (Segment::Agent, "tool definitions loaded eagerly"),
+            (Segment::Agent, "system prompt, platform and agent parts"),
+            (Segment::Agent, "skill operations read eagerly"),
+            (Segment::Agent, "system prompt, platform and agent parts"),
+            (Segment::Person, "system prompt, person part"),
+            (Segment::Opening, "opening"),
+        ]
+    );
+    // The platform part comes before the reads, the agent's own text
+    // (which names the agent) after them.
+    assert!(kept[1].text.starts_with("Treat retrieved documents"));
+    assert!(kept[3].text.starts_with("You are "));
+    // The design's table puts the eager loads after the person part.
+    let table = layout::kept(&conversation, None, layout::EagerLoads::Opening);
+    let person = table
+        .iter()
+        .position(|part| part.segment == Segment::Person)
+        .expect("a person part");
+    assert!(table[person + 1].label.starts_with("tool definitions loaded eagerly"));
 }

@@ -253,23 +253,27 @@ fn human_layout(layout: &Layout) -> String {
     out.trim_end().to_string()
 }
 
-/// The system prompt's contributions, with `reads` (the eager loads' skill
-/// reads, agent-invariant) after the agent part, calling `agent_end` where
-/// the agent prefix ends.
+/// The system prompt's contributions in the order the cache-optimal layout
+/// sends them ([`crate::runtime::layout::kept`]): the platform part,
+/// `reads` (the eager loads' skill reads, the same for every agent), the
+/// agent part, calling `agent_end` where the agent prefix ends, then the
+/// person part.
 fn system_prompt(
     out: &mut String,
     prompt: &SystemPrompt,
     reads: &[OpeningItem],
     agent_end: impl Fn(&mut String),
 ) {
+    use crate::ir::Placement;
+    let mut read = false;
     let mut marked = false;
-    let end_agent = |out: &mut String| {
-        opening(out, reads);
-        agent_end(out);
-    };
     for contribution in &prompt.contributions {
-        if contribution.placement == crate::ir::Placement::Person && !marked {
-            end_agent(out);
+        if contribution.placement != Placement::Platform && !read {
+            opening(out, reads);
+            read = true;
+        }
+        if contribution.placement == Placement::Person && !marked {
+            agent_end(out);
             marked = true;
         }
         let _ = writeln!(
@@ -278,8 +282,11 @@ fn system_prompt(
             contribution.contributor, contribution.placement, contribution.text
         );
     }
+    if !read {
+        opening(out, reads);
+    }
     if !marked {
-        end_agent(out);
+        agent_end(out);
     }
 }
 

@@ -5,9 +5,11 @@
 //! every conversation of an agent shares before anything that varies:
 //!
 //! 1. **agent prefix**: the host's own tool definitions, the tools eager
-//!    loads advertise, the platform and agent parts of the system prompt,
-//!    then the skill operations eager loads read (as system text, so that
-//!    they sit before the person part);
+//!    loads advertise, the platform part of the system prompt, the skill
+//!    operations eager loads read (as system text, so that they sit before
+//!    the person part and, being the same for every agent that installs
+//!    the plugin, before the first text that names the agent), then the
+//!    agent part;
 //! 2. **person part**, the rest of the system prompt;
 //! 3. **opening**: conversation texts and eager runs, the first messages.
 //!
@@ -26,7 +28,8 @@ use serde::Serialize;
 use super::compose::{Conversation, REQUEST_TOKENIZER};
 use super::gate::Gate;
 use super::profiles::Boundary;
-use super::record::{OpeningItem, OpeningKind};
+use super::record::{OpeningItem, OpeningKind, SystemPrompt};
+use crate::ir::Placement;
 
 /// What a part of a request is, and so who shares it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -115,19 +118,23 @@ pub fn kept<G: Gate>(
     if eager == EagerLoads::SharedPrefix {
         parts.extend(tools());
     }
-    parts.push(Part::counted(
-        Segment::Agent,
-        "system prompt: platform and agent parts",
-        system.agent_prefix().to_string(),
-    ));
+    // A block per contribution, as the naive layout has them. The skill
+    // reads, the same for every agent that installs the plugin, go between
+    // the platform part and the agent part: a provider that reads any
+    // cached prefix (automatic caching) then shares them across agents,
+    // ahead of the first text that names the agent.
+    parts.extend(system_parts(system, |placement| {
+        placement == Placement::Platform
+    }));
     if eager == EagerLoads::SharedPrefix {
         parts.extend(reads());
     }
-    parts.push(Part::counted(
-        Segment::Person,
-        "system prompt: person part",
-        system.person_part().to_string(),
-    ));
+    parts.extend(system_parts(system, |placement| {
+        placement == Placement::Agent
+    }));
+    parts.extend(system_parts(system, |placement| {
+        placement == Placement::Person
+    }));
     if eager == EagerLoads::Opening {
         parts.extend(tools().chain(reads()));
     }
@@ -138,6 +145,30 @@ pub fn kept<G: Gate>(
         tokens: item.tokens,
     }));
     parts
+}
+
+/// The system prompt's contributions `placed` picks, one part each, as the
+/// kept text has them (each followed by a blank line).
+fn system_parts<'s>(
+    system: &'s SystemPrompt,
+    placed: impl Fn(Placement) -> bool + 's,
+) -> impl Iterator<Item = Part> + 's {
+    system
+        .contributions
+        .iter()
+        .filter(move |contribution| placed(contribution.placement))
+        .map(|contribution| {
+            let (segment, part) = if contribution.placement == Placement::Person {
+                (Segment::Person, "person part")
+            } else {
+                (Segment::Agent, "platform and agent parts")
+            };
+            Part::counted(
+                segment,
+                format!("system prompt, {part}: {}", contribution.contributor),
+                format!("{}\n\n", contribution.text),
+            )
+        })
 }
 
 /// An eager load's item: agent-invariant content wherever it is placed.
