@@ -42,7 +42,10 @@ fi
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 cd "$ROOT"
-"$CONTRIB" build examples/*.contrib -o "$WORK/bundles" >/dev/null
+if ! "$CONTRIB" build examples/*.contrib -o "$WORK/bundles" >"$WORK/build.log" 2>&1; then
+    cat "$WORK/build.log" >&2
+    exit 2
+fi
 
 # name|title|simulate arguments
 FLEETS=(
