@@ -1393,5 +1393,7 @@ plugin acme/loads 1.0.0 {
         .iter()
         .position(|part| part.segment == Segment::Person)
         .expect("a person part");
-    assert!(table[person + 1].label.starts_with("tool definitions loaded eagerly"));
+    assert!(table[person + 1]
+        .label
+        .starts_with("tool definitions loaded eagerly"));
 }

@@ -9,6 +9,7 @@ use clap::Args;
 use super::runtime::{load_bundles, print, CacheArgs, LayoutFormat};
 use super::{fail, Outcome};
 use crate::bundle::usage::Usage;
+use crate::import::report::thousands as count;
 use crate::runtime::simulate::{self, LayoutReport, Options, Report, Shares};
 
 #[derive(Args)]
@@ -349,30 +350,9 @@ fn ratio(numerator: f64, denominator: f64) -> f64 {
     }
 }
 
-/// `1234567` as `1,234,567`.
-fn count(number: u64) -> String {
-    let digits = number.to_string();
-    let mut out = String::new();
-    for (index, digit) in digits.chars().enumerate() {
-        if index > 0 && (digits.len() - index) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn counts_are_grouped_in_thousands() {
-        assert_eq!(count(0), "0");
-        assert_eq!(count(999), "999");
-        assert_eq!(count(1_000), "1,000");
-        assert_eq!(count(1_234_567), "1,234,567");
-    }
 
     #[test]
     fn spreads_read_as_percentages() {
