@@ -248,9 +248,17 @@ fn sharing(out: &mut String, contrib: &LayoutReport) {
         out,
         "\nsharing under contrib: where the provider got each kind of kept token"
     );
+    // Wide enough for the longest agent name, indented under its heading.
+    let width = contrib
+        .by_agent
+        .iter()
+        .map(|agent| agent.agent.chars().count() + 2)
+        .max()
+        .unwrap_or(0)
+        .max(14);
     let _ = writeln!(
         out,
-        "  {:<14} {:>12} {:>12} {:>12} {:>9} {:>9}",
+        "  {:<width$} {:>12} {:>12} {:>12} {:>9} {:>9}",
         "", "tokens", "other conv.", "same conv.", "written", "uncached"
     );
     for (label, shares) in [
@@ -258,15 +266,16 @@ fn sharing(out: &mut String, contrib: &LayoutReport) {
         ("person part", &contrib.person_part),
         ("opening", &contrib.opening),
     ] {
-        let _ = writeln!(out, "  {label:<14} {}", shares_row(shares));
+        let _ = writeln!(out, "  {label:<width$} {}", shares_row(shares));
     }
     let _ = writeln!(out, "  by agent, the agent prefix:");
     for agent in &contrib.by_agent {
         let _ = writeln!(
             out,
-            "    {:<12} {}",
+            "    {:<inner$} {}",
             agent.agent,
-            shares_row(&agent.agent_prefix)
+            shares_row(&agent.agent_prefix),
+            inner = width - 2
         );
     }
     let mut person: Vec<f64> = contrib
