@@ -1,5 +1,5 @@
 //! Micro-benchmarks of each stage on a small, a typical and a 1 MB
-//! manifest: parse, lower, check (with the tokenizer warm), tokenize and
+//! manifest: parse, lower, format, check (with the tokenizer warm), tokenize and
 //! bundle emission. `cargo bench --bench pipeline`; CI builds them with
 //! `cargo bench --no-run` so they cannot rot.
 
@@ -70,6 +70,11 @@ fn stages(c: &mut Criterion) {
         group.bench_function(BenchmarkId::new("lower", name), |b| {
             b.iter(|| contrib::lower::lower(&tree))
         });
+        // Formatting parses, lowers (to refuse syntax errors inside
+        // blocks) and lays out: read against `parse` and `lower` above.
+        group.bench_function(BenchmarkId::new("format", name), |b| {
+            b.iter(|| contrib::fmt::format(&text))
+        });
         group.bench_function(BenchmarkId::new("analyze", name), |b| {
             b.iter(|| contrib::analyze(&source, &config))
         });
@@ -81,7 +86,10 @@ fn stages(c: &mut Criterion) {
             b.iter(|| config.tokenizer.count(&text))
         });
         group.bench_function(BenchmarkId::new("bundle", name), |b| {
-            b.iter(|| contrib::bundle::canonical_bytes(&contrib::bundle::build(&plugin, &config)))
+            b.iter(|| {
+                contrib::bundle::build(&plugin, &config)
+                    .and_then(|bundle| contrib::bundle::canonical_bytes(&bundle))
+            })
         });
         group.finish();
     }

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs one fuzz target for a while, its corpus seeded from examples/ and the
-# editor samples (for bundle_load: the examples, built into bundles). Usage: fuzz/run.sh TARGET SECONDS [more libFuzzer flags]
+# editor samples (for bundle_load: the examples, built into bundles; for
+# toktally: the files of ../shared/corpus, with the dictionary of the split
+# patterns' hard cases). Usage: fuzz/run.sh TARGET SECONDS [more libFuzzer flags]
 #
 # SANITIZER=address (cargo-fuzz's default) catches memory errors in unsafe
 # code; the crate has none of its own, so SANITIZER=none, several times
@@ -18,9 +20,21 @@ if [ "$target" = bundle_load ]; then
     cargo run -q --release --manifest-path "$here/../Cargo.toml" -- build "$here"/../examples/*.contrib -o "$built" 2>/dev/null
     find "$built" -name '*.bundle.json' -exec cp {} "$corpus/" \;
     rm -rf "$built"
+elif [ "$target" = toktally ]; then
+    # Real text, cut to 4 kB so that runs stay fast; without the shared
+    # corpus, the examples.
+    shared="$here/../../shared/corpus"
+    [ -d "$shared" ] || shared="$here/../examples"
+    find "$shared" -type f | while read -r file; do
+        head -c 4096 "$file" > "$corpus/$(basename "$file")-$(printf '%s' "$file" | cksum | cut -d' ' -f1)"
+    done
 else
     find "$here/../examples" "$here/../editors/vscode/test" -name '*.contrib' -exec cp {} "$corpus/" \;
 fi
+dict="$here/contrib.dict"
+if [ "$target" = toktally ]; then
+    dict="$here/toktally.dict"
+fi
 cd "$here"
 exec cargo +nightly fuzz run -s "${SANITIZER:-none}" "$target" "$corpus" -- \
-    -dict="$here/contrib.dict" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 "$@"
+    -dict="$dict" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 "$@"

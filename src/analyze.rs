@@ -14,6 +14,9 @@ pub struct Analysis {
     pub plugin: Option<Plugin>,
     /// Sorted by position.
     pub diagnostics: Vec<Diagnostic>,
+    /// What the manifest's suppression comments silenced: recorded in its
+    /// bundle so that an installer sees it (and never obeyed at install).
+    pub waived: Vec<check::suppress::Waived>,
 }
 
 /// Parses, lowers and checks one manifest against a workspace's
@@ -26,6 +29,7 @@ pub fn analyze(source: &SourceFile, config: &Config) -> Analysis {
             return Analysis {
                 plugin: None,
                 diagnostics: vec![error],
+                waived: Vec::new(),
             }
         }
     };
@@ -40,12 +44,13 @@ pub fn analyze(source: &SourceFile, config: &Config) -> Analysis {
     let checked_whole = !diagnostics.iter().any(|diagnostic| {
         diagnostic.is_error() && diagnostic.rule.kind == crate::diagnostic::RuleKind::Language
     });
-    check::suppress::apply(&tree, source, &mut diagnostics, checked_whole);
+    let waived = check::suppress::apply(&tree, source, &mut diagnostics, checked_whole);
     check::apply_levels(&mut diagnostics, config);
     diagnostic::sort(&mut diagnostics);
     Analysis {
         plugin: lowered.plugin,
         diagnostics,
+        waived,
     }
 }
 

@@ -8,24 +8,26 @@
 
 use crate::diagnostic::{Applicability, Diagnostic, Edit};
 
-/// `text` with the applicable fixes of `diagnostics` applied, and how many
-/// fixes were applied.
-pub fn apply(text: &str, diagnostics: &[Diagnostic], include_unsafe: bool) -> (String, usize) {
-    let mut chosen: Vec<&[Edit]> = diagnostics
+/// `text` with the applicable fixes of `diagnostics` applied, and the
+/// indices (into `diagnostics`) of those whose fix was applied, in order,
+/// so that a caller can say what it fixed.
+pub fn apply(text: &str, diagnostics: &[Diagnostic], include_unsafe: bool) -> (String, Vec<usize>) {
+    let mut chosen: Vec<(usize, &[Edit])> = diagnostics
         .iter()
-        .filter_map(|diagnostic| {
+        .enumerate()
+        .filter_map(|(index, diagnostic)| {
             diagnostic
                 .fixes
                 .iter()
                 .find(|fix| include_unsafe || fix.applicability == Applicability::Safe)
+                .map(|fix| (index, fix.edits.as_slice()))
         })
-        .map(|fix| fix.edits.as_slice())
-        .filter(|edits| !edits.is_empty())
+        .filter(|(_, edits)| !edits.is_empty())
         .collect();
-    chosen.sort_by_key(|edits| edits.iter().map(|edit| edit.span.start).min());
+    chosen.sort_by_key(|(_, edits)| edits.iter().map(|edit| edit.span.start).min());
     let mut edits: Vec<&Edit> = Vec::new();
-    let mut applied = 0;
-    for fix in chosen {
+    let mut applied = Vec::new();
+    for (index, fix) in chosen {
         let overlaps = fix.iter().any(|edit| {
             edits.iter().any(|taken| {
                 edit.span.start < taken.span.end && taken.span.start < edit.span.end
@@ -41,7 +43,7 @@ pub fn apply(text: &str, diagnostics: &[Diagnostic], include_unsafe: bool) -> (S
             continue;
         }
         edits.extend(fix);
-        applied += 1;
+        applied.push(index);
     }
     edits.sort_by_key(|edit| (edit.span.start, edit.span.end));
     let mut out = String::with_capacity(text.len());
@@ -80,11 +82,11 @@ mod tests {
         ];
         assert_eq!(
             apply(text, &diagnostics, false),
-            ("placement agnet".into(), 1)
+            ("placement agnet".into(), vec![0])
         );
         assert_eq!(
             apply(text, &diagnostics, true),
-            ("placement agent".into(), 2)
+            ("placement agent".into(), vec![0, 1])
         );
     }
 
@@ -94,6 +96,9 @@ mod tests {
             diagnostic(Span::new(0, 4), "a", Applicability::Safe),
             diagnostic(Span::new(2, 6), "b", Applicability::Safe),
         ];
-        assert_eq!(apply("abcdefg", &diagnostics, false), ("aefg".into(), 1));
+        assert_eq!(
+            apply("abcdefg", &diagnostics, false),
+            ("aefg".into(), vec![0])
+        );
     }
 }

@@ -6,12 +6,17 @@
 //! - [`syntax`]: text → syntax tree (the pest grammar in `grammar/`);
 //! - [`lower`]: syntax tree → typed [`ir`], with the language's diagnostics;
 //! - [`check`]: the semantic rules, one file per rule;
+//! - [`bundle`]: frozen, content-addressed plugin versions and catalogs;
+//! - [`trust`]: where a bundle is installed: re-checked under the
+//!   installer's policy, approved, locked, and re-checked at every load;
+//! - [`runtime`]: what the model is told, composed from approved bundles;
 //! - [`report`]: diagnostics rendered for people and machines;
 //! - [`fmt`]: syntax tree → the canonical layout, comments kept;
 //! - [`import`]: other tools' skills, plugins, rules and instruction files,
 //!   written as manifests;
 //!
-//! beside them [`diagnostic`] (the one diagnostic type), [`rules`] (every
+//! beside them [`uri`] (paths as URIs, for SARIF and the language
+//! server), [`diagnostic`] (the one diagnostic type), [`rules`] (every
 //! rule's code, name and explanation), [`cli`] and [`lsp`] (the language
 //! server).
 //!
@@ -49,6 +54,8 @@ pub mod source;
 pub mod suggest;
 pub mod syntax;
 pub mod tokenizer;
+pub mod trust;
+pub mod uri;
 
 mod analyze;
 

@@ -72,7 +72,7 @@ pub fn manifest(name: &str, text: &str) -> Result<Migrated, Diagnostic> {
             .filter(|diagnostic| is_migration(diagnostic, &source.text))
             .collect();
         let (fixed, applied) = crate::fix::apply(&source.text, &chosen, true);
-        if applied == 0 || fixed == *source.text {
+        if applied.is_empty() || fixed == *source.text {
             break;
         }
         changes.extend(
@@ -101,7 +101,7 @@ pub fn configuration(name: &str, text: &str) -> Migrated {
             .filter(|diagnostic| diagnostic.rule == &UNKNOWN_LINT && !diagnostic.fixes.is_empty())
             .collect();
         let (fixed, applied) = crate::fix::apply(&source.text, &chosen, false);
-        if applied == 0 || fixed == *source.text {
+        if applied.is_empty() || fixed == *source.text {
             break;
         }
         changes.extend(

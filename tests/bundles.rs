@@ -96,10 +96,10 @@ fn two_builds_in_different_folders_are_byte_identical_and_verify() {
             left.display()
         );
         let bundle = Bundle::from_bytes(&left_bytes).expect("a verified bundle");
-        assert_eq!(bundle.digest, Some(bundle::digest_of(&bundle)));
+        assert_eq!(bundle.digest, bundle::digest_of(&bundle).ok());
         assert_eq!(
             bundle::canonical_bytes(&bundle),
-            left_bytes,
+            Ok(left_bytes),
             "not canonical: {}",
             left.display()
         );
@@ -112,7 +112,10 @@ fn every_built_example_validates_against_the_shipped_schema() {
         &std::fs::read_to_string(root().join("schema/bundle.schema.json")).expect("schema"),
     )
     .expect("JSON");
-    let validator = jsonschema::validator_for(&schema).expect("a valid schema");
+    let validator = jsonschema::options()
+        .should_validate_formats(true)
+        .build(&schema)
+        .expect("a valid schema");
     let out = tempfile::tempdir().expect("a temp folder");
     for path in build_examples(&root(), out.path()) {
         let instance: serde_json::Value =
@@ -438,17 +441,8 @@ fn broken_check(format: &str) -> String {
 
 #[test]
 fn sarif_output_validates_against_the_sarif_schema() {
-    let schema: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(root().join("tests/data/sarif-schema-2.1.0.json"))
-            .expect("schema"),
-    )
-    .expect("JSON");
-    let validator = jsonschema::validator_for(&schema).expect("the SARIF schema compiles");
     let sarif: serde_json::Value = serde_json::from_str(&broken_check("sarif")).expect("JSON");
-    let errors: Vec<String> = validator
-        .iter_errors(&sarif)
-        .map(|error| error.to_string())
-        .collect();
+    let errors = common::sarif_errors(&sarif);
     assert!(errors.is_empty(), "{errors:#?}");
     let results = sarif["runs"][0]["results"].as_array().expect("results");
     assert_eq!(results.len(), 2);

@@ -62,10 +62,12 @@ const CLEAN: &str = "plugin acme/notes 1.0.0 {\n    owner agent-author\n}\n";
 fn the_examples_check_clean() {
     let output = contrib(&["check", "examples/code-review.contrib", "examples/"]);
     assert_eq!(status(&output), 0, "{}", stdout(&output));
+    // The count is status, on stderr; the result (no diagnostics) is empty.
+    assert_eq!(stdout(&output), "");
     assert!(
-        stdout(&output).ends_with("no problems\n"),
+        stderr(&output).ends_with("no problems\n"),
         "{}",
-        stdout(&output)
+        stderr(&output)
     );
 }
 
@@ -80,10 +82,7 @@ fn a_broken_example_fails_with_its_diagnostic() {
         "{text}"
     );
     assert!(text.contains("did you mean `placement`?"), "{text}");
-    assert!(
-        text.ends_with("checked 1 file: 1 error, 0 warnings\n"),
-        "{text}"
-    );
+    assert_eq!(stderr(&output), "checked 1 file: 1 error, 0 warnings\n");
     assert!(!text.contains('\u{1b}'), "no colour when not on a terminal");
 }
 

@@ -140,13 +140,21 @@ fn lowering_errors_are_formatted_and_kept() {
     txt stance { budget   5  tokens
     placement agnet }
     text stance {
-        placement: agent
         budget 5
         body "bad \q escape"
     }
 }
 field outside
 "#
+    ));
+}
+
+#[test]
+fn a_field_written_with_a_colon_is_refused() {
+    // The grammar accepts it so that lowering can explain it; `check`
+    // calls it a syntax error, and so does the formatter.
+    insta::assert_snapshot!(snapshot(
+        "plugin acme/x 1.0.0 {\n    text stance {\n        placement: agent\n    }\n}\n"
     ));
 }
 

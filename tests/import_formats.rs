@@ -496,7 +496,7 @@ fn told(imported: &Imported, files: &[&str], command: Option<&str>) -> Vec<Strin
     let plugin = contrib::analyze(&source, &config)
         .plugin
         .expect("the manifest lowers");
-    let bundles = [contrib::bundle::build(&plugin, &config)];
+    let bundles = [contrib::bundle::build(&plugin, &config).expect("a bundle")];
     let session = Session::from_toml(
         "started_at = \"2026-03-02T09:00:00Z\"\n[agent]\nname = \"Helper\"\n[model]\nname = \"claude-sonnet-4-5\"\n",
     )

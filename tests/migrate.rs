@@ -62,7 +62,7 @@ fn every_language_one_example_keeps_its_meaning() {
         assert_eq!(old.format, 1);
         let source = SourceFile::new(common::relative(&path), migrated(&path));
         let plugin = contrib::analyze(&source, &config).plugin.expect("a plugin");
-        let new = contrib::bundle::build(&plugin, &config);
+        let new = contrib::bundle::build(&plugin, &config).expect("a bundle");
         assert_eq!(
             (&new.plugin, &new.version, new.requested_owner),
             (&old.plugin, &old.version, old.requested_owner),

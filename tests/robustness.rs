@@ -210,7 +210,7 @@ fn garbage_never_panics() {
 fn pick(state: &mut u64) -> u8 {
     const ALPHABET: &[u8] = b"plugin text call {}[],:#\"\\\n\r\t >=acme/1.0 owner budget tokens";
     let value = next(state);
-    if value % 8 == 0 {
+    if value.is_multiple_of(8) {
         (value >> 8) as u8
     } else {
         ALPHABET[(value >> 8) as usize % ALPHABET.len()]

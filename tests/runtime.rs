@@ -50,7 +50,7 @@ fn build(manifest: &str) -> Bundle {
         .filter(|diagnostic| diagnostic.is_error())
         .collect();
     assert!(errors.is_empty(), "{errors:#?}");
-    bundle::build(&analysis.plugin.expect("a plugin"), &config)
+    bundle::build(&analysis.plugin.expect("a plugin"), &config).expect("a canonical bundle")
 }
 
 const BASE: &str = r#"
@@ -156,7 +156,7 @@ fn person(id: &str, name: &str, offset_minutes: i32) -> Person {
         name: name.into(),
         locale: "en-GB".into(),
         timezone: "Europe/London".into(),
-        utc_offset: offset_minutes,
+        utc_offset: Some(offset_minutes),
     }
 }
 
@@ -237,7 +237,7 @@ fn notes_from<'t>(turn: &'t Turn, contributor: &str) -> Vec<&'t str> {
 #[test]
 fn a_tampered_bundle_is_refused_with_a_typed_error() {
     let built = build(BASE);
-    let bytes = bundle::canonical_bytes(&built);
+    let bytes = bundle::canonical_bytes(&built).expect("canonical bytes");
     assert_eq!(Bundle::from_bytes(&bytes).as_ref(), Ok(&built));
     let tampered = String::from_utf8(bytes)
         .expect("canonical JSON is UTF-8")

@@ -4,9 +4,10 @@ use std::collections::BTreeMap;
 
 use super::usage::{self, Candidate, Item, Usage};
 use super::{
-    permissions, AuthorWaivers, Bundle, BundledActivation, BundledCall, BundledChoice,
-    BundledCondition, BundledContributor, Segment, SkillOperations, FORMAT,
+    AuthorWaivers, Bundle, BundledActivation, BundledCall, BundledChoice, BundledCondition,
+    BundledContributor, Permissions, Segment, SkillOperations, Waiver, FORMAT,
 };
+use crate::check::suppress::Waived;
 use crate::check::Measure;
 use crate::config::Config;
 use crate::ir::{
@@ -18,17 +19,34 @@ use crate::ir::{
 /// contributor id.
 pub type Usages = BTreeMap<String, Usage>;
 
-/// The bundle of a plugin that checked without errors, with its digest. An
-/// eager load that chooses from usage and has no usage here loads nothing;
+/// The bundle of a plugin that checked without errors, with its digest,
+/// recording no waivers; an error when it has no canonical form to take a
+/// digest of. An eager load that chooses from usage loads nothing here;
 /// [`build_with_usage`] is the build for those.
-pub fn build(plugin: &Plugin, config: &Config) -> Bundle {
-    build_with_usage(plugin, config, &Usages::new())
+pub fn build(plugin: &Plugin, config: &Config) -> Result<Bundle, String> {
+    build_with_usage(plugin, config, &[], &Usages::new())
 }
 
-/// The bundle, with each eager load that chooses from usage choosing from
-/// `usages`: what it loads is frozen in the bundle with the usage file's
-/// digest.
-pub fn build_with_usage(plugin: &Plugin, config: &Config, usages: &Usages) -> Bundle {
+/// The bundle of a plugin that checked without errors, recording what its
+/// author waived: the suppressions that silenced a diagnostic (`waived`,
+/// from the analysis) and the `[lints]` levels `config` sets.
+pub fn build_with_waivers(
+    plugin: &Plugin,
+    config: &Config,
+    waived: &[Waived],
+) -> Result<Bundle, String> {
+    build_with_usage(plugin, config, waived, &Usages::new())
+}
+
+/// The bundle, with its waivers, and with each eager load that chooses
+/// from usage choosing from `usages`: what it loads is frozen in the
+/// bundle with the usage file's digest.
+pub fn build_with_usage(
+    plugin: &Plugin,
+    config: &Config,
+    waived: &[Waived],
+    usages: &Usages,
+) -> Result<Bundle, String> {
     let mut contributors: Vec<&Contributor> = plugin.contributors.iter().collect();
     contributors.sort_by(|a, b| {
         (a.placement.value, a.priority.value, &a.id.value).cmp(&(
@@ -58,13 +76,13 @@ pub fn build_with_usage(plugin: &Plugin, config: &Config, usages: &Usages) -> Bu
             })
             .collect(),
         tokenizer: config.tokenizer,
-        permissions: permissions::summarise(&contributors, config),
+        permissions: Permissions::of(&contributors, config),
         contributors,
-        author_waivers: AuthorWaivers::default(),
+        author_waivers: waivers(plugin, config, waived),
         digest: None,
     };
-    bundle.digest = Some(super::digest_of(&bundle));
-    bundle
+    bundle.digest = Some(super::digest_of(&bundle)?);
+    Ok(bundle)
 }
 
 fn bundle_contributor(
@@ -213,6 +231,41 @@ fn chosen(
         turns: usage.turns,
         candidates: choice.considered,
     });
+}
+
+/// The author's waivers, each suppression named by the contributor it
+/// covers, sorted so that the bundle does not depend on comment order.
+fn waivers(plugin: &Plugin, config: &Config, waived: &[Waived]) -> AuthorWaivers {
+    let mut suppressions: Vec<Waiver> = waived
+        .iter()
+        .map(|waived| Waiver {
+            rule: waived.rule.name.to_string(),
+            contributor: waived.scope.and_then(|scope| {
+                plugin
+                    .contributors
+                    .iter()
+                    .find(|contributor| {
+                        contributor.span.contains(scope.start)
+                            || contributor.span.start == scope.start
+                    })
+                    .map(|contributor| contributor.id.value.clone())
+            }),
+            reason: waived.reason.clone(),
+        })
+        .collect();
+    suppressions.sort();
+    suppressions.dedup();
+    let lints = config
+        .lints
+        .iter()
+        .filter_map(|(code, level)| {
+            crate::rules::find(code).map(|rule| (rule.name.to_string(), *level))
+        })
+        .collect();
+    AuthorWaivers {
+        suppressions,
+        lints,
+    }
 }
 
 fn activation(activation: &Activation) -> Option<BundledActivation> {

@@ -4,19 +4,32 @@ use sha2::{Digest, Sha256};
 
 use super::Bundle;
 
-/// The canonical JSON of a bundle, as written to disk.
-pub fn canonical_bytes(bundle: &Bundle) -> Vec<u8> {
-    // Serialising plain data with string keys cannot fail.
-    serde_jcs::to_vec(bundle).unwrap_or_default()
+/// The canonical JSON of a bundle, as written to disk. A bundle JCS cannot
+/// write (a number that is not finite) is an error: hashing an empty or
+/// partial text instead would give every such bundle the same digest.
+pub fn canonical_bytes(bundle: &Bundle) -> Result<Vec<u8>, String> {
+    canonical(bundle, &bundle.id())
+}
+
+fn canonical(value: &impl serde::Serialize, what: &str) -> Result<Vec<u8>, String> {
+    serde_jcs::to_vec(value).map_err(|error| format!("{what} has no canonical JSON form: {error}"))
 }
 
 /// `sha256:<hex>` of the canonical bytes of `bundle` without its digest.
-pub fn digest_of(bundle: &Bundle) -> String {
+pub fn digest_of(bundle: &Bundle) -> Result<String, String> {
     let unsigned = Bundle {
         digest: None,
         ..bundle.clone()
     };
-    digest_of_bytes(&canonical_bytes(&unsigned))
+    Ok(digest_of_bytes(&canonical_bytes(&unsigned)?))
+}
+
+/// The canonical JSON of any serialisable value, or why it has none.
+pub(super) fn canonical_value(
+    value: &impl serde::Serialize,
+    what: &str,
+) -> Result<Vec<u8>, String> {
+    canonical(value, what)
 }
 
 /// `sha256:<hex>` of canonical bytes.
@@ -28,4 +41,21 @@ pub(super) fn digest_of_bytes(bytes: &[u8]) -> String {
         hex.push_str(&format!("{byte:02x}"));
     }
     hex
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_value_jcs_cannot_write_is_an_error_not_an_empty_text() {
+        // A map keyed by something other than strings has no JSON form.
+        let mut by_pair = std::collections::BTreeMap::new();
+        by_pair.insert((1, 2), "x");
+        let error = canonical(&by_pair, "acme/x@1.0.0").unwrap_err();
+        assert!(
+            error.starts_with("acme/x@1.0.0 has no canonical JSON form"),
+            "{error}"
+        );
+    }
 }

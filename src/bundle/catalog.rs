@@ -18,7 +18,6 @@ use super::sign::{self, DetachedSignature};
 use super::{bundle_path, write_bundle, Bundle, Permissions, Written};
 use crate::config::Config;
 use crate::diagnostic::Diagnostic;
-use crate::ir::Placement;
 use crate::rules::*;
 use crate::source::{SourceFile, Span};
 
@@ -326,7 +325,9 @@ pub fn check(folder: &Path, config: &Config) -> Result<CatalogReport, String> {
             ));
         }
     }
-    lock_diagnostics.extend(catalog_wide(&lock, &lock_text, &loaded, config));
+    lock_diagnostics.extend(super::consistency::check(
+        &lock, &lock_text, &loaded, config,
+    ));
     if !lock_diagnostics.is_empty() {
         report.files.insert(0, (lock_source, lock_diagnostics));
     }
@@ -389,7 +390,13 @@ pub fn installable(folder: &Path) -> Result<Vec<Bundle>, String> {
     Ok(chosen)
 }
 
-fn verify_signature(bundle_file: &Path, bundle: &Bundle, trusted: &[String]) -> Result<(), String> {
+/// Verifies a bundle's detached signature against the keys the lock
+/// trusts, failing closed.
+pub(crate) fn verify_signature(
+    bundle_file: &Path,
+    bundle: &Bundle,
+    trusted: &[String],
+) -> Result<(), String> {
     let path = sign::signature_path(bundle_file);
     let text =
         std::fs::read_to_string(&path).map_err(|_| "it has no signature file".to_string())?;
@@ -422,96 +429,6 @@ fn verify_signature(bundle_file: &Path, bundle: &Bundle, trusted: &[String]) -> 
         &signature,
         bundle.digest.as_deref().unwrap_or_default(),
     )
-}
-
-fn catalog_wide(
-    lock: &Lock,
-    lock_text: &str,
-    loaded: &HashMap<(String, semver::Version), Bundle>,
-    config: &Config,
-) -> Vec<Diagnostic> {
-    let mut diagnostics = Vec::new();
-    let mut newest: BTreeMap<&str, &Bundle> = BTreeMap::new();
-    let mut owners: BTreeMap<&str, &Bundle> = BTreeMap::new();
-    for entry in &lock.published {
-        let Some(bundle) = loaded.get(&(entry.plugin.clone(), entry.version.clone())) else {
-            continue;
-        };
-        if let Some(first) = owners.get(entry.plugin.as_str()) {
-            if first.requested_owner != bundle.requested_owner {
-                diagnostics.push(
-                    Diagnostic::new(
-                        &DUPLICATE_PLUGIN,
-                        format!(
-                            "`{}` is published by two owners: {} and {}",
-                            entry.plugin, first.requested_owner, bundle.requested_owner
-                        ),
-                    )
-                    .primary(
-                        find_span(lock_text, &entry.digest),
-                        format!("{} by {}", bundle.id(), bundle.requested_owner),
-                    )
-                    .secondary(
-                        find_span(lock_text, first.digest.as_deref().unwrap_or_default()),
-                        format!("{} by {}", first.id(), first.requested_owner),
-                    )
-                    .help("one plugin name has one owner; publish the other under its own name"),
-                );
-            }
-        } else {
-            owners.insert(&entry.plugin, bundle);
-        }
-        if entry.yanked {
-            continue;
-        }
-        let slot = newest.entry(&entry.plugin).or_insert(bundle);
-        if bundle.version > slot.version {
-            *slot = bundle;
-        }
-    }
-    let limit = config.system_prompt_budget();
-    let agent_total: u64 = newest
-        .values()
-        .map(|bundle| {
-            bundle
-                .permissions
-                .budgets
-                .get(&Placement::Agent)
-                .copied()
-                .unwrap_or(0)
-        })
-        .sum();
-    if agent_total > limit {
-        diagnostics.push(
-            Diagnostic::new(&CATALOG_OVER_BUDGET, format!("the newest versions' agent-placement budgets add up to {agent_total} tokens, over the workspace's {limit}"))
-                .primary(Span::point(0), "the catalog as a whole")
-                .help("an agent that installs every plugin would exceed its system-prompt share; lower budgets or split the catalog"),
-        );
-    }
-    let mut seen: HashMap<(Placement, crate::ir::Priority, &str), &Bundle> = HashMap::new();
-    for bundle in newest.values() {
-        for contributor in &bundle.contributors {
-            let key = (
-                contributor.placement,
-                contributor.priority,
-                contributor.id.as_str(),
-            );
-            if let Some(other) = seen.get(&key) {
-                diagnostics.push(
-                    Diagnostic::new(&AMBIGUOUS_CONTRIBUTOR, format!(
-                        "`{}` and `{}` both have a contributor `{}` at {} placement and {} priority",
-                        other.plugin, bundle.plugin, contributor.id, contributor.placement, contributor.priority
-                    ))
-                    .primary(find_span(lock_text, bundle.digest.as_deref().unwrap_or_default()), bundle.id())
-                    .secondary(find_span(lock_text, other.digest.as_deref().unwrap_or_default()), other.id())
-                    .help("rename one of them so turn records and approvals can tell them apart"),
-                );
-            } else {
-                seen.insert(key, bundle);
-            }
-        }
-    }
-    diagnostics
 }
 
 fn deltas(lock: &Lock, loaded: &HashMap<(String, semver::Version), Bundle>) -> Vec<Delta> {
@@ -559,7 +476,7 @@ fn bundles_in(folder: &Path) -> Vec<PathBuf> {
 }
 
 /// The span of the first occurrence of `needle` in `text`, or the start.
-fn find_span(text: &str, needle: &str) -> Span {
+pub(super) fn find_span(text: &str, needle: &str) -> Span {
     match (needle.is_empty(), text.find(needle)) {
         (false, Some(start)) => Span::new(start, start + needle.len()),
         _ => Span::point(0),

@@ -17,7 +17,7 @@ use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Bundle, BundledActivation, BundledContributor};
+use super::{Bundle, BundledActivation, BundledContributor, Permissions};
 use crate::config::Effect;
 use crate::ir::{Delivery, Placement};
 
@@ -252,9 +252,35 @@ fn kept_placement(
         .min()
 }
 
+/// Whether `old` and `new` are versions of one plugin: a delta between
+/// two different plugins would read as an approval of one by the other.
+pub fn comparable(old: &Bundle, new: &Bundle) -> Result<(), String> {
+    if old.plugin == new.plugin {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{}` and `{}` are different plugins; `contrib diff` compares two versions of one plugin",
+            old.id(),
+            new.id()
+        ))
+    }
+}
+
 /// Every change from `old` to `new`, escalations first.
 pub fn diff(old: &Bundle, new: &Bundle) -> Vec<Change> {
     let mut changes = Vec::new();
+    if new.version < old.version {
+        // An older version may lack a fix the approved one has, and a
+        // catalog never installs it over a newer one: a person decides.
+        changes.push(Change::new(
+            Class::NeedsApproval,
+            None,
+            format!(
+                "the version goes down from {} to {}",
+                old.version, new.version
+            ),
+        ));
+    }
     if old.requested_owner != new.requested_owner {
         // Priorities and framing follow the owner: every kept text may read
         // differently.
@@ -314,7 +340,20 @@ pub fn diff(old: &Bundle, new: &Bundle) -> Vec<Change> {
             );
         }
     }
-    compare_permissions(old, new, &mut changes);
+    compare_tools(&old.permissions, &new.permissions, &mut changes);
+    changes.sort_by_key(|change| change.class);
+    changes
+}
+
+/// What `new` asks for beyond `old`, and what it asks for less of, from the
+/// permissions alone: tools loaded and run, effects, gates and hosts, then
+/// placements, budgets, priority and reaches. An installer compares a
+/// bundle's own permissions with those its tools make of it, and a load
+/// compares what was approved with what is asked for now.
+pub fn permissions(old: &Permissions, new: &Permissions) -> Vec<Change> {
+    let mut changes = Vec::new();
+    compare_tools(old, new, &mut changes);
+    compare_totals(old, new, &mut changes);
     changes.sort_by_key(|change| change.class);
     changes
 }
@@ -453,8 +492,11 @@ fn compare_activation(
     }
 }
 
-fn compare_permissions(old: &Bundle, new: &Bundle, changes: &mut Vec<Change>) {
-    let (old_permissions, new_permissions) = (&old.permissions, &new.permissions);
+fn compare_tools(
+    old_permissions: &Permissions,
+    new_permissions: &Permissions,
+    changes: &mut Vec<Change>,
+) {
     let old_loaded: BTreeSet<&String> = old_permissions.tools_loaded.iter().collect();
     for tool in &new_permissions.tools_loaded {
         if !old_loaded.contains(tool) {
@@ -506,6 +548,51 @@ fn compare_permissions(old: &Bundle, new: &Bundle, changes: &mut Vec<Change>) {
                 None,
                 format!("newly reaches the host `{host}`"),
             ));
+        }
+    }
+}
+
+/// Placements, budgets per placement, the highest priority and reaches.
+fn compare_totals(old: &Permissions, new: &Permissions, changes: &mut Vec<Change>) {
+    let mut push = |class, message: String| changes.push(Change::new(class, None, message));
+    for placement in &new.placements {
+        if !old.placements.contains(placement) {
+            push(
+                Class::NeedsApproval,
+                format!("newly adds at {placement} placement"),
+            );
+        }
+    }
+    for (placement, budget) in &new.budgets {
+        let before = old.budgets.get(placement).copied().unwrap_or(0);
+        if *budget > before {
+            push(
+                Class::NeedsApproval,
+                format!(
+                    "its budgets at {placement} placement rise from {before} to {budget} tokens"
+                ),
+            );
+        } else if *budget < before {
+            push(
+                Class::Update,
+                format!(
+                    "its budgets at {placement} placement fall from {before} to {budget} tokens"
+                ),
+            );
+        }
+    }
+    if new.highest_priority < old.highest_priority {
+        push(
+            Class::NeedsApproval,
+            format!(
+                "its highest priority rises from {} to {}",
+                old.highest_priority, new.highest_priority
+            ),
+        );
+    }
+    for reach in &new.reaches {
+        if !old.reaches.contains(reach) {
+            push(Class::NeedsApproval, format!("newly reaches {reach} turns"));
         }
     }
 }

@@ -67,7 +67,7 @@ impl Bundle {
             Some(current) if current == u64::from(FORMAT) => {
                 let bundle: Bundle = serde_json::from_value(value)
                     .map_err(|error| LoadError::Schema(error.to_string()))?;
-                let actual = digest_of(&bundle);
+                let actual = digest_of(&bundle).map_err(LoadError::Schema)?;
                 (bundle, actual)
             }
             other => return Err(LoadError::UnknownFormat(other)),

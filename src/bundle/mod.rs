@@ -12,7 +12,9 @@
 mod build;
 mod canonical;
 pub mod catalog;
+pub mod consistency;
 pub mod diff;
+pub mod keys;
 mod load;
 mod permissions;
 
@@ -25,7 +27,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-pub use build::{build, build_with_usage, Usages};
+pub use build::{build, build_with_usage, build_with_waivers, Usages};
 pub use canonical::{canonical_bytes, digest_of};
 pub use load::LoadError;
 pub use permissions::{Permissions, ToolRun};
@@ -251,6 +253,32 @@ impl Bundle {
     /// A contributor's full name in records: `scope/name@version/id`.
     pub fn contributor_name(&self, contributor: &BundledContributor) -> String {
         format!("{}/{}", self.id(), contributor.id)
+    }
+
+    /// What this plugin puts before every conversation, in tokens: the
+    /// budgets of what is kept in the system prompt and of eager loads, and
+    /// the listing line of each text the model may ask for (counted with
+    /// the bundle's tokenizer). What `system-prompt-over-budget` counts for
+    /// one manifest, counted over bundles by a catalog and a workspace.
+    pub fn kept_share(&self) -> u64 {
+        self.contributors
+            .iter()
+            .map(
+                |contributor| match (contributor.delivery, &contributor.activation) {
+                    (Delivery::SystemPrompt | Delivery::Preloaded, _) => contributor.budget,
+                    (_, Some(BundledActivation::Request { description }))
+                        if contributor.placement.is_system_prompt() =>
+                    {
+                        let listing = crate::ir::on_request_listing(
+                            &self.contributor_name(contributor),
+                            description,
+                        );
+                        self.tokenizer.count(&listing) as u64
+                    }
+                    _ => 0,
+                },
+            )
+            .sum()
     }
 
     /// The effect of a run's tool, as the permissions record it.

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::BundledContributor;
 use crate::check::url;
 use crate::config::{Config, Effect};
-use crate::ir::{Kind, Placement, Priority, Reach, Value};
+use crate::ir::{Kind, Placement, Priority, Reach};
 
 /// What a plugin version asks for, in the terms a person approves it in.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -37,7 +37,16 @@ pub struct ToolRun {
     pub gated: bool,
 }
 
-pub(super) fn summarise(contributors: &[BundledContributor], config: &Config) -> Permissions {
+impl Permissions {
+    /// What `contributors` ask for, under `config`'s tools: what a build
+    /// records, and what an installer recomputes under its own registry
+    /// rather than believe the bundle's record.
+    pub fn of(contributors: &[BundledContributor], config: &Config) -> Permissions {
+        summarise(contributors, config)
+    }
+}
+
+fn summarise(contributors: &[BundledContributor], config: &Config) -> Permissions {
     let mut budgets = BTreeMap::new();
     let mut tools_loaded = BTreeSet::new();
     let mut tools_run = BTreeSet::new();
@@ -52,12 +61,16 @@ pub(super) fn summarise(contributors: &[BundledContributor], config: &Config) ->
                 effect: tool.map_or(Effect::Write, |tool| tool.effect),
                 gated: tool.is_some_and(|tool| tool.gated),
             });
-            if let Some(Value::String(text)) = call.arguments.get("url") {
-                if tool.is_some_and(|tool| tool.egress) {
-                    if let Ok(host) = url::host(text) {
-                        egress_hosts.insert(host);
-                    }
-                }
+            if let Some(tool) = tool {
+                let arguments = call
+                    .arguments
+                    .iter()
+                    .map(|(name, value)| (name.as_str(), value));
+                egress_hosts.extend(
+                    url::hosts(tool, arguments)
+                        .into_iter()
+                        .filter_map(|found| found.host.ok()),
+                );
             }
         }
         if contributor.kind == Kind::EagerLoad {

@@ -44,15 +44,24 @@ pub fn key_id(key: &VerifyingKey) -> String {
     format!("ed25519:{hex}")
 }
 
-/// A new key pair, as the texts of the secret and public key files.
-pub fn generate() -> (String, String, String) {
-    let key = SigningKey::generate(&mut rand_core::OsRng);
+/// A new key pair, as the texts of the secret and public key files and
+/// the key's id; an error when the system has no randomness to give.
+pub fn generate() -> Result<(String, String, String), String> {
+    let key = SigningKey::from_bytes(&secret_seed()?);
     let public = key.verifying_key();
-    (
+    Ok((
         format!("{SECRET_HEADER}\n{}\n", STANDARD.encode(key.to_bytes())),
         format!("{PUBLIC_HEADER}\n{}\n", STANDARD.encode(public.as_bytes())),
         key_id(&public),
-    )
+    ))
+}
+
+/// 32 bytes from the operating system's random source.
+fn secret_seed() -> Result<[u8; 32], String> {
+    let mut seed = [0u8; 32];
+    getrandom::fill(&mut seed)
+        .map_err(|error| format!("the system gave no randomness for a key: {error}"))?;
+    Ok(seed)
 }
 
 fn key_bytes(text: &str, header: &str) -> Result<[u8; 32], String> {
@@ -130,7 +139,7 @@ mod tests {
 
     #[test]
     fn sign_and_verify_round_trip() {
-        let (secret, public, id) = generate();
+        let (secret, public, id) = generate().unwrap();
         let key = read_secret(&secret).unwrap();
         let public = read_public(&public).unwrap();
         assert_eq!(key_id(&public), id);

@@ -27,7 +27,6 @@ use std::fmt;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
 /// The share of conversations an item must be called in to be loaded ahead.
 pub const FLOOR: f64 = 0.05;
@@ -105,7 +104,7 @@ impl Usage {
     /// a `conversation` is a conversation of its own.
     pub fn parse(text: &str) -> Result<Usage, String> {
         let mut usage = Usage {
-            digest: format!("sha256:{:x}", Sha256::digest(text.as_bytes())),
+            digest: super::canonical::digest_of_bytes(text.as_bytes()),
             ..Usage::default()
         };
         let mut seen: BTreeMap<Item, BTreeSet<String>> = BTreeMap::new();

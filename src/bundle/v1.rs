@@ -79,7 +79,10 @@ impl Bundle {
             digest: None,
             ..self.clone()
         };
-        let bytes = serde_jcs::to_vec(&unsigned).map_err(|error| error.to_string())?;
+        let bytes = super::canonical::canonical_value(
+            &unsigned,
+            &format!("{}@{}", self.plugin, self.version),
+        )?;
         Ok(super::canonical::digest_of_bytes(&bytes))
     }
 

@@ -55,7 +55,7 @@ pub fn write_bundle(folder: &Path, bundle: &Bundle) -> Result<Written, String> {
         std::fs::create_dir_all(parent)
             .map_err(|error| format!("cannot create `{}`: {error}", parent.display()))?;
     }
-    write_new(&path, &canonical_bytes(bundle))?;
+    write_new(&path, &canonical_bytes(bundle)?)?;
     Ok(Written::Created(path))
 }
 

@@ -35,8 +35,20 @@ struct Suppression {
     comment: Span,
     rules: Vec<Named>,
     has_reason: bool,
+    /// The reason after `--`, trimmed; empty when none is given.
+    reason: String,
     /// What it covers; `None` for the whole file.
     scope: Option<Span>,
+}
+
+/// A diagnostic a suppression silenced: which rule, what the suppression
+/// covers (`None`: the whole file) and the reason it gives. A bundle
+/// records these so an installer sees what its author chose not to be told.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Waived {
+    pub rule: &'static Rule,
+    pub scope: Option<Span>,
+    pub reason: String,
 }
 
 /// Applies the manifest's suppressions to `diagnostics` and reports the
@@ -47,22 +59,45 @@ struct Suppression {
 /// some did not (a language error dropped them), a suppression may look
 /// unused only because what it covers was never checked, so it is not
 /// reported as unused (and its removal is not offered as a safe fix).
+///
+/// Returns what the suppressions silenced, one entry per rule named and
+/// used.
 pub fn apply(
     tree: &File<'_>,
     source: &SourceFile,
     diagnostics: &mut Vec<Diagnostic>,
     checked_whole: bool,
-) {
+) -> Vec<Waived> {
     let mut problems = Vec::new();
     let suppressions = parse(tree, source, &mut problems);
     if suppressions.is_empty() && problems.is_empty() {
-        return;
+        return Vec::new();
     }
     diagnostics.retain(|diagnostic| !suppressed(&suppressions, diagnostic));
     for suppression in &suppressions {
         report(suppression, &source.text, checked_whole, &mut problems);
     }
     diagnostics.extend(problems);
+    waived(&suppressions)
+}
+
+/// The rules each suppression actually silenced.
+fn waived(suppressions: &[Suppression]) -> Vec<Waived> {
+    suppressions
+        .iter()
+        .flat_map(|suppression| {
+            suppression
+                .rules
+                .iter()
+                .filter(|named| named.used.get())
+                .filter_map(|named| named.rule)
+                .map(|rule| Waived {
+                    rule,
+                    scope: suppression.scope,
+                    reason: suppression.reason.clone(),
+                })
+        })
+        .collect()
 }
 
 fn suppressed(suppressions: &[Suppression], diagnostic: &Diagnostic) -> bool {
@@ -236,7 +271,7 @@ fn parse(tree: &File<'_>, source: &SourceFile, problems: &mut Vec<Diagnostic>) -
         };
         let directive_start =
             comment.span.start + (comment.text.len() - body.len()) + DIRECTIVE.len();
-        let Some((rules, has_reason)) = parse_directive(directive, directive_start) else {
+        let Some((rules, reason)) = parse_directive(directive, directive_start) else {
             problems.push(
                 Diagnostic::new(
                     &UNUSED_SUPPRESSION,
@@ -278,15 +313,17 @@ fn parse(tree: &File<'_>, source: &SourceFile, problems: &mut Vec<Diagnostic>) -
         suppressions.push(Suppression {
             comment: comment.span,
             rules,
-            has_reason,
+            has_reason: !reason.is_empty(),
+            reason,
             scope,
         });
     }
     suppressions
 }
 
-/// `allow(a, b) -- reason` → the named rules and whether a reason follows.
-fn parse_directive(text: &str, start: usize) -> Option<(Vec<Named>, bool)> {
+/// `allow(a, b) -- reason` → the named rules and the reason (empty when
+/// none follows).
+fn parse_directive(text: &str, start: usize) -> Option<(Vec<Named>, String)> {
     let trimmed = text.trim_start();
     let offset = start + (text.len() - trimmed.len());
     let inner = trimmed.strip_prefix("allow(")?;
@@ -310,10 +347,11 @@ fn parse_directive(text: &str, start: usize) -> Option<(Vec<Named>, bool)> {
         return None;
     }
     let rest = inner[close + 1..].trim();
-    let has_reason = rest
+    let reason = rest
         .strip_prefix("--")
-        .is_some_and(|reason| !reason.trim().is_empty());
-    Some((rules, has_reason))
+        .map(|reason| reason.trim().to_string())
+        .unwrap_or_default();
+    Some((rules, reason))
 }
 
 fn collect_items(items: &[Item<'_>], out: &mut Vec<Span>) {

@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::compile::{compile, Compiled, NotBuilt};
-use super::{fail, use_color, Outcome};
+use super::output::{self, status};
+use super::{fail, Outcome};
 use crate::bundle::catalog::{self, Published};
 use crate::bundle::diff::{self, Class};
 use crate::bundle::{write_bundle, Written};
@@ -37,13 +38,19 @@ pub struct PublishArgs {
     /// The manifest to publish.
     file: PathBuf,
     /// The catalog folder (holding `catalog.lock`).
-    #[arg(long)]
+    #[arg(long, value_name = "DIR")]
     catalog: PathBuf,
+    /// The workspace configuration; by default the nearest `contrib.toml`.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
+    /// Sign the published bundle with this secret key (`contrib keygen`);
+    /// required when the catalog trusts keys.
+    #[arg(long, value_name = "FILE")]
+    key: Option<PathBuf>,
 }
 
-/// Diagnostics on stdout, in the chosen format, as `check` writes them.
+/// Diagnostics on stdout, in the chosen format, as `check` writes them;
+/// the closing count on stderr.
 struct Diagnostics {
     emitter: Box<dyn report::Emitter>,
     totals: Totals,
@@ -52,25 +59,25 @@ struct Diagnostics {
 impl Diagnostics {
     fn new(format: Format) -> Self {
         Diagnostics {
-            emitter: report::emitter(format, use_color()),
+            emitter: report::emitter(format, output::stdout_style()),
             totals: Totals::default(),
         }
     }
 
     fn show(&mut self, source: &SourceFile, diagnostics: &[Diagnostic]) {
         self.totals.add(diagnostics);
-        let _ = self
-            .emitter
-            .file(&mut std::io::stdout().lock(), source, diagnostics);
+        let emitter = &mut self.emitter;
+        // A closed standard output only stops the report: the build goes on.
+        let _ = output::write_result(|out| emitter.file(out, source, diagnostics));
     }
 
     fn finish(mut self) -> Totals {
-        if self.totals.errors + self.totals.warnings > 0 {
-            let _ = self
-                .emitter
-                .finish(&mut std::io::stdout().lock(), self.totals);
+        let (emitter, totals) = (&mut self.emitter, self.totals);
+        let _ = output::write_result(|out| emitter.finish(out, totals));
+        if totals.errors + totals.warnings > 0 {
+            status(totals.summary());
         }
-        self.totals
+        totals
     }
 }
 
@@ -116,7 +123,7 @@ pub fn build(args: &BuildArgs) -> Outcome {
     }
     let totals = shown.finish();
     for line in built {
-        eprintln!("{line}");
+        status(line);
     }
     if totals.errors > 0 {
         Outcome::Problems
@@ -142,13 +149,99 @@ pub fn publish(args: &PublishArgs) -> Outcome {
         Err(NotBuilt::Failed(message)) => return fail(message),
     };
     shown.show(&compiled.source, &compiled.diagnostics);
+    let key = match args
+        .key
+        .as_deref()
+        .map(super::sign::read_secret_key)
+        .transpose()
+    {
+        Ok(key) => key,
+        Err(message) => return fail(message),
+    };
+    match admitted(args, &compiled, key.as_ref()) {
+        Ok(refusals) if refusals.is_empty() => {}
+        Ok(refusals) => {
+            shown.show(&compiled.source, &refusals);
+            shown.finish();
+            return Outcome::Problems;
+        }
+        Err(message) => return fail(message),
+    }
+    let outcome = publish_compiled(args, &compiled);
+    match (&key, outcome) {
+        (Some(key), Outcome::Clean) => {
+            let file = crate::bundle::bundle_path(
+                &args.catalog,
+                &compiled.bundle.plugin,
+                &compiled.bundle.version,
+            );
+            match super::sign::write_signature(&file, &compiled.bundle, key) {
+                Ok((path, key_id)) => {
+                    status(format_args!("signed with {key_id} → {}", path.display()));
+                    Outcome::Clean
+                }
+                Err(message) => fail(message),
+            }
+        }
+        (_, outcome) => outcome,
+    }
+}
+
+/// Why the catalog would not take this version: each catalog-wide rule
+/// it would break, and a missing or untrusted signature when the catalog
+/// requires one, as diagnostics on the manifest's version. A catalog is
+/// consistent by construction: nothing `catalog check` would reject gets
+/// in.
+fn admitted(
+    args: &PublishArgs,
+    compiled: &Compiled,
+    key: Option<&ed25519_dalek::SigningKey>,
+) -> Result<Vec<Diagnostic>, String> {
+    let config = match &args.config {
+        Some(path) => crate::config::Config::load(path)?.0,
+        None => crate::config::Config::platform(),
+    };
+    let mut refusals: Vec<Diagnostic> =
+        crate::bundle::consistency::with_published(&args.catalog, &compiled.bundle, &config)?
+            .into_iter()
+            .map(|diagnostic| {
+                Diagnostic::new(diagnostic.rule, diagnostic.message)
+                    .primary(
+                        compiled.version_span,
+                        "publishing this version would break the catalog",
+                    )
+                    .help(format!(
+                "`contrib catalog check` would reject the catalog with this version ({}); {}",
+                diagnostic.rule.name,
+                diagnostic.help.unwrap_or_default()
+            ))
+            })
+            .collect();
+    let trusted = catalog::Lock::read(&args.catalog)?.trusted_keys;
+    let signer = key.map(|key| crate::bundle::sign::key_id(&key.verifying_key()));
+    if !trusted.is_empty() && !signer.as_ref().is_some_and(|id| trusted.contains(id)) {
+        let why = match &signer {
+            Some(id) => format!("it would be signed by {id}, which the catalog does not trust"),
+            None => "the catalog requires signatures and no `--key` was given".to_string(),
+        };
+        refusals.push(
+            Diagnostic::new(&crate::rules::UNTRUSTED_SIGNATURE, format!("{} would not be signed by a trusted key: {why}", compiled.bundle.id()))
+                .primary(compiled.version_span, "unsigned")
+                .help("publish with `--key FILE`, the secret key of a key the catalog trusts (`contrib catalog trust`)"),
+        );
+    }
+    Ok(refusals)
+}
+
+fn publish_compiled(args: &PublishArgs, compiled: &Compiled) -> Outcome {
+    let mut shown = Diagnostics::new(Format::Human);
     match catalog::publish(&compiled.bundle, &args.catalog) {
         Ok(Published::AlreadyPublished(path)) => {
-            println!(
+            status(format_args!(
                 "{} is already published as {}",
                 compiled.bundle.id(),
                 path.display()
-            );
+            ));
             Outcome::Clean
         }
         Ok(Published::New {
@@ -156,22 +249,25 @@ pub fn publish(args: &PublishArgs) -> Outcome {
             previous,
             changes,
         }) => {
-            println!(
+            status(format_args!(
                 "published {} → {} ({})",
                 compiled.bundle.id(),
                 path.display(),
-                digest(&compiled)
-            );
-            if let Some(previous) = previous {
-                println!();
-                print_changes(
-                    &mut std::io::stdout().lock(),
-                    &format!("{}@{previous}", compiled.bundle.plugin),
-                    &compiled.bundle.id(),
-                    &changes,
-                );
+                digest(compiled)
+            ));
+            // What changed since the previous version is the result.
+            match previous {
+                Some(previous) => {
+                    let old = format!("{}@{previous}", compiled.bundle.plugin);
+                    match output::write_result(|out| {
+                        print_changes(out, &old, &compiled.bundle.id(), &changes)
+                    }) {
+                        Ok(()) => Outcome::Clean,
+                        Err(stopped) => stopped.outcome(Outcome::Clean),
+                    }
+                }
+                None => Outcome::Clean,
             }
-            Outcome::Clean
         }
         Err(refusal) => {
             let diagnostic = refusal.diagnostic(&compiled.bundle, compiled.version_span);
@@ -183,36 +279,32 @@ pub fn publish(args: &PublishArgs) -> Outcome {
 }
 
 /// The approval delta, for people.
-pub fn print_changes(out: &mut dyn Write, old: &str, new: &str, changes: &[diff::Change]) {
-    let needs: Vec<&diff::Change> = changes
-        .iter()
-        .filter(|c| c.class == Class::NeedsApproval)
-        .collect();
-    let updates: Vec<&diff::Change> = changes
-        .iter()
-        .filter(|c| c.class == Class::Update)
-        .collect();
-    let _ = writeln!(out, "{old} → {new}");
+pub fn print_changes(
+    out: &mut dyn Write,
+    old: &str,
+    new: &str,
+    changes: &[diff::Change],
+) -> std::io::Result<()> {
+    writeln!(out, "{old} → {new}")?;
     if changes.is_empty() {
-        let _ = writeln!(out, "  no changes");
-        return;
+        return writeln!(out, "  no changes");
     }
-    for (title, group) in [
-        ("needs approval", needs),
-        ("update (no new approval)", updates),
+    for (title, class) in [
+        ("needs approval", Class::NeedsApproval),
+        ("update (no new approval)", Class::Update),
     ] {
-        if group.is_empty() {
+        let mut group = changes
+            .iter()
+            .filter(|change| change.class == class)
+            .peekable();
+        if group.peek().is_none() {
             continue;
         }
-        let _ = writeln!(out, "  {title}:");
+        writeln!(out, "  {title}:")?;
         for change in group {
             match &change.contributor {
-                Some(id) => {
-                    let _ = writeln!(out, "    - {id}: {}", change.message);
-                }
-                None => {
-                    let _ = writeln!(out, "    - {}", change.message);
-                }
+                Some(id) => writeln!(out, "    - {id}: {}", change.message)?,
+                None => writeln!(out, "    - {}", change.message)?,
             }
             let cache = &change.cache;
             let cost = cache.rewrite.as_ref().map_or_else(String::new, |rewrite| {
@@ -225,7 +317,8 @@ pub fn print_changes(out: &mut dyn Write, old: &str, new: &str, changes: &[diff:
                         .map_or_else(String::new, |usd| format!(" (${usd:.4})"))
                 )
             });
-            let _ = writeln!(out, "      cache: {}{cost}", cache.prefixes);
+            writeln!(out, "      cache: {}{cost}", cache.prefixes)?;
         }
     }
+    Ok(())
 }

@@ -1,14 +1,14 @@
 //! `contrib catalog check`, `contrib yank`, `contrib diff`, `contrib preview`.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
 use super::build::print_changes;
 use super::compile::{bundle_or_manifest, compile, Compiled, NotBuilt};
+use super::output::{self, status, ReportFormat};
 use super::rewrite::{print_update, RewriteArgs};
-use super::{fail, files, use_color, Outcome};
+use super::{fail, files, Outcome};
 use crate::bundle::catalog::{self, Lock};
 use crate::bundle::diff;
 use crate::bundle::Bundle;
@@ -22,6 +22,21 @@ pub enum CatalogCommand {
     /// Check a catalog: digests, lock, signatures, catalog-wide rules and
     /// the approval delta between consecutive versions.
     Check(CatalogCheckArgs),
+    /// Trust a public key: its signatures are then required on every
+    /// bundle (copies it to `keys/ed25519-<id>.pub`, lists it in the lock).
+    Trust(KeyArgs),
+    /// Stop trusting a key, named by its id or its `.pub` file.
+    Untrust(KeyArgs),
+}
+
+#[derive(Args)]
+pub struct KeyArgs {
+    /// A public key file (`NAME.pub`, from `contrib keygen`); for
+    /// `untrust`, also a key id (`ed25519:…`).
+    key: String,
+    /// The catalog folder (holding `catalog.lock`).
+    #[arg(long)]
+    catalog: PathBuf,
 }
 
 #[derive(Args)]
@@ -31,8 +46,10 @@ pub struct CatalogCheckArgs {
     /// Manifests (or folders of them) that must still match what was
     /// published for their version.
     sources: Vec<PathBuf>,
+    /// The workspace configuration; by default the platform's alone.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
+    /// How to write diagnostics.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
     #[command(flatten)]
@@ -43,7 +60,8 @@ pub struct CatalogCheckArgs {
 pub struct YankArgs {
     /// `scope/name@version`.
     plugin: String,
-    #[arg(long)]
+    /// The catalog folder (holding `catalog.lock`).
+    #[arg(long, value_name = "DIR")]
     catalog: PathBuf,
     /// Make the version installable again.
     #[arg(long)]
@@ -56,11 +74,13 @@ pub struct DiffArgs {
     old: PathBuf,
     /// The new version: a bundle or a manifest.
     new: PathBuf,
+    /// The workspace configuration manifests are built with; by default
+    /// the nearest `contrib.toml`.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
-    /// `human` or `json`.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
+    /// How to write the delta.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+    format: ReportFormat,
     #[command(flatten)]
     rewrite: RewriteArgs,
 }
@@ -69,6 +89,8 @@ pub struct DiffArgs {
 pub struct PreviewArgs {
     /// A bundle or a manifest.
     path: PathBuf,
+    /// The workspace configuration a manifest is built with; by default
+    /// the nearest `contrib.toml`.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
 }
@@ -76,6 +98,42 @@ pub struct PreviewArgs {
 pub fn run(command: &CatalogCommand) -> Outcome {
     match command {
         CatalogCommand::Check(args) => check(args),
+        CatalogCommand::Trust(args) => trust(args),
+        CatalogCommand::Untrust(args) => untrust(args),
+    }
+}
+
+fn trust(args: &KeyArgs) -> Outcome {
+    let text = match std::fs::read_to_string(&args.key) {
+        Ok(text) => text,
+        Err(error) => return fail(format!("cannot read `{}`: {error}", args.key)),
+    };
+    match crate::bundle::keys::trust(&args.catalog, &text) {
+        Ok(trusted) => {
+            println!(
+                "the catalog trusts {} (public key in `{}`)",
+                trusted.id,
+                trusted.key_file.display()
+            );
+            if !trusted.unsigned.is_empty() {
+                println!(
+                    "not signed by a trusted key, so refused until signed (`contrib sign BUNDLE --key …`): {}",
+                    trusted.unsigned.join(", ")
+                );
+            }
+            Outcome::Clean
+        }
+        Err(message) => fail(message),
+    }
+}
+
+fn untrust(args: &KeyArgs) -> Outcome {
+    match crate::bundle::keys::untrust(&args.catalog, &args.key) {
+        Ok(id) => {
+            println!("the catalog no longer trusts {id}");
+            Outcome::Clean
+        }
+        Err(message) => fail(message),
     }
 }
 
@@ -91,60 +149,64 @@ fn check(args: &CatalogCheckArgs) -> Outcome {
         Ok(report) => report,
         Err(message) => return fail(message),
     };
-    let mut emitter = report::emitter(args.format, use_color());
+    let mut emitter = report::emitter(args.format, output::stdout_style());
     let mut totals = Totals::default();
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    for (source, diagnostics) in &report.files {
-        totals.add(diagnostics);
-        let _ = emitter.file(&mut out, source, diagnostics);
-    }
+    let mut files = report.files;
     if !args.sources.is_empty() {
         match sources_against_catalog(args) {
-            Ok(files) => {
-                for (source, diagnostics) in files {
-                    totals.add(&diagnostics);
-                    let _ = emitter.file(&mut out, &source, &diagnostics);
-                }
+            Ok(sources) => files.extend(sources),
+            Err(message) => return fail(message),
+        }
+    }
+    let (traffic, price) = match args.rewrite.pricing() {
+        Ok(pricing) => pricing,
+        Err(message) => return fail(message),
+    };
+    let reached = |totals: Totals| {
+        if totals.errors > 0 {
+            Outcome::Problems
+        } else {
+            Outcome::Clean
+        }
+    };
+    let written = output::write_result(|out| {
+        for (source, diagnostics) in &files {
+            totals.add(diagnostics);
+            emitter.file(out, source, diagnostics)?;
+        }
+        emitter.finish(out, totals)?;
+        if args.format == Format::Human {
+            for delta in &report.deltas {
+                writeln!(out)?;
+                let mut changes = delta.changes.clone();
+                diff::estimate(&mut changes, &delta.new, &traffic, &price);
+                print_changes(
+                    out,
+                    &format!("{}@{}", delta.plugin, delta.from),
+                    &format!("{}@{}", delta.plugin, delta.to),
+                    &changes,
+                )?;
+                print_update(out, &changes, &delta.new, &traffic, &price)?;
             }
-            Err(message) => return fail(message),
+            update_total(out, &report.deltas, &traffic, &price)?;
         }
+        Ok(())
+    });
+    if let Err(stopped) = written {
+        return stopped.outcome(reached(totals));
     }
-    let _ = emitter.finish(&mut out, totals);
-    if args.format == Format::Human {
-        let (traffic, price) = match args.rewrite.pricing() {
-            Ok(pricing) => pricing,
-            Err(message) => return fail(message),
-        };
-        for delta in &report.deltas {
-            let _ = writeln!(out);
-            let mut changes = delta.changes.clone();
-            diff::estimate(&mut changes, &delta.new, &traffic, &price);
-            print_changes(
-                &mut out,
-                &format!("{}@{}", delta.plugin, delta.from),
-                &format!("{}@{}", delta.plugin, delta.to),
-                &changes,
-            );
-            print_update(&mut out, &changes, &delta.new, &traffic, &price);
-        }
-        update_total(&mut out, &report.deltas, &traffic, &price);
-    }
-    if totals.errors > 0 {
-        Outcome::Problems
-    } else {
-        Outcome::Clean
-    }
+    status(totals.summary());
+    reached(totals)
 }
 
 /// The catalog's latest update as a whole: each plugin's newest version
 /// against the one before, re-written once each.
 fn update_total(
-    out: &mut dyn Write,
+    out: &mut dyn std::io::Write,
     deltas: &[catalog::Delta],
     traffic: &diff::Traffic,
     price: &diff::RewritePrice,
-) {
+) -> std::io::Result<()> {
     let mut latest: Vec<&catalog::Delta> = Vec::new();
     for delta in deltas {
         match latest.last_mut() {
@@ -160,7 +222,7 @@ fn update_total(
         })
         .collect();
     if priced.is_empty() {
-        return;
+        return Ok(());
     }
     let tokens: u64 = priced.iter().map(|(_, rewrite)| rewrite.tokens).sum();
     let units: f64 = priced.iter().map(|(_, rewrite)| rewrite.extra_cost).sum();
@@ -170,11 +232,11 @@ fn update_total(
         .sum::<Option<f64>>()
         .map_or_else(String::new, |usd| format!(" (${usd:.4})"));
     let names: Vec<&str> = priced.iter().map(|(name, _)| name.as_str()).collect();
-    let _ = writeln!(
+    writeln!(
         out,
         "\nthe catalog's latest update ({}) writes about {tokens} cached tokens again, {units:.0} uncached-input-token units more{usd}, once, under the same traffic",
         names.join(", ")
-    );
+    )
 }
 
 /// Builds each source and compares it with what the catalog published for
@@ -232,10 +294,10 @@ pub fn yank(args: &YankArgs) -> Outcome {
     };
     match catalog::yank(&args.catalog, plugin, &version, args.undo) {
         Ok(()) => {
-            println!(
+            status(format_args!(
                 "{} {plugin}@{version}",
                 if args.undo { "restored" } else { "yanked" }
-            );
+            ));
             Outcome::Clean
         }
         Err(message) => fail(message),
@@ -252,49 +314,53 @@ pub fn diff(args: &DiffArgs) -> Outcome {
         (Ok(old), Ok(new)) => (old, new),
         (Err(message), _) | (_, Err(message)) => return fail(message),
     };
+    if let Err(message) = diff::comparable(&old, &new) {
+        return fail(message);
+    }
     let (traffic, price) = match args.rewrite.pricing() {
         Ok(pricing) => pricing,
         Err(message) => return fail(message),
     };
     let mut changes = diff::diff(&old, &new);
     diff::estimate(&mut changes, &new, &traffic, &price);
-    let needs = diff::needs_approval(&changes);
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    if args.format == Format::Json {
-        let update = diff::update_rewrite(&changes, &new, &traffic, &price);
-        let document = serde_json::json!({
-            "old": old.id(),
-            "new": new.id(),
-            "needs_approval": needs,
-            "changes": changes,
-            "cache": {
-                "invalidates": update.as_ref().map(|(placement, _)| placement),
-                "rewrite": update.map(|(_, rewrite)| rewrite),
-                "traffic": traffic,
-                "price": price,
-            },
-        });
-        let _ = serde_json::to_writer_pretty(&mut out, &document);
-        let _ = writeln!(out);
-    } else {
-        print_changes(&mut out, &old.id(), &new.id(), &changes);
-        print_update(&mut out, &changes, &new, &traffic, &price);
-    }
-    if needs {
+    let reached = if diff::needs_approval(&changes) {
         Outcome::NeedsApproval
     } else {
         Outcome::Clean
+    };
+    let written = output::write_result(|out| match args.format {
+        ReportFormat::Json => {
+            let update = diff::update_rewrite(&changes, &new, &traffic, &price);
+            let document = serde_json::json!({
+                "old": old.id(),
+                "new": new.id(),
+                "needs_approval": reached == Outcome::NeedsApproval,
+                "changes": changes,
+                "cache": {
+                    "invalidates": update.as_ref().map(|(placement, _)| placement),
+                    "rewrite": update.map(|(_, rewrite)| rewrite),
+                    "traffic": traffic,
+                    "price": price,
+                },
+            });
+            serde_json::to_writer_pretty(&mut *out, &document)?;
+            writeln!(out)
+        }
+        ReportFormat::Human => {
+            print_changes(out, &old.id(), &new.id(), &changes)?;
+            print_update(out, &changes, &new, &traffic, &price)
+        }
+    });
+    match written {
+        Ok(()) => reached,
+        Err(stopped) => stopped.outcome(reached),
     }
 }
 
 pub fn preview(args: &PreviewArgs) -> Outcome {
     let mut resolver = Resolver::new(args.config.clone());
     match bundle_or_manifest(&args.path, &mut resolver) {
-        Ok(bundle) => {
-            print!("{}", preview_text(&bundle));
-            Outcome::Clean
-        }
+        Ok(bundle) => output::result(preview_text(&bundle).trim_end(), Outcome::Clean),
         Err(message) => fail(message),
     }
 }

@@ -11,7 +11,8 @@ use std::sync::Arc;
 use clap::Args;
 use rayon::prelude::*;
 
-use super::{fail, files, use_color, Outcome};
+use super::output;
+use super::{fail, files, Outcome};
 use crate::cache::{self, Cache};
 use crate::config::{Config, Loaded, Resolver};
 use crate::diagnostic::{self, Diagnostic};
@@ -27,13 +28,14 @@ const CHUNK: usize = 256;
 
 #[derive(Args)]
 pub struct CheckArgs {
-    /// Files and folders to check; folders are searched for `*.contrib`.
+    /// Files and folders to check; folders are searched for `*.contrib`. A
+    /// `contrib.toml` named here is checked as configuration.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// How to write diagnostics.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
-    /// Fail (exit 1) on warnings too.
+    /// Fail (exit 1) on warnings too, saying so.
     #[arg(long)]
     deny_warnings: bool,
     /// The workspace configuration; by default the nearest `contrib.toml`
@@ -61,74 +63,155 @@ struct Checked {
     diagnostics: Vec<Diagnostic>,
     /// The cache entry to store, when the result was computed afresh.
     store: Option<cache::Key>,
+    /// The diagnostics `--fix` fixed, for the status line that says so.
+    fixed: Vec<Diagnostic>,
 }
 
 pub fn run(args: &CheckArgs) -> Outcome {
-    let manifests = match files::manifests(&args.paths) {
+    // A `contrib.toml` named on the command line is checked as the
+    // configuration it is, not parsed as a manifest.
+    let (configs, paths): (Vec<PathBuf>, Vec<PathBuf>) = args
+        .paths
+        .iter()
+        .cloned()
+        .partition(|path| is_config_file(path));
+    let manifests = match files::manifests(&paths) {
         Ok(manifests) => manifests,
         Err(message) => return fail(message),
     };
     let mut cache = (!args.no_cache && !args.fix).then(|| Cache::open(&args.cache_dir));
-    let mut emitter = report::emitter(args.format, use_color());
+    let mut emitter = report::emitter(args.format, output::stdout_style());
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let mut totals = Totals::default();
+    let mut fixed = Totals::default();
     let mut resolver = Resolver::new(args.config.clone());
-    for chunk in manifests.chunks(CHUNK) {
-        let mut jobs: Vec<(&Path, Arc<Loaded>)> = Vec::with_capacity(chunk.len());
-        for path in chunk {
-            let (loaded, first_use) = match resolver.for_manifest(path) {
-                Ok(found) => found,
-                Err(message) => return fail(message),
-            };
-            if first_use && !loaded.diagnostics.is_empty() {
-                if let Some(source) = &loaded.config.source {
-                    totals.add(&loaded.diagnostics);
-                    if emitter.file(&mut out, source, &loaded.diagnostics).is_err() {
-                        return Outcome::Failed;
+    let written = (|| {
+        for path in &configs {
+            let (loaded, first_use) = resolver.config_file(path).map_err(fail)?;
+            if let (true, Some(source)) = (first_use, &loaded.config.source) {
+                totals.add(&loaded.diagnostics);
+                emit(&mut *emitter, &mut out, source, &loaded.diagnostics, totals)?;
+            }
+        }
+        for chunk in manifests.chunks(CHUNK) {
+            let mut jobs: Vec<(&Path, Arc<Loaded>)> = Vec::with_capacity(chunk.len());
+            for path in chunk {
+                let (loaded, first_use) = resolver.for_manifest(path).map_err(fail)?;
+                if first_use && !loaded.diagnostics.is_empty() {
+                    if let Some(source) = &loaded.config.source {
+                        totals.add(&loaded.diagnostics);
+                        emit(&mut *emitter, &mut out, source, &loaded.diagnostics, totals)?;
                     }
                 }
+                jobs.push((path, loaded));
             }
-            jobs.push((path, loaded));
+            let results: Vec<Result<Checked, String>> = jobs
+                .par_iter()
+                .map(|(path, loaded)| check_path(path, &loaded.config, args, cache.as_ref()))
+                .collect();
+            for result in results {
+                let checked = result.map_err(fail)?;
+                if let (Some(cache), Some(key)) = (cache.as_mut(), checked.store) {
+                    cache.insert(key, &checked.diagnostics);
+                }
+                if !checked.fixed.is_empty() {
+                    fixed.add(&checked.fixed);
+                    output::status(fixed_line(&checked.source.name, &checked.fixed));
+                }
+                totals.add(&checked.diagnostics);
+                emit(
+                    &mut *emitter,
+                    &mut out,
+                    &checked.source,
+                    &checked.diagnostics,
+                    totals,
+                )?;
+            }
         }
-        let results: Vec<Result<Checked, String>> = jobs
-            .par_iter()
-            .map(|(path, loaded)| check_path(path, &loaded.config, args, cache.as_ref()))
-            .collect();
-        for result in results {
-            let checked = match result {
-                Ok(checked) => checked,
-                Err(message) => return fail(message),
-            };
-            if let (Some(cache), Some(key)) = (cache.as_mut(), checked.store) {
-                cache.insert(key, &checked.diagnostics);
-            }
-            totals.add(&checked.diagnostics);
-            if emitter
-                .file(&mut out, &checked.source, &checked.diagnostics)
-                .is_err()
-            {
-                return Outcome::Failed;
-            }
-        }
-    }
-    if emitter
-        .finish(&mut out, totals)
-        .and_then(|()| out.flush())
-        .is_err()
-    {
-        return Outcome::Failed;
+        emitter
+            .finish(&mut out, totals)
+            .and_then(|()| out.flush())
+            .map_err(|error| output::stopped(&error).outcome(outcome(totals, false)))
+    })();
+    if let Err(outcome) = written {
+        return outcome;
     }
     if let Some(cache) = &cache {
         if let Err(message) = cache.save() {
-            eprintln!("warning: {message}");
+            output::status(format_args!("warning: {message}"));
         }
     }
-    if totals.errors > 0 || (args.deny_warnings && totals.warnings > 0) {
+    let mut summary = totals.summary();
+    if fixed.files > 0 {
+        let count = fixed.errors + fixed.warnings;
+        summary.push_str(&format!(" ({} fixed)", report::plural(count, "problem")));
+    }
+    output::status(summary);
+    if totals.errors == 0 && totals.warnings > 0 && args.deny_warnings {
+        output::status(format_args!(
+            "error: failing on {} because of `--deny-warnings`",
+            report::plural(totals.warnings, "warning")
+        ));
+    }
+    outcome(totals, args.deny_warnings)
+}
+
+/// Whether `path` names a workspace configuration file.
+fn is_config_file(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|name| name == crate::config::FILE_NAME)
+        && !path.is_dir()
+}
+
+/// Exit 1 on errors, or on warnings under `--deny-warnings`.
+fn outcome(totals: Totals, deny_warnings: bool) -> Outcome {
+    if totals.errors > 0 || (deny_warnings && totals.warnings > 0) {
         Outcome::Problems
     } else {
         Outcome::Clean
     }
+}
+
+/// Writes one file's diagnostics; a closed or failed standard output ends
+/// the run with the status reached so far.
+fn emit(
+    emitter: &mut dyn report::Emitter,
+    out: &mut dyn Write,
+    source: &SourceFile,
+    diagnostics: &[Diagnostic],
+    totals: Totals,
+) -> Result<(), Outcome> {
+    emitter
+        .file(out, source, diagnostics)
+        .map_err(|error| output::stopped(&error).outcome(outcome(totals, false)))
+}
+
+/// `fixed 2 problems in a.contrib: unknown-field, budget-unused ×2`, naming
+/// each rule once with how often it was fixed.
+fn fixed_line(name: &str, fixed: &[Diagnostic]) -> String {
+    let mut rules: Vec<(&str, usize)> = Vec::new();
+    for diagnostic in fixed {
+        match rules
+            .iter_mut()
+            .find(|(rule, _)| *rule == diagnostic.rule.name)
+        {
+            Some((_, count)) => *count += 1,
+            None => rules.push((diagnostic.rule.name, 1)),
+        }
+    }
+    let named: Vec<String> = rules
+        .into_iter()
+        .map(|(rule, count)| match count {
+            1 => rule.to_string(),
+            _ => format!("{rule} ×{count}"),
+        })
+        .collect();
+    format!(
+        "fixed {} in {name}: {}",
+        report::plural(fixed.len(), "problem"),
+        named.join(", ")
+    )
 }
 
 /// Checks one manifest: from the cache when it has this content under this
@@ -152,21 +235,22 @@ fn check_path(
                 source,
                 diagnostics,
                 store: None,
+                fixed: Vec::new(),
             });
         }
     }
     let (mut source, mut diagnostics) = check_bytes(&name, &bytes, config);
+    let mut fixed = Vec::new();
     if args.fix {
-        let mut changed = false;
         for _ in 0..MAX_FIX_ROUNDS {
-            let (fixed, applied) = crate::fix::apply(&source.text, &diagnostics, args.unsafe_fixes);
-            if applied == 0 || fixed == *source.text {
+            let (text, applied) = crate::fix::apply(&source.text, &diagnostics, args.unsafe_fixes);
+            if applied.is_empty() || text == *source.text {
                 break;
             }
-            changed = true;
-            (source, diagnostics) = check_bytes(&name, fixed.as_bytes(), config);
+            fixed.extend(applied.into_iter().map(|index| diagnostics[index].clone()));
+            (source, diagnostics) = check_bytes(&name, text.as_bytes(), config);
         }
-        if changed {
+        if !fixed.is_empty() {
             files::write_atomically(path, source.text.as_bytes())?;
         }
     }
@@ -174,6 +258,7 @@ fn check_path(
         source,
         diagnostics,
         store: key,
+        fixed,
     })
 }
 
@@ -199,6 +284,7 @@ pub fn analyze_bytes(name: &str, bytes: &[u8], config: &Config) -> (SourceFile, 
                 Analysis {
                     plugin: None,
                     diagnostics,
+                    waived: Vec::new(),
                 },
             )
         }

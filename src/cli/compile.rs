@@ -49,7 +49,8 @@ pub fn compile_with_usage(
     };
     let usages = usages(path, &plugin, usage).map_err(NotBuilt::Failed)?;
     Ok(Compiled {
-        bundle: bundle::build_with_usage(&plugin, &loaded.config, &usages),
+        bundle: bundle::build_with_usage(&plugin, &loaded.config, &analysis.waived, &usages)
+            .map_err(NotBuilt::Failed)?,
         version_span: plugin.version.span,
         source,
         diagnostics,

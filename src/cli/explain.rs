@@ -1,5 +1,8 @@
 //! `contrib explain` and `contrib rules`.
 
+use std::fmt::Write as _;
+
+use super::output;
 use super::{fail, Outcome};
 use crate::rules;
 use crate::suggest;
@@ -16,13 +19,14 @@ pub fn explain(name: &str) -> Outcome {
             )),
         };
     };
-    print!("{}", rules::page(rule));
-    Outcome::Clean
+    output::result(rules::page(rule).trim_end(), Outcome::Clean)
 }
 
 pub fn list() -> Outcome {
+    let mut text = String::new();
     for rule in rules::all() {
-        println!(
+        let _ = writeln!(
+            text,
             "{:<6} {:<28} {:<5} {:<8} {}",
             rule.code,
             rule.name,
@@ -31,5 +35,5 @@ pub fn list() -> Outcome {
             rule.summary
         );
     }
-    Outcome::Clean
+    output::result(text.trim_end(), Outcome::Clean)
 }

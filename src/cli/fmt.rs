@@ -21,12 +21,13 @@
 //! syntax error, shown like `check` shows it, leaves the file untouched), 2
 //! when the command could not run (usage, I/O).
 
-use std::io::{self, IsTerminal, Read, Write};
+use std::io::{self, Read};
 use std::path::PathBuf;
 
 use clap::Args;
 
 use super::files;
+use super::output;
 use super::{fail, Outcome};
 use crate::diagnostic::Diagnostic;
 use crate::limits::MAX_FILE_BYTES;
@@ -113,10 +114,7 @@ fn one_file(found: &Found, mode: Mode) -> Outcome {
         return Outcome::Clean;
     }
     match mode {
-        Mode::Check => {
-            println!("{name}");
-            Outcome::Problems
-        }
+        Mode::Check => output::result(name, Outcome::Problems),
         Mode::Diff => print_diff(&name, &source.text, &formatted),
         Mode::Write => match write(found, &formatted) {
             Ok(()) => Outcome::Clean,
@@ -144,17 +142,11 @@ fn standard_input(mode: Mode) -> Outcome {
     };
     let changed = *source.text != *formatted;
     match mode {
-        Mode::Write => match io::stdout().lock().write_all(formatted.as_bytes()) {
+        Mode::Write => match output::write_result(|out| out.write_all(formatted.as_bytes())) {
             Ok(()) => Outcome::Clean,
-            Err(error) => fail(format!(
-                "cannot write standard output: {}",
-                files::describe(&error)
-            )),
+            Err(stopped) => stopped.outcome(Outcome::Clean),
         },
-        Mode::Check if changed => {
-            println!("{name}");
-            Outcome::Problems
-        }
+        Mode::Check if changed => output::result(name, Outcome::Problems),
         Mode::Diff if changed => print_diff(name, &source.text, &formatted),
         Mode::Check | Mode::Diff => Outcome::Clean,
     }
@@ -173,13 +165,12 @@ fn format_bytes(name: &str, bytes: &[u8]) -> Result<(SourceFile, String), Outcom
     }
 }
 
+/// Shows why a file cannot be formatted, on standard error: the result
+/// (formatted text, a diff) is on standard output.
 fn show(source: &SourceFile, diagnostic: &Diagnostic) -> Outcome {
-    let human = Human::new(stderr_color());
-    let mut err = io::stderr().lock();
-    match writeln!(err, "{}", human.render(source, diagnostic)) {
-        Ok(()) => Outcome::Problems,
-        Err(_) => Outcome::Failed,
-    }
+    let human = Human::styled(output::stderr_style());
+    output::status(human.render(source, diagnostic));
+    Outcome::Problems
 }
 
 fn print_diff(name: &str, old: &str, new: &str) -> Outcome {
@@ -189,12 +180,9 @@ fn print_diff(name: &str, old: &str, new: &str) -> Outcome {
         .context_radius(3)
         .header(&format!("a/{name}"), &format!("b/{name}"))
         .to_string();
-    match io::stdout().lock().write_all(text.as_bytes()) {
+    match output::write_result(|out| out.write_all(text.as_bytes())) {
         Ok(()) => Outcome::Problems,
-        Err(error) => fail(format!(
-            "cannot write standard output: {}",
-            files::describe(&error)
-        )),
+        Err(stopped) => stopped.outcome(Outcome::Problems),
     }
 }
 
@@ -240,8 +228,4 @@ fn worst(a: Outcome, b: Outcome) -> Outcome {
     } else {
         a
     }
-}
-
-fn stderr_color() -> bool {
-    io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|value| value.is_empty())
 }

@@ -1,10 +1,10 @@
 //! `contrib import FORMAT PATH…`
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 
+use super::output::{self, status};
 use super::{fail, files, Outcome};
 use crate::config::{self, Config};
 use crate::import::{self, report, Format, Options};
@@ -68,8 +68,10 @@ pub fn run(args: &ImportArgs) -> Outcome {
         Some(out) => write(out, &imports),
         None => print(&imports),
     };
-    if let Err(message) = written {
-        return fail(message);
+    match written {
+        Ok(()) => {}
+        Err(Stop::Failed(message)) => return fail(message),
+        Err(Stop::Output(stopped)) => return stopped.outcome(Outcome::Clean),
     }
     if args.report {
         let summaries: Vec<report::Summary> = imports
@@ -84,22 +86,76 @@ pub fn run(args: &ImportArgs) -> Outcome {
                 return fail(message);
             }
         }
-        print!("{}", report::render(&summaries, &imports, false));
-    }
-    let failures: usize = imports.iter().map(|imported| imported.failures.len()).sum();
-    for imported in &imports {
-        for failure in &imported.failures {
-            eprintln!(
-                "error: cannot import `{}/{}`: {}",
-                imported.source, failure.file, failure.message
-            );
+        let text = report::render(&summaries, &imports, false);
+        if let Err(stopped) = output::write_result(|out| out.write_all(text.as_bytes())) {
+            return stopped.outcome(Outcome::Clean);
         }
     }
-    if failures > 0 {
-        Outcome::Problems
-    } else {
-        Outcome::Clean
+    let mut outcome = Outcome::Clean;
+    for imported in &imports {
+        for failure in &imported.failures {
+            status(format_args!(
+                "error: cannot import `{}/{}`: {}",
+                imported.source, failure.file, failure.message
+            ));
+            outcome = Outcome::Problems;
+        }
+        if imported.manifests.is_empty() && imported.failures.is_empty() {
+            status(nothing_imported(imported, args.format));
+            outcome = Outcome::Problems;
+        } else {
+            status(imported_line(imported));
+        }
     }
+    outcome
+}
+
+/// `imported skills: 3 manifests from 7 files, 2 files skipped`.
+fn imported_line(imported: &import::Imported) -> String {
+    let mut line = format!(
+        "imported {}: {} from {}",
+        imported.source,
+        crate::report::plural(imported.manifests.len(), "manifest"),
+        crate::report::plural(imported.files_read, "file"),
+    );
+    if !imported.skipped.is_empty() {
+        line.push_str(&format!(
+            ", {} skipped (`--report` lists them)",
+            crate::report::plural(imported.skipped.len(), "file")
+        ));
+    }
+    line
+}
+
+/// A source that gave no manifest: an error naming what was skipped and
+/// why, so that nothing is dropped silently.
+fn nothing_imported(imported: &import::Imported, format: Format) -> String {
+    const SHOWN: usize = 5;
+    let mut line = format!(
+        "error: nothing in `{}` imports as {}",
+        imported.source,
+        match format {
+            Format::Auto => "any format `contrib import` reads".to_string(),
+            other => other
+                .to_possible_value()
+                .map_or_else(String::new, |value| format!("`{}`", value.get_name())),
+        }
+    );
+    if imported.skipped.is_empty() {
+        line.push_str(": it holds no files");
+        return line;
+    }
+    let listed: Vec<String> = imported
+        .skipped
+        .iter()
+        .take(SHOWN)
+        .map(|skipped| format!("`{}`: {}", skipped.file, skipped.reason))
+        .collect();
+    line.push_str(&format!("; skipped {}", listed.join("; ")));
+    if imported.skipped.len() > SHOWN {
+        line.push_str(&format!(" and {} more", imported.skipped.len() - SHOWN));
+    }
+    line
 }
 
 /// The configuration `contrib check` would use on the written manifests.
@@ -116,40 +172,56 @@ fn workspace(args: &ImportArgs) -> Result<Config, String> {
     };
     let (config, diagnostics) = Config::load(&path)?;
     if diagnostics.iter().any(|diagnostic| diagnostic.is_error()) {
-        eprintln!(
+        status(format_args!(
             "warning: `{}` has errors; run `contrib check` on a manifest to see them",
             path.display()
-        );
+        ));
     }
     Ok(config)
 }
 
-fn write(out: &Path, imports: &[import::Imported]) -> Result<(), String> {
+/// Why writing the manifests stopped.
+enum Stop {
+    Failed(String),
+    Output(output::Stopped),
+}
+
+/// Writes the manifests under `out`, which is created even when there is
+/// nothing to write, as `-o` promises.
+fn write(out: &Path, imports: &[import::Imported]) -> Result<(), Stop> {
+    let create = |folder: &Path| {
+        std::fs::create_dir_all(folder).map_err(|error| {
+            Stop::Failed(format!(
+                "cannot create `{}`: {}",
+                folder.display(),
+                files::describe(&error)
+            ))
+        })
+    };
+    create(out)?;
     let mut count = 0;
     for manifest in imports.iter().flat_map(|imported| &imported.manifests) {
         let path = out.join(&manifest.path);
         if let Some(folder) = path.parent() {
-            std::fs::create_dir_all(folder).map_err(|error| {
-                format!(
-                    "cannot create `{}`: {}",
-                    folder.display(),
-                    files::describe(&error)
-                )
-            })?;
+            create(folder)?;
         }
-        files::write_atomically(&path, manifest.text.as_bytes())?;
+        files::write_atomically(&path, manifest.text.as_bytes()).map_err(Stop::Failed)?;
         count += 1;
     }
-    eprintln!("wrote {count} manifest(s) to {}", out.display());
+    status(format_args!(
+        "wrote {} to {}",
+        crate::report::plural(count, "manifest"),
+        out.display()
+    ));
     Ok(())
 }
 
-fn print(imports: &[import::Imported]) -> Result<(), String> {
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    for manifest in imports.iter().flat_map(|imported| &imported.manifests) {
-        writeln!(out, "# ==> {} <==\n{}", manifest.path, manifest.text)
-            .map_err(|error| format!("cannot write the manifests: {error}"))?;
-    }
-    Ok(())
+fn print(imports: &[import::Imported]) -> Result<(), Stop> {
+    output::write_result(|out| {
+        for manifest in imports.iter().flat_map(|imported| &imported.manifests) {
+            writeln!(out, "# ==> {} <==\n{}", manifest.path, manifest.text)?;
+        }
+        Ok(())
+    })
+    .map_err(Stop::Output)
 }

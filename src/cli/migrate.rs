@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::files;
+use super::output;
 use super::{fail, Outcome};
 use crate::config::FILE_NAME;
 use crate::migrate::{self, Migrated};
@@ -53,11 +54,13 @@ pub fn run(args: &MigrateArgs) -> Outcome {
         }
     }
     if args.check && migrated > 0 {
-        eprintln!("{migrated} file(s) would be migrated; run `contrib migrate` without `--check`");
+        output::status(format_args!(
+            "{migrated} file(s) would be migrated; run `contrib migrate` without `--check`"
+        ));
         return outcome.max(Outcome::Problems);
     }
     if migrated > 0 {
-        eprintln!("migrated {migrated} file(s)");
+        output::status(format_args!("migrated {migrated} file(s)"));
     }
     outcome
 }
@@ -105,9 +108,10 @@ fn one_file(path: &Path, check: bool) -> Result<bool, Outcome> {
             Ok(migrated) => migrated,
             Err(diagnostic) => {
                 let source = SourceFile::new(name.as_str(), text);
-                eprint!(
-                    "{}",
-                    Human::new(super::use_color()).render(&source, &diagnostic)
+                output::status(
+                    Human::styled(output::stderr_style())
+                        .render(&source, &diagnostic)
+                        .trim_end(),
                 );
                 return Err(Outcome::Problems);
             }
@@ -117,13 +121,15 @@ fn one_file(path: &Path, check: bool) -> Result<bool, Outcome> {
         return Ok(false);
     }
     if check {
-        println!("{name}");
-        return Ok(true);
+        return match output::result(&name, Outcome::Problems) {
+            Outcome::Problems => Ok(true),
+            failed => Err(failed),
+        };
     }
     files::write_atomically(path, migrated.text.as_bytes()).map_err(fail)?;
-    eprintln!("{name}:");
+    output::status(format_args!("{name}:"));
     for change in &migrated.changes {
-        eprintln!("  {change}");
+        output::status(format_args!("  {change}"));
     }
     Ok(true)
 }

@@ -3,7 +3,8 @@
 //! Exit status: 0 when no errors were found (warnings allowed), 1 when a
 //! manifest has errors (or warnings under `--deny-warnings`), 2 when the
 //! command could not run: bad usage, a missing file, an I/O failure; 3 from
-//! `diff` when the new version needs a person's approval.
+//! `diff`, `install` and `update` when a version needs a person's approval
+//! that was not given.
 
 mod build;
 mod catalog;
@@ -12,9 +13,14 @@ mod compile;
 mod explain;
 pub mod files;
 mod fmt;
+mod generate;
 mod import;
+mod init;
+mod install;
+mod installed;
 mod lsp;
 mod migrate;
+pub mod output;
 mod rewrite;
 mod runtime;
 mod sign;
@@ -25,6 +31,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+pub use generate::command;
+pub use init::{manifest as scaffold_manifest, CONFIG as SCAFFOLD_CONFIG};
+
 #[derive(Parser)]
 #[command(
     name = "contrib",
@@ -34,12 +43,18 @@ use clap::{Parser, Subcommand};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// When to colour output: `auto` colours a terminal unless `NO_COLOR`
+    /// is set.
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t)]
+    color: output::ColorChoice,
 }
 
 #[derive(Subcommand)]
 enum Command {
     /// Check manifests (files, or folders searched for `*.contrib`).
     Check(check::CheckArgs),
+    /// Write a first manifest and a `contrib.toml` to start from.
+    Init(init::InitArgs),
     /// Build bundles from manifests that check without errors.
     Build(build::BuildArgs),
     /// Build a manifest into a catalog and record it in `catalog.lock`.
@@ -62,6 +77,14 @@ enum Command {
     /// Write other tools' skills, plugins, rules and instruction files as
     /// manifests.
     Import(import::ImportArgs),
+    /// Install a plugin version from a catalog into a workspace, after a
+    /// re-check under the workspace's policy (exit 3: needs approval).
+    Install(install::InstallArgs),
+    /// Apply newer versions that ask for nothing more than was approved;
+    /// stop with the delta for those that do (exit 3).
+    Update(install::UpdateArgs),
+    /// Remove an installed plugin from a workspace.
+    Uninstall(install::UninstallArgs),
     /// Print the request layout the runtime composes, turn by turn.
     Compose(runtime::ComposeArgs),
     /// What the eager loads that choose from usage load, and why.
@@ -83,6 +106,10 @@ enum Command {
     Rules,
     /// Run the language server, speaking LSP over stdin and stdout.
     Lsp(lsp::LspArgs),
+    /// Print a shell's completion script.
+    Completions(generate::CompletionsArgs),
+    /// Print the man page, or write one per command with `--out`.
+    Man(generate::ManArgs),
 }
 
 /// The outcome of a command, as an exit status; the worse of two is the
@@ -92,7 +119,8 @@ pub enum Outcome {
     Clean,
     Problems,
     Failed,
-    /// `diff`: the new version asks for more than the old one.
+    /// `diff`, `install`, `update`: a version asks for more than was
+    /// approved.
     NeedsApproval,
 }
 
@@ -119,8 +147,10 @@ pub fn main() -> ExitCode {
             };
         }
     };
+    output::set_color(cli.color);
     match cli.command {
         Command::Check(args) => check::run(&args),
+        Command::Init(args) => init::run(&args),
         Command::Build(args) => build::build(&args),
         Command::Publish(args) => build::publish(&args),
         Command::Yank(args) => catalog::yank(&args),
@@ -131,6 +161,9 @@ pub fn main() -> ExitCode {
         Command::Sign(args) => sign::sign(&args),
         Command::Verify(args) => sign::verify(&args),
         Command::Import(args) => import::run(&args),
+        Command::Install(args) => install::install(&args),
+        Command::Update(args) => install::update(&args),
+        Command::Uninstall(args) => install::uninstall(&args),
         Command::Compose(args) => runtime::compose(&args),
         Command::Simulate(args) => simulate::simulate(&args),
         Command::Usage(args) => usage::run(&args),
@@ -139,19 +172,14 @@ pub fn main() -> ExitCode {
         Command::Explain { rule } => explain::explain(&rule),
         Command::Rules => explain::list(),
         Command::Lsp(args) => return lsp::run(&args),
+        Command::Completions(args) => generate::completions(&args),
+        Command::Man(args) => generate::man(&args),
     }
     .into()
 }
 
-/// Whether to colour human output: on a terminal, unless `NO_COLOR` is set.
-pub(crate) fn use_color() -> bool {
-    use std::io::IsTerminal;
-    std::io::stdout().is_terminal()
-        && std::env::var_os("NO_COLOR").is_none_or(|value| value.is_empty())
-}
-
 /// Prints a one-line error for a command that could not run.
 fn fail(message: impl std::fmt::Display) -> Outcome {
-    eprintln!("error: {message}");
+    output::status(format_args!("error: {message}"));
     Outcome::Failed
 }

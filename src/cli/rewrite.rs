@@ -88,20 +88,18 @@ pub fn print_update(
     new: &Bundle,
     traffic: &Traffic,
     price: &RewritePrice,
-) {
+) -> std::io::Result<()> {
     match diff::update_rewrite(changes, new, traffic, price) {
         Some((placement, rewrite)) => {
             let usd = rewrite
                 .extra_usd
                 .map_or_else(String::new, |usd| format!(" (${usd:.4})"));
-            let _ = writeln!(
+            writeln!(
                 out,
                 "  cache: the update invalidates cached prefixes up to {placement} placement: about {} tokens in {} entries written again instead of read, {:.0} uncached-input-token units more{usd}, once; assuming {}",
                 rewrite.tokens, rewrite.entries, rewrite.extra_cost, rewrite.assumes
-            );
+            )
         }
-        None => {
-            let _ = writeln!(out, "  cache: the update invalidates no cached prefix");
-        }
+        None => writeln!(out, "  cache: the update invalidates no cached prefix"),
     }
 }

@@ -2,40 +2,41 @@
 //! `contrib simulate` shares with it.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use clap::{Args, ValueEnum};
-use serde::{Deserialize, Serialize};
+use clap::Args;
+use serde::Serialize;
 
-use super::{fail, Outcome};
-use crate::bundle::Bundle;
+use super::output::{self, ReportFormat};
+use super::{fail, installed, Outcome};
 use crate::runtime::{
-    Boundary, Breakpoint, CliGate, Conversation, OpeningItem, OpeningKind, Profile, Profiles,
-    Session, Skipped, SystemPrompt, Turn, TurnInput,
+    Boundary, Breakpoint, OpeningItem, OpeningKind, Profile, Profiles, Session, Skipped,
+    SystemPrompt, Turn, TurnInput,
 };
-
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum LayoutFormat {
-    Human,
-    Json,
-}
 
 #[derive(Args)]
 pub struct ComposeArgs {
-    /// A folder of bundles (`*.bundle.json`, searched recursively).
-    #[arg(long)]
-    bundles: PathBuf,
-    /// The session: agent, person, model, tools, skills, permissions, start.
-    #[arg(long)]
+    /// The workspace (holding `contrib.toml` and `contrib.lock`): compose
+    /// exactly what its lock pins, re-checked under its policy.
+    #[arg(long, value_name = "DIR", required_unless_present = "bundles")]
+    workspace: Option<PathBuf>,
+    /// A folder of bundles (`*.bundle.json`, searched recursively) to look
+    /// at UNAPPROVED: nothing is installed or re-checked.
+    #[arg(long, value_name = "DIR", conflicts_with = "workspace")]
+    bundles: Option<PathBuf>,
+    /// The session file: agent, person, model, tools, skills, permissions,
+    /// start (see `docs/config.md`).
+    #[arg(long, value_name = "FILE")]
     session: PathBuf,
-    /// The turns to compose (`[[turn]]` tables); one turn a minute after
-    /// the start when left out.
-    #[arg(long)]
+    /// The turns file (`[[turn]]` tables); one turn a minute after the
+    /// start when left out.
+    #[arg(long, value_name = "FILE")]
     turns: Option<PathBuf>,
     #[command(flatten)]
     cache: CacheArgs,
-    #[arg(long, value_enum, default_value_t = LayoutFormat::Human)]
-    format: LayoutFormat,
+    /// How to write the layout.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+    format: ReportFormat,
 }
 
 #[derive(Args)]
@@ -65,16 +66,15 @@ impl CacheArgs {
     }
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct TurnsFile {
-    #[serde(default)]
-    turn: Vec<TurnInput>,
-}
-
 /// The request layout `compose` prints.
 #[derive(Serialize)]
 struct Layout {
+    /// Loaded from `--bundles`: nothing here was installed or re-checked.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    unapproved: bool,
+    /// What the workspace's lock pins but loading refused, and why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    refused_at_load: Vec<String>,
     profile: String,
     model: String,
     /// Tools advertised and skill operations read before the first turn,
@@ -105,25 +105,30 @@ pub fn compose(args: &ComposeArgs) -> Outcome {
     match layout(args) {
         Ok(layout) => {
             let text = match args.format {
-                LayoutFormat::Json => serde_json::to_string_pretty(&layout).unwrap_or_default(),
-                LayoutFormat::Human => human_layout(&layout),
+                ReportFormat::Json => match serde_json::to_string_pretty(&layout) {
+                    Ok(text) => text,
+                    Err(error) => return fail(format!("cannot write the layout: {error}")),
+                },
+                ReportFormat::Human => human_layout(&layout),
             };
-            print(&text);
-            Outcome::Clean
+            output::result(text, Outcome::Clean)
         }
         Err(message) => fail(message),
     }
 }
 
 fn layout(args: &ComposeArgs) -> Result<Layout, String> {
-    let bundles = load_bundles(&args.bundles)?;
+    let host = installed::Host::open(args.workspace.as_deref(), args.bundles.as_deref())?;
     let session = Session::load(&args.session)?;
     let turns = match &args.turns {
-        Some(path) => read_turns(path)?,
-        None => vec![TurnInput::reply_at(session.started_at.plus_seconds(60))],
+        Some(path) => installed::read_turns(path)?,
+        None => vec![(
+            TurnInput::reply_at(session.started_at.plus_seconds(60)),
+            installed::Events::default(),
+        )],
     };
     let profile = args.cache.profile()?;
-    let mut conversation = Conversation::start(&bundles, session, CliGate, &profile);
+    let mut conversation = host.start(session, &profile);
     let system_prompt = conversation.system_prompt().clone();
     let breakpoints = conversation.breakpoints().to_vec();
     let model = conversation.session().model.name.clone();
@@ -135,7 +140,8 @@ fn layout(args: &ComposeArgs) -> Result<Layout, String> {
     let mut kept = system_prompt.clone();
     let mut kept_opening = opening.clone();
     let mut laid_out = Vec::new();
-    for input in turns {
+    for (input, events) in turns {
+        host.before_turn(&mut conversation, &events);
         let turn = conversation.turn(input);
         let now = conversation.system_prompt();
         let changed = (*now != kept).then(|| now.clone());
@@ -155,6 +161,8 @@ fn layout(args: &ComposeArgs) -> Result<Layout, String> {
         });
     }
     Ok(Layout {
+        unapproved: host.unapproved(),
+        refused_at_load: host.refused_at_load().to_vec(),
         profile: profile.name,
         model,
         preloaded,
@@ -167,31 +175,24 @@ fn layout(args: &ComposeArgs) -> Result<Layout, String> {
     })
 }
 
-fn read_turns(path: &Path) -> Result<Vec<TurnInput>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|error| format!("cannot read `{}`: {error}", path.display()))?;
-    let file: TurnsFile = toml::from_str(&text)
-        .map_err(|error| format!("`{}`: {}", path.display(), error.message()))?;
-    Ok(file.turn)
-}
-
-/// The bundles to compose: under `folder`, verified; the newest
-/// installable version of each plugin (see `bundle::catalog::installable`, which
-/// applies a catalog's lock and signature policy).
-pub(super) fn load_bundles(folder: &Path) -> Result<Vec<Bundle>, String> {
-    let bundles = crate::bundle::catalog::installable(folder)?;
-    if bundles.is_empty() {
-        return Err(format!("no bundles under `{}`", folder.display()));
-    }
-    Ok(bundles)
-}
-
 /// The request as the provider reads it: tools, the system prompt with the
-/// eager loads' skill reads after its agent part, the opening; a marker
+/// eager loads' skill reads after its platform part, the opening; a marker
 /// where each shared prefix ends, saying whether a breakpoint went there
 /// and why.
 fn human_layout(layout: &Layout) -> String {
     let mut out = String::new();
+    if layout.unapproved {
+        let _ = writeln!(
+            out,
+            "!! unapproved: these bundles were loaded from a folder; nothing here was installed or re-checked (use `--workspace`)\n"
+        );
+    }
+    for refused in &layout.refused_at_load {
+        let _ = writeln!(out, "refused at load: {refused}");
+    }
+    if !layout.refused_at_load.is_empty() {
+        out.push('\n');
+    }
     let marker = |out: &mut String, boundary: Boundary| {
         let placed = layout
             .breakpoints
@@ -379,9 +380,16 @@ fn human_turn(out: &mut String, layout: &TurnLayout) {
         ("retrieval", &record.retrievals),
     ] {
         for run in runs {
-            let outcome = match &run.reason {
-                None => "ran".to_string(),
-                Some(reason) => format!("refused: {reason}"),
+            let outcome = match (&run.reason, run.approval) {
+                (None, Some(crate::runtime::Approval::Approved)) => "approved, ran".to_string(),
+                (None, _) => "ran".to_string(),
+                (Some(reason), Some(crate::runtime::Approval::Pending)) => {
+                    format!("pending: {reason}")
+                }
+                (Some(reason), Some(crate::runtime::Approval::Denied)) => {
+                    format!("denied: {reason}")
+                }
+                (Some(reason), _) => format!("refused: {reason}"),
             };
             let _ = writeln!(
                 out,
@@ -393,11 +401,11 @@ fn human_turn(out: &mut String, layout: &TurnLayout) {
     for refusal in &record.refusals {
         let _ = writeln!(out, "  refused {}: {}", refusal.contributor, refusal.reason);
     }
-}
-
-/// Writes `text` and a line break to stdout; a closed pipe (`| head`) is
-/// not an error worth a panic.
-pub(super) fn print(text: &str) {
-    use std::io::Write;
-    let _ = writeln!(std::io::stdout().lock(), "{text}");
+    for withdrawal in &record.withdrawn {
+        let _ = writeln!(
+            out,
+            "  withdrawn {}: {}",
+            withdrawal.plugin, withdrawal.reason
+        );
+    }
 }

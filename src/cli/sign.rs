@@ -1,9 +1,12 @@
 //! `contrib keygen`, `contrib sign`, `contrib verify`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+use ed25519_dalek::SigningKey;
 
 use clap::Args;
 
+use super::output::status;
 use super::{fail, files, Outcome};
 use crate::bundle::sign::{self, DetachedSignature};
 use crate::bundle::Bundle;
@@ -11,23 +14,25 @@ use crate::bundle::Bundle;
 #[derive(Args)]
 pub struct KeygenArgs {
     /// Writes `NAME.key` (secret) and `NAME.pub`.
-    #[arg(long, default_value = "contrib")]
+    #[arg(long, value_name = "NAME", default_value = "contrib")]
     out: PathBuf,
 }
 
 #[derive(Args)]
 pub struct SignArgs {
+    /// The bundle to sign (`*.bundle.json`).
     bundle: PathBuf,
     /// The secret key file.
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     key: PathBuf,
 }
 
 #[derive(Args)]
 pub struct VerifyArgs {
+    /// The bundle to verify; its signature is `BUNDLE.sig`.
     bundle: PathBuf,
     /// The public key file.
-    #[arg(long)]
+    #[arg(long, value_name = "FILE")]
     pubkey: PathBuf,
 }
 
@@ -42,7 +47,10 @@ pub fn keygen(args: &KeygenArgs) -> Outcome {
             ));
         }
     }
-    let (secret, public, id) = sign::generate();
+    let (secret, public, id) = match sign::generate() {
+        Ok(pair) => pair,
+        Err(message) => return fail(message),
+    };
     if let Err(message) = files::write_atomically(&secret_path, secret.as_bytes()) {
         return fail(message);
     }
@@ -54,11 +62,11 @@ pub fn keygen(args: &KeygenArgs) -> Outcome {
     if let Err(message) = files::write_atomically(&public_path, public.as_bytes()) {
         return fail(message);
     }
-    println!(
+    status(format_args!(
         "{id}: secret key {}, public key {}",
         secret_path.display(),
         public_path.display()
-    );
+    ));
     Outcome::Clean
 }
 
@@ -67,26 +75,41 @@ pub fn sign(args: &SignArgs) -> Outcome {
         Ok(bundle) => bundle,
         Err(error) => return fail(format!("`{}`: {error}", args.bundle.display())),
     };
-    let key = match std::fs::read_to_string(&args.key)
-        .map_err(|e| e.to_string())
-        .and_then(|text| sign::read_secret(&text))
-    {
-        Ok(key) => key,
-        Err(message) => return fail(format!("`{}`: {message}", args.key.display())),
-    };
-    let signature = sign::sign(&key, bundle.digest.as_deref().unwrap_or_default());
-    let path = sign::signature_path(&args.bundle);
-    let text = serde_json::to_string_pretty(&signature).unwrap_or_default() + "\n";
-    if let Err(message) = files::write_atomically(&path, text.as_bytes()) {
-        return fail(message);
+    let result =
+        read_secret_key(&args.key).and_then(|key| write_signature(&args.bundle, &bundle, &key));
+    match result {
+        Ok((path, key_id)) => {
+            status(format_args!(
+                "signed {} with {key_id} → {}",
+                bundle.id(),
+                path.display()
+            ));
+            Outcome::Clean
+        }
+        Err(message) => fail(message),
     }
-    println!(
-        "signed {} with {} → {}",
-        bundle.id(),
-        signature.key_id,
-        path.display()
-    );
-    Outcome::Clean
+}
+
+/// The secret key in the file at `path`.
+pub(super) fn read_secret_key(path: &Path) -> Result<SigningKey, String> {
+    std::fs::read_to_string(path)
+        .map_err(|error| error.to_string())
+        .and_then(|text| sign::read_secret(&text))
+        .map_err(|message| format!("`{}`: {message}", path.display()))
+}
+
+/// Signs `bundle`'s digest with `key` into `BUNDLE.sig` beside the bundle
+/// file; where it wrote, and the key's id.
+pub(super) fn write_signature(
+    bundle_file: &Path,
+    bundle: &Bundle,
+    key: &SigningKey,
+) -> Result<(PathBuf, String), String> {
+    let signature = sign::sign(key, bundle.digest.as_deref().unwrap_or_default());
+    let path = sign::signature_path(bundle_file);
+    let text = serde_json::to_string_pretty(&signature).unwrap_or_default() + "\n";
+    files::write_atomically(&path, text.as_bytes())?;
+    Ok((path, signature.key_id))
 }
 
 /// Fails closed: anything but a valid signature by this key is exit 1.
@@ -110,11 +133,11 @@ pub fn verify(args: &VerifyArgs) -> Outcome {
     })();
     match result {
         Ok((id, key)) => {
-            println!("verified {id}: signed by {key}");
+            status(format_args!("verified {id}: signed by {key}"));
             Outcome::Clean
         }
         Err(message) => {
-            eprintln!("error: verification failed: {message}");
+            status(format_args!("error: verification failed: {message}"));
             Outcome::Problems
         }
     }

@@ -6,30 +6,38 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::runtime::{load_bundles, print, CacheArgs, LayoutFormat};
-use super::{fail, Outcome};
+use super::output::{self, ReportFormat};
+use super::runtime::CacheArgs;
+use super::{fail, installed, Outcome};
 use crate::bundle::usage::Usage;
 use crate::import::report::thousands as count;
 use crate::runtime::simulate::{self, LayoutReport, Options, Report, Shares};
 
 #[derive(Args)]
 pub struct SimulateArgs {
-    /// A folder of bundles (`*.bundle.json`, searched recursively).
-    #[arg(long)]
-    bundles: PathBuf,
-    #[arg(long, default_value_t = 2)]
+    /// The workspace: simulate exactly what its lock pins, re-checked.
+    #[arg(long, value_name = "DIR", required_unless_present = "bundles")]
+    workspace: Option<PathBuf>,
+    /// A folder of bundles to simulate UNAPPROVED: nothing is installed or
+    /// re-checked.
+    #[arg(long, value_name = "DIR", conflicts_with = "workspace")]
+    bundles: Option<PathBuf>,
+    /// Agents, each with its own system prompt.
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = at_least_one)]
     agents: usize,
-    #[arg(long, default_value_t = 4)]
+    /// Persons, each talking to every agent.
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = at_least_one)]
     persons: usize,
     /// Conversations per agent and person.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = at_least_one)]
     conversations: usize,
     /// The most turns a conversation has.
-    #[arg(long, default_value_t = 12)]
+    #[arg(long, value_name = "N", default_value_t = 12, value_parser = at_least_one)]
     turns: usize,
     /// The fewest turns a conversation has (short ones are commonest).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = at_least_one)]
     min_turns: usize,
+    /// Seeds the simulated people and timings: the same seed, the same run.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// The days of the week (Monday on) over which conversations start: 6
@@ -53,8 +61,19 @@ pub struct SimulateArgs {
     usage: Option<PathBuf>,
     #[command(flatten)]
     cache: CacheArgs,
-    #[arg(long, value_enum, default_value_t = LayoutFormat::Human)]
-    format: LayoutFormat,
+    /// How to write the report.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+    format: ReportFormat,
+}
+
+/// A count that must be at least one: a simulation of no one has no
+/// figures to compare.
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".to_string()),
+        Ok(count) => Ok(count),
+        Err(_) => Err(format!("`{text}` is not a whole number")),
+    }
 }
 
 pub fn simulate(args: &SimulateArgs) -> Outcome {
@@ -62,10 +81,19 @@ pub fn simulate(args: &SimulateArgs) -> Outcome {
         Ok(profile) => profile,
         Err(message) => return fail(message),
     };
-    let bundles = match load_bundles(&args.bundles) {
-        Ok(bundles) => bundles,
+    let host = match installed::Host::open(args.workspace.as_deref(), args.bundles.as_deref()) {
+        Ok(host) => host,
         Err(message) => return fail(message),
     };
+    for refused in host.refused_at_load() {
+        output::status(format_args!("refused at load: {refused}"));
+    }
+    if host.unapproved() {
+        output::status(
+            "warning: simulating unapproved bundles: nothing here was installed or re-checked",
+        );
+    }
+    let bundles = host.bundles();
     let usage = match args.usage.as_deref().map(Usage::read).transpose() {
         Ok(usage) => usage,
         Err(message) => return fail(message),
@@ -96,13 +124,15 @@ pub fn simulate(args: &SimulateArgs) -> Outcome {
         switch_model,
         ..defaults
     };
-    let report = simulate::simulate(&bundles, &profile, &options, usage.as_ref());
+    let report = simulate::simulate(bundles, &profile, &options, usage.as_ref());
     let text = match args.format {
-        LayoutFormat::Json => serde_json::to_string_pretty(&report).unwrap_or_default(),
-        LayoutFormat::Human => human(&report),
+        ReportFormat::Json => match serde_json::to_string_pretty(&report) {
+            Ok(text) => text,
+            Err(error) => return fail(format!("cannot write the report: {error}")),
+        },
+        ReportFormat::Human => human(&report),
     };
-    print(&text);
-    Outcome::Clean
+    output::result(text, Outcome::Clean)
 }
 
 /// The report for people: the fleet, a row per layout, the fair ratio, the

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::compile::{compile_with_usage, NotBuilt};
-use super::runtime::{print, LayoutFormat};
+use super::output::{self, ReportFormat};
 use super::{fail, Outcome};
 use crate::bundle::{Bundle, BundledChoice, BundledContributor};
 use crate::config::Resolver;
@@ -22,8 +22,8 @@ pub struct UsageArgs {
     usage: Option<PathBuf>,
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
-    #[arg(long, value_enum, default_value_t = LayoutFormat::Human)]
-    format: LayoutFormat,
+    #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+    format: ReportFormat,
 }
 
 pub fn run(args: &UsageArgs) -> Outcome {
@@ -52,7 +52,7 @@ pub fn run(args: &UsageArgs) -> Outcome {
         ));
     }
     let text = match args.format {
-        LayoutFormat::Json => {
+        ReportFormat::Json => {
             let choices: Vec<serde_json::Value> = chosen
                 .iter()
                 .map(|contributor| {
@@ -68,10 +68,9 @@ pub fn run(args: &UsageArgs) -> Outcome {
             serde_json::to_string_pretty(&serde_json::json!({ "eager_loads": choices }))
                 .unwrap_or_default()
         }
-        LayoutFormat::Human => human(&bundle, &chosen),
+        ReportFormat::Human => human(&bundle, &chosen),
     };
-    print(&text);
-    Outcome::Clean
+    output::result(text, Outcome::Clean)
 }
 
 /// The rounds a conversation saves on average: each chosen item saves one

@@ -20,7 +20,9 @@
 //! [tools.search_code]
 //! effect = "read"                # or "write"
 //! gated = false                  # runs wait for approval
-//! egress = false                 # its `url` argument is checked against [egress]
+//! egress = false                 # it reaches the network
+//! hosts = ["url"]                # which parameters carry hosts (egress tools;
+//!                                # by default every one), checked against [egress]
 //! eager = false                  # opt a write tool in to eager runs
 //! params = { query = "string", limit = "integer?" }   # `?`: optional
 //! schema_tokens = 150            # what loading its schema costs
@@ -32,6 +34,18 @@
 //!
 //! [lints]
 //! budget-unused = "allow"        # by name or code: allow | warn | deny
+//!
+//! [trust]                        # what `contrib install` does here (docs/trust.md)
+//! as = "workspace"               # the authority installs grant: operator |
+//!                                # agent-author | workspace | person (the default)
+//!
+//! [trust.plugins."acme/news"]    # relax protective rules for one plugin …
+//! relax = ["egress-not-allowed"]
+//! reason = "its feed host changes weekly; reviewed by the platform team"
+//!
+//! [trust.tools.deploy]           # … or for every call of one tool
+//! relax = ["eager-run-writes"]
+//! reason = "deploy only records the conversation's start"
 //! ```
 
 mod raw;
@@ -68,6 +82,8 @@ pub struct Config {
     pub skills: IndexMap<String, Skill>,
     /// Levels set in `[lints]`, by rule code.
     pub lints: HashMap<&'static str, Level>,
+    /// `[trust]`: how this workspace installs plugins.
+    pub trust: Trust,
     /// A hash of the text this configuration was read from, so cached
     /// results are only reused under the same configuration.
     pub fingerprint: [u8; 32],
@@ -79,6 +95,10 @@ pub struct Tool {
     pub effect: Effect,
     pub gated: bool,
     pub egress: bool,
+    /// The parameters whose values are URLs or host names, checked against
+    /// `[egress] allow`; `None` when the tool does not say, so every
+    /// parameter of an egress tool is taken to carry one.
+    pub hosts: Option<Vec<String>>,
     /// Opts a write tool in to eager runs.
     pub eager: bool,
     pub params: IndexMap<String, Param>,
@@ -86,6 +106,47 @@ pub struct Tool {
     /// Where the tool is declared in the workspace's file; `None` for the
     /// platform's own tools.
     pub declared: Option<Span>,
+}
+
+impl Tool {
+    /// Whether `param`'s value names a host the egress allow-list must
+    /// allow: one of the declared `hosts`, or any parameter of an egress
+    /// tool that declares none.
+    pub fn carries_host(&self, param: &str) -> bool {
+        self.egress
+            && self
+                .hosts
+                .as_ref()
+                .is_none_or(|hosts| hosts.iter().any(|host| host == param))
+    }
+}
+
+/// `[trust]`: who installs here, and the protective rules this workspace
+/// relaxes for a plugin or a tool. Only the installing workspace's file
+/// says this; an author's `[trust]` never reaches a bundle.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Trust {
+    /// `as`: the authority an install grants unless `--as` says otherwise.
+    pub installs_as: Option<crate::ir::Owner>,
+    /// `[trust.plugins."scope/name"]`, by plugin name.
+    pub plugins: IndexMap<String, Relaxation>,
+    /// `[trust.tools.NAME]`, by tool name.
+    pub tools: IndexMap<String, Relaxation>,
+}
+
+/// Protective rules relaxed for one plugin or tool, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Relaxation {
+    pub rules: Vec<&'static Rule>,
+    pub reason: String,
+    /// Where it is written in the workspace's file.
+    pub declared: Option<Span>,
+}
+
+impl Relaxation {
+    pub fn relaxes(&self, rule: &Rule) -> bool {
+        self.rules.iter().any(|relaxed| relaxed.code == rule.code)
+    }
 }
 
 #[derive(
@@ -203,6 +264,7 @@ impl Config {
             tools: IndexMap::new(),
             skills: IndexMap::new(),
             lints: HashMap::new(),
+            trust: Trust::default(),
             fingerprint: crate::cache::fingerprint(PLATFORM_DEFAULT),
         };
         let platform = SourceFile::new("<platform>", PLATFORM_DEFAULT);

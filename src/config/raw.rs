@@ -10,7 +10,7 @@ use indexmap::IndexMap;
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
-use super::{Config, Effect, HostPattern, Param, ParamKind, Skill, Tool};
+use super::{Config, Effect, HostPattern, Param, ParamKind, Relaxation, Skill, Tool};
 use crate::diagnostic::{Applicability, Diagnostic, Fix, Level};
 use crate::rules::{INVALID_CONFIG, UNKNOWN_LINT};
 use crate::source::{SourceFile, Span};
@@ -223,7 +223,7 @@ impl Reader {
     fn document(&mut self, config: &mut Config, document: &DeTable<'_>) {
         self.known_keys(
             document,
-            &["workspace", "egress", "tools", "skills", "lints"],
+            &["workspace", "egress", "tools", "skills", "lints", "trust"],
             "`contrib.toml`",
         );
         if let Some(value) = document.get("workspace") {
@@ -259,6 +259,11 @@ impl Reader {
         if let Some(value) = document.get("lints") {
             if let Some(table) = self.table(value, "lints") {
                 self.lints(config, table);
+            }
+        }
+        if let Some(value) = document.get("trust") {
+            if let Some(table) = self.table(value, "trust") {
+                self.trust(config, table);
             }
         }
     }
@@ -338,6 +343,7 @@ impl Reader {
                 "egress",
                 "eager",
                 "params",
+                "hosts",
                 "schema_tokens",
             ],
             &format!("`[tools.{name}]`"),
@@ -346,6 +352,7 @@ impl Reader {
             effect: Effect::Read,
             gated: false,
             egress: false,
+            hosts: None,
             eager: false,
             params: IndexMap::new(),
             schema_tokens: 0,
@@ -380,7 +387,151 @@ impl Reader {
         if let Some(value) = table.get("params") {
             tool.params = self.params(value)?;
         }
+        if let Some(value) = table.get("hosts") {
+            tool.hosts = Some(self.hosts(name, &tool, value)?);
+        }
         Some(tool)
+    }
+
+    /// `hosts = ["url"]`: parameters of an egress tool that carry hosts.
+    fn hosts(&mut self, name: &str, tool: &Tool, value: &Value<'_>) -> Option<Vec<String>> {
+        if !tool.egress {
+            self.error(
+                span_of(value),
+                "on a tool without egress",
+                format!(
+                    "`{name}` lists parameters that carry hosts but does not reach the network"
+                ),
+                "add `egress = true`: a tool whose arguments name hosts reaches them",
+            );
+            return None;
+        }
+        let names = self.names(value, "hosts")?;
+        let mut hosts = Vec::new();
+        for (param, span) in names {
+            if tool.params.contains_key(&param) {
+                hosts.push(param);
+                continue;
+            }
+            let known = tool.params.keys().map(String::as_str);
+            let diagnostic = Diagnostic::new(
+                &INVALID_CONFIG,
+                format!("`{name}` has no parameter `{param}`"),
+            )
+            .primary(span, "not one of its `params`");
+            self.diagnostics
+                .push(match suggest::closest(&param, known) {
+                    Some(suggestion) => diagnostic.help(format!("did you mean \"{suggestion}\"?")),
+                    None => diagnostic.help("list parameters declared in `params`"),
+                });
+            return None;
+        }
+        Some(hosts)
+    }
+
+    /// A list of strings, each with its span.
+    fn names(&mut self, value: &Value<'_>, what: &str) -> Option<Vec<(String, Span)>> {
+        let Some(items) = value.get_ref().as_array() else {
+            self.error(
+                span_of(value),
+                "expected a list",
+                format!("`{what}` must be a list of names"),
+                format!("write `{what} = [\"…\"]`"),
+            );
+            return None;
+        };
+        let mut names = Vec::new();
+        for item in items {
+            names.push((self.string(item, what)?.to_string(), span_of(item)));
+        }
+        Some(names)
+    }
+
+    /// `[trust]`: the authority installs grant, and relaxations.
+    fn trust(&mut self, config: &mut Config, table: &DeTable<'_>) {
+        self.known_keys(table, &["as", "plugins", "tools"], "`[trust]`");
+        if let Some(value) = table.get("as") {
+            if let Some(text) = self.string(value, "as") {
+                match crate::ir::Owner::parse(text) {
+                    Some(owner) => config.trust.installs_as = Some(owner),
+                    None => {
+                        let owners: Vec<&str> = crate::ir::Owner::spellings().collect();
+                        self.unknown_word(value, "owner", text, &owners);
+                    }
+                }
+            }
+        }
+        for (key, slot) in [("plugins", true), ("tools", false)] {
+            let Some(value) = table.get(key) else {
+                continue;
+            };
+            let Some(entries) = self.table(value, &format!("trust.{key}")) else {
+                continue;
+            };
+            for (name, value) in entries {
+                let name = name.get_ref().to_string();
+                let context = format!("trust.{key}.\"{name}\"");
+                if let Some(relaxation) = self.relaxation(value, &context) {
+                    let map = if slot {
+                        &mut config.trust.plugins
+                    } else {
+                        &mut config.trust.tools
+                    };
+                    map.insert(name, relaxation);
+                }
+            }
+        }
+    }
+
+    /// `{ relax = ["rule", …], reason = "…" }`.
+    fn relaxation(&mut self, value: &Value<'_>, context: &str) -> Option<Relaxation> {
+        let table = self.table(value, context)?;
+        self.known_keys(table, &["relax", "reason"], &format!("`[{context}]`"));
+        let reason = match table.get("reason") {
+            Some(reason) => self.string(reason, "reason")?.trim().to_string(),
+            None => String::new(),
+        };
+        if reason.is_empty() {
+            self.error(
+                span_of(value),
+                "no `reason`",
+                format!("`[{context}]` relaxes rules without saying why"),
+                "add `reason = \"…\"`: it is recorded in `contrib.lock` with every install it allows",
+            );
+            return None;
+        }
+        let Some(relax) = table.get("relax") else {
+            self.error(
+                span_of(value),
+                "no `relax`",
+                format!("`[{context}]` names no rule to relax"),
+                "add `relax = [\"rule-name\"]`",
+            );
+            return None;
+        };
+        let mut rules = Vec::new();
+        for (name, span) in self.names(relax, "relax")? {
+            match crate::rules::find(&name) {
+                Some(rule) if crate::rules::is_relaxable(rule) => rules.push(rule),
+                found => {
+                    let names = crate::rules::RELAXABLE.iter().map(|rule| rule.name);
+                    let message = match found {
+                        Some(rule) => format!("`{}` cannot be relaxed at install", rule.name),
+                        None => format!("no rule is named `{name}`"),
+                    };
+                    self.diagnostics.push(
+                        Diagnostic::new(&INVALID_CONFIG, message)
+                            .primary(span, "not a rule an installer may relax")
+                            .help(format!("an installer may relax {}", suggest::list(names))),
+                    );
+                }
+            }
+        }
+        Some(Relaxation {
+            rules,
+            reason,
+            declared: self.declared.then(|| span_of(value)),
+        })
     }
 
     fn params(&mut self, value: &Value<'_>) -> Option<IndexMap<String, Param>> {

@@ -70,6 +70,25 @@ impl Resolver {
         self.loaded.insert(config_path, loaded.clone());
         Ok((loaded, true))
     }
+
+    /// A `contrib.toml` named on the command line, read as configuration
+    /// (not as a manifest), and whether this is the first time it was
+    /// loaded; manifests found under it later share the same load, so its
+    /// diagnostics are shown once.
+    pub fn config_file(&mut self, path: &Path) -> Result<(Arc<Loaded>, bool), String> {
+        let key = Some(absolute(path));
+        if let Some(loaded) = self.loaded.get(&key) {
+            return Ok((loaded.clone(), false));
+        }
+        let (config, diagnostics) = Config::load(path)?;
+        let loaded = Arc::new(Loaded {
+            config: Arc::new(config),
+            diagnostics,
+            path: Some(path.to_path_buf()),
+        });
+        self.loaded.insert(key, loaded.clone());
+        Ok((loaded, true))
+    }
 }
 
 fn absolute(path: &Path) -> PathBuf {

@@ -12,7 +12,8 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::lower::strings;
-use crate::rules::SYNTAX_ERROR;
+use crate::rules::{SYNTAX_ERROR, UNBRACKETED_LIST};
+use crate::source::Span;
 use crate::syntax::tree::{Block, File, Item, Token};
 
 /// The first open end in the file, as an error.
@@ -20,16 +21,40 @@ pub(super) fn open_ends(file: &File<'_>) -> Result<(), Diagnostic> {
     items(&file.items)
 }
 
-/// The first list written without brackets, as an error.
-pub(super) fn unbracketed_lists(file: &File<'_>) -> Result<(), Diagnostic> {
-    match crate::lower::lower(file)
+/// What lowering reports that the formatter must not tidy away: a list
+/// written without brackets, and a syntax error inside a block (a field
+/// written `placement: agent`, a block nested where none goes), which the
+/// file is refused for, as `contrib check` reports it. Errors about the file
+/// as a whole (no plugin, a field outside it) are not refused: what is
+/// outside a block is kept as written, and an empty file stays empty.
+pub(super) fn what_lowering_refuses(file: &File<'_>) -> Result<(), Diagnostic> {
+    let blocks: Vec<Span> = file
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Block(block) => Some(block.span),
+            _ => None,
+        })
+        .collect();
+    let inside_a_block = |diagnostic: &Diagnostic| {
+        let span = diagnostic.span();
+        !diagnostic.labels.is_empty()
+            && blocks
+                .iter()
+                .any(|block| block.start < span.start && span.end <= block.end)
+    };
+    let refused = crate::lower::lower(file)
         .diagnostics
         .into_iter()
-        .find(|diagnostic| diagnostic.rule == &crate::rules::UNBRACKETED_LIST)
-    {
-        Some(diagnostic) => Err(diagnostic.help(
+        .find(|diagnostic| {
+            diagnostic.rule == &UNBRACKETED_LIST
+                || (diagnostic.rule == &SYNTAX_ERROR && inside_a_block(diagnostic))
+        });
+    match refused {
+        Some(diagnostic) if diagnostic.rule == &UNBRACKETED_LIST => Err(diagnostic.help(
             "run `contrib migrate` on this file first: lists are written in brackets, `[a, b]`",
         )),
+        Some(diagnostic) => Err(diagnostic),
         None => Ok(()),
     }
 }

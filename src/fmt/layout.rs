@@ -240,7 +240,7 @@ fn fits_one_line(token: &Token<'_>) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::fmt::format;
+    use crate::fmt::format_fragment as format;
     use crate::lower::strings::decode;
     use crate::syntax::{self, tree::Item, tree::Token};
 

@@ -85,7 +85,10 @@
 //! # What is refused
 //!
 //! A file with a syntax error is not formatted: [`format`] returns the
-//! error. So is a file with a string whose closing quotes never come, or a
+//! error. That includes the syntax errors inside a block that the grammar
+//! accepts so that lowering can explain them (a field written
+//! `placement: agent`, a block nested where none goes): laying those out
+//! would tidy what the author did not mean. So is a file with a string whose closing quotes never come, or a
 //! block whose `}` never comes, since the formatter cannot know where the
 //! author meant them to end.
 
@@ -115,8 +118,21 @@ pub fn format(text: &str) -> Result<String, Diagnostic> {
     }
     let tree = syntax::parse(text)?;
     guard::open_ends(&tree)?;
-    guard::unbracketed_lists(&tree)?;
-    let document = attach::document(text, &tree);
+    guard::what_lowering_refuses(&tree)?;
+    lay_out(text, &tree)
+}
+
+/// A fragment (fields outside a plugin, as the layout's unit tests write
+/// them) formatted without the refusal of lowering's syntax errors.
+#[cfg(test)]
+pub(crate) fn format_fragment(text: &str) -> Result<String, Diagnostic> {
+    let tree = syntax::parse(text)?;
+    guard::open_ends(&tree)?;
+    lay_out(text, &tree)
+}
+
+fn lay_out(text: &str, tree: &syntax::tree::File<'_>) -> Result<String, Diagnostic> {
+    let document = attach::document(text, tree);
     let mut formatted = layout::render(&document);
     if formatted.starts_with(BOM) {
         // The first item's name starts with U+FEFF, which the grammar reads

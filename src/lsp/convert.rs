@@ -70,66 +70,14 @@ fn line_content_end(text: &str, lines: &LineIndex, line: usize) -> usize {
     next - (content.len() - content.trim_end_matches(['\n', '\r']).len())
 }
 
-/// The local path of a `file:` URI, percent-decoded; `None` for other
-/// schemes (`untitled:` buffers have no folder to find a `contrib.toml` in).
+/// The local path of a `file:` URI (see [`crate::uri`]).
 pub fn path_of(uri: &Uri) -> Option<PathBuf> {
-    let rest = uri.as_str().strip_prefix("file://")?;
-    // `file:///home/x` has an empty authority; `file://host/share` keeps
-    // the host as a UNC-style prefix on Windows and is ignored elsewhere.
-    let path = &rest[rest.find('/')?..];
-    let decoded = percent_decode(path)?;
-    // `file:///c:/x` is `c:/x` on Windows.
-    #[cfg(windows)]
-    let decoded = match decoded.as_bytes() {
-        [b'/', drive, b':', ..] if drive.is_ascii_alphabetic() => decoded[1..].to_string(),
-        _ => decoded,
-    };
-    Some(PathBuf::from(decoded))
+    crate::uri::file_path(uri.as_str())
 }
 
-/// The `file:` URI of an absolute path, percent-encoding what a URI path
-/// may not hold.
+/// The `file:` URI of an absolute path.
 pub fn uri_of(path: &Path) -> Option<Uri> {
-    let text = path.to_string_lossy().replace('\\', "/");
-    let mut encoded = String::from("file://");
-    if !text.starts_with('/') {
-        encoded.push('/');
-    }
-    for byte in text.bytes() {
-        match byte {
-            b'A'..=b'Z'
-            | b'a'..=b'z'
-            | b'0'..=b'9'
-            | b'/'
-            | b'-'
-            | b'.'
-            | b'_'
-            | b'~'
-            | b':'
-            | b'@'
-            | b'+'
-            | b'=' => encoded.push(byte as char),
-            _ => encoded.push_str(&format!("%{byte:02X}")),
-        }
-    }
-    Uri::from_str(&encoded).ok()
-}
-
-fn percent_decode(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = text.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
+    Uri::from_str(&crate::uri::file_uri(path)).ok()
 }
 
 #[cfg(test)]

@@ -385,6 +385,7 @@ pub fn analyze(source: &SourceFile, config: &Config) -> Analysis {
             return Analysis {
                 plugin: None,
                 diagnostics: vec![diagnostic],
+                waived: Vec::new(),
             };
         }
     }

@@ -16,11 +16,42 @@ pub struct Human {
     handler: GraphicalReportHandler,
 }
 
+/// How the report is drawn: the CLI decides from `--color`, the terminal
+/// and `COLUMNS`; tests use [`Style::default`], which never changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Style {
+    pub color: bool,
+    /// Where prose (messages, labels, help) wraps, in columns.
+    pub width: usize,
+}
+
+impl Style {
+    /// The width when neither `COLUMNS` nor a terminal says.
+    pub const DEFAULT_WIDTH: usize = 100;
+    /// Narrower than this, the source snippet itself no longer fits.
+    pub const MIN_WIDTH: usize = 40;
+}
+
+impl Default for Style {
+    fn default() -> Self {
+        Style {
+            color: false,
+            width: Style::DEFAULT_WIDTH,
+        }
+    }
+}
+
 impl Human {
-    /// Colour only when asked for (the CLI asks when writing to a terminal
-    /// and `NO_COLOR` is unset).
+    /// Colour only when asked for, at the default width.
     pub fn new(color: bool) -> Self {
-        let theme = if color {
+        Human::styled(Style {
+            color,
+            ..Style::default()
+        })
+    }
+
+    pub fn styled(style: Style) -> Self {
+        let theme = if style.color {
             GraphicalTheme::unicode()
         } else {
             GraphicalTheme::unicode_nocolor()
@@ -30,9 +61,15 @@ impl Human {
             // written into the source name instead, in characters, as the
             // JSON output and editors count it.
             handler: GraphicalReportHandler::new_themed(theme)
-                .with_width(100)
+                .with_width(style.width)
                 .with_links(false)
-                .without_primary_span_start(),
+                .without_primary_span_start()
+                // A code span is copied and pasted (a suppression comment,
+                // a field to add): it never breaks across lines, however
+                // long it is.
+                .with_word_separator(textwrap::WordSeparator::Custom(code_span_words))
+                .with_word_splitter(textwrap::WordSplitter::NoHyphenation)
+                .with_break_words(false),
         }
     }
 
@@ -60,26 +97,43 @@ impl Emitter for Human {
         Ok(())
     }
 
-    fn finish(&mut self, out: &mut dyn Write, totals: Totals) -> io::Result<()> {
-        let files = plural(totals.files, "file");
-        match (totals.errors, totals.warnings) {
-            (0, 0) => writeln!(out, "checked {files}: no problems"),
-            (errors, warnings) => writeln!(
-                out,
-                "checked {files}: {}, {}",
-                plural(errors, "error"),
-                plural(warnings, "warning")
-            ),
-        }
+    /// The closing count is status, not result: the CLI writes
+    /// [`Totals::summary`] to standard error.
+    fn finish(&mut self, _out: &mut dyn Write, _totals: Totals) -> io::Result<()> {
+        Ok(())
     }
 }
 
-fn plural(count: usize, noun: &str) -> String {
-    if count == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{count} {noun}s")
+/// Splits a line into words at spaces, except inside a `code span`, which
+/// stays one word.
+fn code_span_words(line: &str) -> Box<dyn Iterator<Item = textwrap::core::Word<'_>> + '_> {
+    let mut words = Vec::new();
+    let mut start = 0;
+    let mut in_code = false;
+    let bytes = line.as_bytes();
+    let mut index = 0;
+    while index < bytes.len() {
+        match bytes[index] {
+            b'`' => in_code = !in_code,
+            b' ' if !in_code => {
+                // The word runs to here; its trailing spaces go with it.
+                let mut end = index;
+                while end < bytes.len() && bytes[end] == b' ' {
+                    end += 1;
+                }
+                words.push(textwrap::core::Word::from(&line[start..end]));
+                start = end;
+                index = end;
+                continue;
+            }
+            _ => {}
+        }
+        index += 1;
     }
+    if start < line.len() {
+        words.push(textwrap::core::Word::from(&line[start..]));
+    }
+    Box::new(words.into_iter())
 }
 
 /// A diagnostic seen through miette's eyes.

@@ -35,6 +35,30 @@ impl Totals {
     }
 }
 
+impl Totals {
+    /// The closing line of a run: `checked 3 files: 1 error, 0 warnings`.
+    pub fn summary(&self) -> String {
+        let files = plural(self.files, "file");
+        match (self.errors, self.warnings) {
+            (0, 0) => format!("checked {files}: no problems"),
+            (errors, warnings) => format!(
+                "checked {files}: {}, {}",
+                plural(errors, "error"),
+                plural(warnings, "warning")
+            ),
+        }
+    }
+}
+
+/// `1 file`, `2 files`.
+pub fn plural(count: usize, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}
+
 /// Writes diagnostics in one format.
 pub trait Emitter {
     /// One file's diagnostics, sorted by position.
@@ -62,10 +86,10 @@ pub enum Format {
     Github,
 }
 
-/// The emitter for `format`; `color` applies to the human format only.
-pub fn emitter(format: Format, color: bool) -> Box<dyn Emitter> {
+/// The emitter for `format`; `style` applies to the human format only.
+pub fn emitter(format: Format, style: human::Style) -> Box<dyn Emitter> {
     match format {
-        Format::Human => Box::new(human::Human::new(color)),
+        Format::Human => Box::new(human::Human::styled(style)),
         Format::Json => Box::new(json::Json::default()),
         Format::Sarif => Box::new(sarif::Sarif::default()),
         Format::Github => Box::new(github::Github),

@@ -1,7 +1,8 @@
 //! SARIF 2.1.0, as GitHub code scanning reads it: one run, the tool's
 //! rules with their descriptions and help, one result per diagnostic with a
 //! region in 1-based lines and columns (counted in Unicode code points, as
-//! the run's `columnKind` says).
+//! the run's `columnKind` says). Paths are URI references, percent-encoded
+//! (a space or `#` in a folder's name would otherwise break them).
 
 use std::io::{self, Write};
 
@@ -61,7 +62,7 @@ fn location(source: &SourceFile, span: crate::source::Span) -> Value {
     let start = source.position(span.start);
     let end = source.position(span.end.max(span.start));
     json!({
-        "artifactLocation": { "uri": source.name },
+        "artifactLocation": { "uri": crate::uri::reference(&source.name) },
         "region": {
             "startLine": start.line,
             "startColumn": start.column,

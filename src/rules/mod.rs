@@ -98,6 +98,47 @@ registry! {
     AMBIGUOUS_CONTRIBUTOR = ("C0308", "ambiguous-contributor", Bundle, Deny, "two plugins' contributors share an id within one placement"),
     UNTRUSTED_SIGNATURE = ("C0309", "untrusted-signature", Bundle, Deny, "a bundle's signature is missing, unknown or invalid"),
     SOURCE_CHANGED = ("C0310", "source-changed", Bundle, Deny, "a manifest no longer matches what was published for its version"),
+    PERMISSIONS_MISMATCH = ("C0311", "permissions-mismatch", Bundle, Deny, "a bundle's permissions say less than its contributors ask for under the installer's tools"),
+    NEEDS_APPROVAL = ("C0312", "needs-approval", Bundle, Deny, "a version asks for more than the workspace approved"),
+    WITHDRAWN_VERSION = ("C0313", "withdrawn-version", Bundle, Deny, "a version its catalog has withdrawn"),
+}
+
+/// The lints that protect an installer, run again at install and at every
+/// load whatever the author's `[lints]` and suppressions said. The other
+/// lints are the author's judgment about their own manifest and are not
+/// run where trust changes hands.
+pub static PROTECTIVE_LINTS: &[&Rule] = &[&OVERRIDE_ATTEMPT, &EAGER_RUN_GATED, &EXTERNAL_PREFACE];
+
+/// The rules an installer's `contrib.toml` may relax for one plugin or one
+/// tool (`[trust.plugins."scope/name"]`, `[trust.tools.NAME]`), each
+/// relaxation recorded in `contrib.lock`. The language's rules and the
+/// rest of the policy (unknown tools, arguments that do not fit, budgets)
+/// describe what cannot run as written, so no one relaxes them.
+pub static RELAXABLE: &[&Rule] = &[
+    &EAGER_RUN_WRITES,
+    &EGRESS_NOT_ALLOWED,
+    &EAGER_RUN_GATED,
+    &OVERRIDE_ATTEMPT,
+    &EXTERNAL_PREFACE,
+];
+
+/// Whether an installer may relax `rule`.
+pub fn is_relaxable(rule: &Rule) -> bool {
+    RELAXABLE
+        .iter()
+        .any(|relaxable| relaxable.code == rule.code)
+}
+
+/// Whether `rule` is run where trust changes hands: every rule of the
+/// language and the policy, and the protective lints.
+pub fn protects_installer(rule: &Rule) -> bool {
+    match rule.kind {
+        RuleKind::Language | RuleKind::Policy | RuleKind::Bundle => true,
+        RuleKind::Lint => PROTECTIVE_LINTS
+            .iter()
+            .any(|protective| protective.code == rule.code),
+        RuleKind::Config => false,
+    }
 }
 
 /// All rules, ordered by code.

@@ -82,15 +82,30 @@ impl Served {
 
     /// The cost in uncached-input-token units at `rates`.
     pub fn cost(&self, rates: &Rates) -> f64 {
-        let written: f64 = self
+        self.cost_millionths(rates) as f64 / 1e6
+    }
+
+    /// The cost in millionths of an uncached input token, exact: adding up
+    /// products of prices like 0.1 in floating point drifts
+    /// (463964.89999999997).
+    fn cost_millionths(&self, rates: &Rates) -> u128 {
+        let written: u128 = self
             .written
             .iter()
             .map(|&(from, to, lifetime)| {
-                (to - from) as f64 * rates.write.get(lifetime).copied().unwrap_or(1.0)
+                millionths(to - from, rates.write.get(lifetime).copied().unwrap_or(1.0))
             })
             .sum();
-        self.read_tokens() as f64 * rates.read + written + self.uncached_tokens() as f64
+        millionths(self.read_tokens(), rates.read)
+            + written
+            + millionths(self.uncached_tokens(), 1.0)
     }
+}
+
+/// `tokens` at `multiplier`, in millionths of an uncached token.
+fn millionths(tokens: u64, multiplier: f64) -> u128 {
+    let price = (multiplier.max(0.0) * 1e6).round() as u128;
+    u128::from(tokens) * price
 }
 
 /// Token counts and what they cost, in units of one uncached input token.
@@ -101,6 +116,9 @@ pub struct CacheTotals {
     pub write_tokens: u64,
     pub uncached_tokens: u64,
     pub cost: f64,
+    /// `cost` in millionths, summed exactly.
+    #[serde(skip)]
+    cost_millionths: u128,
 }
 
 impl CacheTotals {
@@ -117,7 +135,8 @@ impl CacheTotals {
         self.read_tokens += served.read_tokens();
         self.write_tokens += served.written_tokens();
         self.uncached_tokens += served.uncached_tokens();
-        self.cost += served.cost(rates);
+        self.cost_millionths += served.cost_millionths(rates);
+        self.cost = self.cost_millionths as f64 / 1e6;
     }
 }
 

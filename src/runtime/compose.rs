@@ -43,14 +43,18 @@
 //! assert_eq!(conversation.recompositions(), 0);
 //! ```
 
+mod awaiting;
+mod kept_budget;
+mod withdrawal;
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::facts::{self, Stated};
 use super::gate::{Gate, GateOutcome, GateRequest};
 use super::profiles::{Boundary, Breakpoint, Placed, Profile};
 use super::record::{
-    ActivationRecord, Contribution, Fired, Named, Note, OpeningItem, OpeningKind, Refusal,
-    RunRecord, SystemPrompt, Turn, TurnContributor, TurnInput, TurnRecord,
+    ActivationRecord, Approval, Contribution, Fired, Named, Note, OpeningItem, OpeningKind,
+    Refusal, RunRecord, SystemPrompt, Turn, TurnContributor, TurnInput, TurnRecord, Withdrawal,
 };
 use super::render::{envelope, render, within_budget, Values};
 use super::session::Session;
@@ -86,6 +90,12 @@ pub struct Conversation<'a, G: Gate> {
     stated: BTreeMap<String, Stated>,
     /// Runs and refusals not yet reported in a turn's record.
     pending: TurnRecord,
+    /// Eager runs waiting for a person's approval (see `awaiting`).
+    awaiting: Vec<(Entry<'a>, &'a BundledCall)>,
+    /// Plugin versions withdrawn since the last turn (see `withdrawal`).
+    withdrawals: Vec<Withdrawal>,
+    /// What the kept prefix may take (see `kept_budget`).
+    kept_limit: Option<kept_budget::KeptLimit>,
 }
 
 /// A contributor with the bundle it came from.
@@ -166,6 +176,9 @@ impl<'a, G: Gate> Conversation<'a, G> {
             last_at: started_at,
             stated: BTreeMap::new(),
             pending: TurnRecord::default(),
+            awaiting: Vec::new(),
+            withdrawals: Vec::new(),
+            kept_limit: None,
         };
         conversation.compose(started_at);
         conversation.open(started_at);
@@ -239,8 +252,9 @@ impl<'a, G: Gate> Conversation<'a, G> {
     /// The notes before a turn, and its record.
     pub fn turn(&mut self, input: TurnInput) -> Turn {
         self.turns += 1;
-        let at = input.at.at_offset(self.session.offset_minutes());
+        let at = self.session.local(input.at);
         let changes = self.apply(&input);
+        let withdrawn = std::mem::take(&mut self.withdrawals);
         let recomposed = if input.compaction {
             Some("the conversation was compacted".to_string())
         } else {
@@ -250,11 +264,13 @@ impl<'a, G: Gate> Conversation<'a, G> {
                     self.session.model.name
                 )
             })
-        };
+        }
+        .or_else(|| withdrawal::why_recomposed(&withdrawn));
         if recomposed.is_some() {
             self.compose(at);
             self.rerender_opening(at);
             self.place();
+            self.fit_kept();
         }
         if input.compaction {
             self.stated.clear();
@@ -263,13 +279,14 @@ impl<'a, G: Gate> Conversation<'a, G> {
             self.restate = std::mem::take(&mut self.applied);
         }
         let mut record = std::mem::take(&mut self.pending);
+        record.withdrawn = withdrawn;
         let person_present = input.person_present && self.session.person.is_some();
         let audience = |reach: Reach| match reach {
             Reach::EveryTurn => true,
             Reach::WithPerson => person_present,
             Reach::Replies => person_present && input.replying,
         };
-        let mut stored = Vec::new();
+        let mut stored = self.retry_awaiting(at, &mut record);
         let mut fleeting = Vec::new();
         for entry in self.entries.clone() {
             if !audience(entry.contributor.reach) {
@@ -500,7 +517,8 @@ impl<'a, G: Gate> Conversation<'a, G> {
                     label,
                 });
             }
-            Err(reason) => {
+            Err(not_run) if not_run.pending => self.await_approval(entry, call, not_run.reason),
+            Err(NotRun { reason, .. }) => {
                 self.pending
                     .eager_runs
                     .push(refused(entry, call, reason.clone()));
@@ -516,7 +534,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
         call: &BundledCall,
         at: Timestamp,
         what: &str,
-    ) -> Result<String, String> {
+    ) -> Result<String, NotRun> {
         // A tool the permissions do not list was never approved: treat it
         // as writing and gated, so the gate refuses it.
         let (effect, gated) = entry
@@ -539,7 +557,11 @@ impl<'a, G: Gate> Conversation<'a, G> {
                 within_budget(entry.bundle, entry.contributor, &output, what)?;
                 Ok(output)
             }
-            GateOutcome::Refused { reason } => Err(format!("the gate refused it: {reason}")),
+            GateOutcome::Refused { reason } => Err(format!("the gate refused it: {reason}").into()),
+            GateOutcome::Pending { reason } => Err(NotRun {
+                reason: format!("waiting for a person's approval: {reason}"),
+                pending: true,
+            }),
         }
     }
 
@@ -698,9 +720,11 @@ impl<'a, G: Gate> Conversation<'a, G> {
                     false,
                 )))
             }
-            Err(reason) => {
-                record.retrievals.push(refused(entry, call, reason.clone()));
-                Err(reason)
+            Err(not_run) => {
+                let mut retrieval = refused(entry, call, not_run.reason.clone());
+                retrieval.approval = not_run.pending.then_some(Approval::Pending);
+                record.retrievals.push(retrieval);
+                Err(not_run.reason)
             }
         }
     }
@@ -915,12 +939,29 @@ fn arguments(call: &BundledCall) -> String {
     serde_json::to_string(&call.arguments).unwrap_or_default()
 }
 
+/// Why a contributor's call gave no result: refused, or waiting for a
+/// person's approval.
+struct NotRun {
+    reason: String,
+    pending: bool,
+}
+
+impl From<String> for NotRun {
+    fn from(reason: String) -> Self {
+        NotRun {
+            reason,
+            pending: false,
+        }
+    }
+}
+
 fn ran(entry: Entry<'_>, call: &BundledCall) -> RunRecord {
     RunRecord {
         contributor: entry.name(),
         tool: call.tool.clone(),
         ran: true,
         reason: None,
+        approval: None,
     }
 }
 
@@ -930,5 +971,6 @@ fn refused(entry: Entry<'_>, call: &BundledCall, reason: String) -> RunRecord {
         tool: call.tool.clone(),
         ran: false,
         reason: Some(reason),
+        approval: None,
     }
 }

@@ -56,8 +56,17 @@ pub struct GateRequest {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "outcome", rename_all = "kebab-case")]
 pub enum GateOutcome {
-    Ran { output: String },
-    Refused { reason: String },
+    Ran {
+        output: String,
+    },
+    Refused {
+        reason: String,
+    },
+    /// It waits for a person's approval: the runtime records it pending and
+    /// asks again before each turn, until it runs or is refused.
+    Pending {
+        reason: String,
+    },
 }
 
 /// The host's side of contributor tool calls.

@@ -43,6 +43,7 @@ mod cache;
 mod compose;
 mod facts;
 mod gate;
+pub mod installed;
 pub mod layout;
 mod profiles;
 mod record;
@@ -60,8 +61,8 @@ pub use profiles::{
 };
 pub use record::ActivationRecord;
 pub use record::{
-    Contribution, Fired, Note, OpeningItem, OpeningKind, Refusal, RunRecord, SystemPrompt, Turn,
-    TurnContributor, TurnInput, TurnRecord,
+    Approval, Contribution, Fired, Note, OpeningItem, OpeningKind, Refusal, RunRecord,
+    SystemPrompt, Turn, TurnContributor, TurnInput, TurnRecord, Withdrawal,
 };
 pub use render::{defang, envelope};
 pub use session::{Agent, Environment, Model, Person, Session};

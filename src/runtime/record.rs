@@ -194,6 +194,10 @@ pub struct TurnRecord {
     /// Contributions refused: over budget, missing a value, refused by the
     /// gate, or a value withheld for being over its variable's bound.
     pub refusals: Vec<Refusal>,
+    /// Plugin versions withdrawn before this turn: from it on, nothing of
+    /// theirs reaches the conversation.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub withdrawn: Vec<Withdrawal>,
 }
 
 impl TurnRecord {
@@ -245,6 +249,30 @@ pub struct RunRecord {
     pub ran: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// For a call to a gated tool: whether a person's approval is pending,
+    /// was given, or was refused.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub approval: Option<Approval>,
+}
+
+/// Where a gated call's approval stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Approval {
+    /// Asked for; the call waits, and is asked about again each turn.
+    Pending,
+    /// Given: the call ran.
+    Approved,
+    /// Refused by a person: the call will not run.
+    Denied,
+}
+
+/// A plugin version withdrawn from a running conversation, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Withdrawal {
+    /// `scope/name@version`.
+    pub plugin: String,
+    pub reason: String,
 }
 
 /// A contribution left out, and why.

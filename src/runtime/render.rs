@@ -28,7 +28,7 @@ impl<'s> Values<'s> {
     pub fn at(session: &'s Session, at: Timestamp) -> Values<'s> {
         Values {
             session,
-            at: at.at_offset(session.offset_minutes()),
+            at: session.local(at),
             idle_seconds: None,
             skill_version: None,
         }

@@ -16,8 +16,7 @@
 //! id = "sam-okafor"
 //! name = "Sam Okafor"
 //! locale = "en-GB"
-//! timezone = "Europe/London"                 # a label the model reads
-//! utc_offset = "+00:00"                      # what dates are computed in
+//! timezone = "Europe/London"                 # an IANA zone: dates follow its rules
 //!
 //! [model]
 //! name = "claude-sonnet-4-5"
@@ -35,19 +34,31 @@
 //! write_files = "ask"
 //! ```
 //!
-//! The person's time zone is only a label: dates are computed in the fixed
-//! `utc_offset` (IANA rules are out of scope, see [`super::time`]).
+//! The person's `timezone` is an IANA zone name (`Europe/London`), read
+//! from the system's time zone database through `jiff`: each instant is
+//! read in the offset the zone has then, so a conversation that crosses a
+//! daylight-saving change moves with it. A session file written before
+//! zones gives a fixed `utc_offset` (`"+01:00"`) as well; it is still
+//! read, and then wins, so old files compose exactly as they did.
 //!
 //! ```
-//! let session = contrib::runtime::Session::from_toml(r#"
-//!     started_at = "2026-03-02T09:00:00+01:00"
+//! use contrib::runtime::{time::Timestamp, Session};
+//! let session = Session::from_toml(r#"
+//!     started_at = "2026-03-28T09:00:00Z"
 //!     [agent]
 //!     name = "Review Assistant"
+//!     [person]
+//!     id = "sam"
+//!     name = "Sam"
+//!     locale = "en-GB"
+//!     timezone = "Europe/London"
 //!     [model]
 //!     name = "claude-sonnet-4-5"
 //! "#).unwrap();
-//! assert!(session.person.is_none());
-//! assert_eq!(session.offset_minutes(), 60);
+//! // London moves to summer time on 29 March 2026.
+//! assert_eq!(session.offset_minutes(), 0);
+//! let next_day = Timestamp::parse("2026-03-29T09:00:00Z").unwrap();
+//! assert_eq!(session.local(next_day).to_string(), "2026-03-29T10:00:00+01:00");
 //! ```
 
 use std::collections::BTreeMap;
@@ -97,11 +108,39 @@ pub struct Person {
     pub name: String,
     /// `{person.locale}`: a BCP 47 tag.
     pub locale: String,
-    /// `{person.timezone}`: the zone's name, shown as written.
+    /// `{person.timezone}`: an IANA zone name, shown as written; dates
+    /// follow its rules unless `utc_offset` is given.
     pub timezone: String,
-    /// The offset in force, in minutes east of UTC; written `"+01:00"`.
-    #[serde(with = "offset")]
-    pub utc_offset: i32,
+    /// A fixed offset in minutes east of UTC, written `"+01:00"`: what
+    /// session files said before zones were read. When given it wins.
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "offset")]
+    pub utc_offset: Option<i32>,
+}
+
+impl Person {
+    /// The person's offset from UTC at `instant`, in minutes: the fixed
+    /// `utc_offset` when given, else the zone's at that instant.
+    pub fn offset_at(&self, instant: Timestamp) -> i32 {
+        if let Some(fixed) = self.utc_offset {
+            return fixed;
+        }
+        jiff::tz::TimeZone::get(&self.timezone)
+            .ok()
+            .zip(jiff::Timestamp::from_second(instant.unix_seconds).ok())
+            .map_or(0, |(zone, at)| zone.to_offset(at).seconds() / 60)
+    }
+
+    /// Refuses a zone the time zone database does not know, unless a fixed
+    /// offset stands in for it.
+    fn validate(&self) -> Result<(), String> {
+        if self.utc_offset.is_some() || jiff::tz::TimeZone::get(&self.timezone).is_ok() {
+            return Ok(());
+        }
+        Err(format!(
+            "`{}` is not a time zone this system knows; write an IANA name such as `Europe/London`, or give `utc_offset = \"+01:00\"`",
+            self.timezone
+        ))
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -129,7 +168,11 @@ pub struct Environment {
 impl Session {
     /// Reads a session from `session.toml` text.
     pub fn from_toml(text: &str) -> Result<Session, String> {
-        toml::from_str(text).map_err(|error| error.message().to_string())
+        let session: Session = toml::from_str(text).map_err(|error| error.message().to_string())?;
+        if let Some(person) = &session.person {
+            person.validate()?;
+        }
+        Ok(session)
     }
 
     /// Reads the session file at `path`.
@@ -139,33 +182,55 @@ impl Session {
         Session::from_toml(&text).map_err(|error| format!("`{}`: {error}", path.display()))
     }
 
-    /// The offset local dates are computed in: the person's, or else the
-    /// one the conversation's start was written in.
-    pub fn offset_minutes(&self) -> i32 {
+    /// The offset local dates are computed in at `instant`: the person's,
+    /// or else the one the conversation's start was written in.
+    pub fn offset_at(&self, instant: Timestamp) -> i32 {
         self.person
             .as_ref()
-            .map_or(self.started_at.offset_minutes, |person| person.utc_offset)
+            .map_or(self.started_at.offset_minutes, |person| {
+                person.offset_at(instant)
+            })
+    }
+
+    /// The offset in force when the conversation began.
+    pub fn offset_minutes(&self) -> i32 {
+        self.offset_at(self.started_at)
+    }
+
+    /// `instant` as the person reads it.
+    pub fn local(&self, instant: Timestamp) -> Timestamp {
+        instant.at_offset(self.offset_at(instant))
     }
 
     /// When the conversation began, in the person's offset.
     pub fn started_at_local(&self) -> Timestamp {
-        self.started_at.at_offset(self.offset_minutes())
+        self.local(self.started_at)
     }
 }
 
-/// `"+01:00"` ⇄ minutes east of UTC.
+/// `"+01:00"` ⇄ minutes east of UTC, when given.
 pub(crate) mod offset {
     use serde::{Deserialize, Deserializer, Serializer};
 
     use crate::runtime::time::{format_offset, parse_offset};
 
-    pub fn serialize<S: Serializer>(minutes: &i32, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&format_offset(*minutes))
+    pub fn serialize<S: Serializer>(
+        minutes: &Option<i32>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        match minutes {
+            Some(minutes) => serializer.serialize_str(&format_offset(*minutes)),
+            None => serializer.serialize_none(),
+        }
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<i32, D::Error> {
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<i32>, D::Error> {
         let text = String::deserialize(deserializer)?;
-        parse_offset(&text).map_err(serde::de::Error::custom)
+        parse_offset(&text)
+            .map(Some)
+            .map_err(serde::de::Error::custom)
     }
 }
 
@@ -194,5 +259,42 @@ mod tests {
         )
         .unwrap_err();
         assert!(error.contains("UTC offset"), "{error}");
+    }
+
+    const PERSON: &str = "started_at = \"2026-10-24T12:00:00Z\"\n[agent]\nname = \"a\"\n[model]\nname = \"m\"\n[person]\nid = \"p\"\nname = \"P\"\nlocale = \"en\"\n";
+
+    #[test]
+    fn a_zone_follows_its_daylight_saving_rules() {
+        let session =
+            Session::from_toml(&format!("{PERSON}timezone = \"America/New_York\"\n")).unwrap();
+        // Summer time until 1 November 2026, then standard time.
+        assert_eq!(session.offset_minutes(), -240);
+        let after = Timestamp::parse("2026-11-02T12:00:00Z").unwrap();
+        assert_eq!(session.offset_at(after), -300);
+    }
+
+    #[test]
+    fn an_old_file_with_a_fixed_offset_reads_as_it_did() {
+        let session = Session::from_toml(&format!(
+            "{PERSON}timezone = \"America/New_York\"\nutc_offset = \"-04:00\"\n"
+        ))
+        .unwrap();
+        let after = Timestamp::parse("2026-11-02T12:00:00Z").unwrap();
+        assert_eq!(session.offset_at(after), -240);
+        let labelled = Session::from_toml(&format!(
+            "{PERSON}timezone = \"Sam's desk\"\nutc_offset = \"+01:00\"\n"
+        ))
+        .unwrap();
+        assert_eq!(labelled.offset_minutes(), 60);
+    }
+
+    #[test]
+    fn an_unknown_zone_without_an_offset_is_an_error() {
+        let error =
+            Session::from_toml(&format!("{PERSON}timezone = \"Mars/Olympus_Mons\"\n")).unwrap_err();
+        assert!(
+            error.contains("`Mars/Olympus_Mons` is not a time zone"),
+            "{error}"
+        );
     }
 }

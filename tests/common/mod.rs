@@ -153,3 +153,30 @@ pub fn relative(path: &Path) -> String {
         .to_string_lossy()
         .replace('\\', "/")
 }
+
+/// The SARIF 2.1.0 schema (`tests/data`), with format checks on. It is
+/// draft-04, which predates `uri-reference`, so that format is checked by
+/// an RFC 3986 parser; without it an unencoded path would pass.
+pub fn sarif_validator() -> jsonschema::Validator {
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("tests/data/sarif-schema-2.1.0.json"))
+            .expect("the SARIF schema"),
+    )
+    .expect("JSON");
+    jsonschema::options()
+        .should_validate_formats(true)
+        .with_format("uri-reference", |text: &str| {
+            fluent_uri::UriRef::parse(text).is_ok()
+        })
+        .build(&schema)
+        .expect("the SARIF schema compiles")
+}
+
+/// Every way `document` breaks the SARIF schema (formats checked), as
+/// `message at /instance/path`.
+pub fn sarif_errors(document: &serde_json::Value) -> Vec<String> {
+    sarif_validator()
+        .iter_errors(document)
+        .map(|error| format!("{error} at {}", error.instance_path()))
+        .collect()
+}

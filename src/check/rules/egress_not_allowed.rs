@@ -1,28 +1,29 @@
 use super::prelude::*;
 use crate::check::url;
-use crate::ir::Value;
 
 pub use crate::rules::EGRESS_NOT_ALLOWED as RULE;
 
+/// Every host an argument carries, whatever its parameter is called (the
+/// registry's `hosts` says which do), must be allowed; a host built from a
+/// variable cannot be shown to be, so it is refused too.
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (contributor, call) in cx.calls() {
         let Some(tool) = cx.config.tools.get(&call.tool.value) else { continue };
-        if !tool.egress {
-            continue;
+        let arguments = call.arguments.iter().map(|(name, argument)| (name.as_str(), &argument.value.value));
+        for found in url::hosts(tool, arguments) {
+            let span = call.arguments.get(found.param).map_or(call.tool.span, |argument| argument.value.span);
+            let id = &contributor.id.value;
+            let diagnostic = match found.host {
+                Ok(host) if cx.config.egress_allows(&host) => continue,
+                Ok(host) => Diagnostic::new(&RULE, format!("`{id}` reaches `{host}`, which the workspace does not allow"))
+                    .primary(span, format!("`{host}` is not in `[egress] allow`"))
+                    .help(format!("add \"{host}\" to `allow` in the `[egress]` table of `contrib.toml`, or fetch from an allowed host")),
+                Err(why) if why.from_variable => Diagnostic::new(&RULE, format!("`{id}` reaches a host built from a variable, which no allow-list can be shown to hold"))
+                    .primary(span, format!("`{}` carries a host", found.param))
+                    .help(why.help),
+                Err(_) => continue,
+            };
+            out.push(diagnostic);
         }
-        let Some(argument) = call.arguments.get("url") else { continue };
-        let Value::String(text) = &argument.value.value else { continue };
-        let Ok(host) = url::host(text) else { continue };
-        if cx.config.egress_allows(&host) {
-            continue;
-        }
-        out.push(
-            Diagnostic::new(
-                &RULE,
-                format!("`{}` reaches `{host}`, which the workspace does not allow", contributor.id.value),
-            )
-            .primary(argument.value.span, format!("`{host}` is not in `[egress] allow`"))
-            .help(format!("add \"{host}\" to `allow` in the `[egress]` table of `contrib.toml`, or fetch from an allowed host")),
-        );
     }
 }

@@ -37,15 +37,14 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 );
                 continue;
             }
-            if tool.egress && name == "url" {
-                if let Value::String(text) = &argument.value.value {
-                    if let Err(unfetchable) = url::host(text) {
-                        out.push(
-                            Diagnostic::new(&RULE, format!("`{text}` is not a URL that can be fetched: {}", unfetchable.why))
-                                .primary(argument.value.span, "not a fetchable URL")
-                                .help(unfetchable.help),
-                        );
-                    }
+            for found in url::hosts(tool, [(name.as_str(), &argument.value.value)]) {
+                match found.host {
+                    Err(unfetchable) if !unfetchable.from_variable => out.push(
+                        Diagnostic::new(&RULE, format!("`{}` is not a URL that can be fetched: {}", found.text, unfetchable.why))
+                            .primary(argument.value.span, "not a fetchable URL")
+                            .help(unfetchable.help),
+                    ),
+                    _ => {}
                 }
             }
         }

@@ -164,7 +164,7 @@ fn fix_all(snapshot: &Snapshot<'_>) -> Option<CodeAction> {
     let mut changed = false;
     for _ in 0..MAX_FIX_ROUNDS {
         let (fixed, applied) = crate::fix::apply(&text, &diagnostics, false);
-        if applied == 0 || fixed == text {
+        if applied.is_empty() || fixed == text {
             break;
         }
         changed = true;

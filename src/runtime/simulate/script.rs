@@ -59,7 +59,7 @@ pub(super) fn person(index: usize, rng: &mut Rng) -> Person {
         name: format!("{} {}", rng.pick(FIRST), rng.pick(LAST)),
         locale: locale.into(),
         timezone: timezone.into(),
-        utc_offset: offset,
+        utc_offset: Some(offset),
     }
 }
 
@@ -94,7 +94,14 @@ pub(super) fn session(
     tools.sort();
     tools.dedup();
     Session {
-        started_at: working_hours(options.start, options.days, person.utc_offset, rng),
+        // The simulated people have fixed offsets, so the figures do not
+        // depend on the time zone database.
+        started_at: working_hours(
+            options.start,
+            options.days,
+            person.offset_at(options.start),
+            rng,
+        ),
         tools,
         agent: Agent { name },
         person: Some(person.clone()),

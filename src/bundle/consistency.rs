@@ -1,0 +1,157 @@
+//! What no single manifest can see: the rules over a catalog as a whole.
+//!
+//! `catalog check` runs them over what is published, and `publish` runs
+//! them over what would be published with the new version, refusing a
+//! version that would make the catalog fail, so a catalog is consistent by
+//! construction.
+//!
+//! - `duplicate-plugin`: one plugin name, two owners;
+//! - `catalog-over-budget`: the newest versions together put more before
+//!   every conversation than the system-prompt share, counted as
+//!   `system-prompt-over-budget` counts one manifest (every placement of
+//!   the kept system prompt, eager loads, listings of texts the model may
+//!   ask for);
+//! - `ambiguous-contributor`: two plugins' texts the model may ask for by
+//!   the same id. Everywhere else a contributor is named with its plugin
+//!   and version (`acme/clock@2.0.0/started-at`), so ids need only be
+//!   unique within a plugin, as items are within a module; only a request
+//!   by the model may name a text by its bare id.
+
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+use super::catalog::{find_span, Lock, LockEntry};
+use super::{bundle_path, Bundle, BundledActivation};
+use crate::config::Config;
+use crate::diagnostic::Diagnostic;
+use crate::rules::{AMBIGUOUS_CONTRIBUTOR, CATALOG_OVER_BUDGET, DUPLICATE_PLUGIN};
+use crate::source::Span;
+
+/// The catalog-wide diagnostics of the published entries of `lock`, whose
+/// bundles are `loaded`; spans point into `lock_text`.
+pub fn check(
+    lock: &Lock,
+    lock_text: &str,
+    loaded: &HashMap<(String, semver::Version), Bundle>,
+    config: &Config,
+) -> Vec<Diagnostic> {
+    let mut diagnostics = Vec::new();
+    let mut newest: BTreeMap<&str, &Bundle> = BTreeMap::new();
+    let mut owners: BTreeMap<&str, &Bundle> = BTreeMap::new();
+    for entry in &lock.published {
+        let Some(bundle) = loaded.get(&(entry.plugin.clone(), entry.version.clone())) else {
+            continue;
+        };
+        if let Some(first) = owners.get(entry.plugin.as_str()) {
+            if first.requested_owner != bundle.requested_owner {
+                diagnostics.push(
+                    Diagnostic::new(
+                        &DUPLICATE_PLUGIN,
+                        format!(
+                            "`{}` is published by two owners: {} and {}",
+                            entry.plugin, first.requested_owner, bundle.requested_owner
+                        ),
+                    )
+                    .primary(
+                        find_span(lock_text, &entry.digest),
+                        format!("{} by {}", bundle.id(), bundle.requested_owner),
+                    )
+                    .secondary(
+                        find_span(lock_text, first.digest.as_deref().unwrap_or_default()),
+                        format!("{} by {}", first.id(), first.requested_owner),
+                    )
+                    .help("one plugin name has one owner; publish the other under its own name"),
+                );
+            }
+        } else {
+            owners.insert(&entry.plugin, bundle);
+        }
+        if entry.yanked {
+            continue;
+        }
+        let slot = newest.entry(&entry.plugin).or_insert(bundle);
+        if bundle.version > slot.version {
+            *slot = bundle;
+        }
+    }
+    let limit = config.system_prompt_budget();
+    let total: u64 = newest.values().map(|bundle| bundle.kept_share()).sum();
+    if total > limit {
+        diagnostics.push(
+            Diagnostic::new(&CATALOG_OVER_BUDGET, format!("what the newest versions put before every conversation adds up to {total} tokens, over the workspace's {limit}"))
+                .primary(Span::point(0), "the catalog as a whole")
+                .help("an agent that installs every plugin would exceed its system-prompt share; lower budgets, make texts apply only when needed, or split the catalog"),
+        );
+    }
+    let mut asked_for: HashMap<&str, &Bundle> = HashMap::new();
+    for bundle in newest.values() {
+        for contributor in &bundle.contributors {
+            if !matches!(
+                contributor.activation,
+                Some(BundledActivation::Request { .. })
+            ) {
+                continue;
+            }
+            match asked_for.get(contributor.id.as_str()) {
+                Some(other) => diagnostics.push(
+                    Diagnostic::new(
+                        &AMBIGUOUS_CONTRIBUTOR,
+                        format!(
+                            "`{}` and `{}` both offer a text the model may ask for as `{}`",
+                            other.plugin, bundle.plugin, contributor.id
+                        ),
+                    )
+                    .primary(
+                        find_span(lock_text, bundle.digest.as_deref().unwrap_or_default()),
+                        bundle.id(),
+                    )
+                    .secondary(
+                        find_span(lock_text, other.digest.as_deref().unwrap_or_default()),
+                        other.id(),
+                    )
+                    .help("rename one of them: a model asking for a text by its id would get both"),
+                ),
+                None => {
+                    asked_for.insert(&contributor.id, bundle);
+                }
+            }
+        }
+    }
+    diagnostics
+}
+
+/// The catalog-wide diagnostics the catalog at `folder` would gain with
+/// `bundle` published: what `publish` refuses. A catalog already
+/// inconsistent is `catalog check`'s to report, not a reason to refuse
+/// every publish; bundles that cannot be loaded are left to it too.
+pub fn with_published(
+    folder: &Path,
+    bundle: &Bundle,
+    config: &Config,
+) -> Result<Vec<Diagnostic>, String> {
+    let lock = Lock::read(folder)?;
+    let mut loaded = HashMap::new();
+    for entry in &lock.published {
+        if let Ok(published) = Bundle::load(&bundle_path(folder, &entry.plugin, &entry.version)) {
+            loaded.insert((entry.plugin.clone(), entry.version.clone()), published);
+        }
+    }
+    let before = check(&lock, "", &loaded, config);
+    let mut after = lock.clone();
+    let key = (bundle.plugin.clone(), bundle.version.clone());
+    if let Entry::Vacant(slot) = loaded.entry(key) {
+        after.published.push(LockEntry {
+            plugin: bundle.plugin.clone(),
+            version: bundle.version.clone(),
+            digest: bundle.digest.clone().unwrap_or_default(),
+            yanked: false,
+            permissions: bundle.permissions.clone(),
+        });
+        slot.insert(bundle.clone());
+    }
+    Ok(check(&after, "", &loaded, config)
+        .into_iter()
+        .filter(|found| !before.iter().any(|seen| seen.message == found.message))
+        .collect())
+}

@@ -1,0 +1,89 @@
+//! The keys a catalog trusts: `contrib catalog trust KEY.pub` and
+//! `untrust`, so requiring signatures needs no hand edit of `catalog.lock`.
+//!
+//! A key is trusted by its id, `ed25519:` and the first 16 hex digits of
+//! the SHA-256 of the public key (see [`super::sign`]). Trusting a key
+//! copies its public key file into the catalog as
+//! `keys/ed25519-<16 hex digits>.pub` (the id with `:` written `-`, a name
+//! every file system accepts) and adds the id to the lock's
+//! `trusted_keys`. Once the list is not empty, every published bundle must
+//! carry a valid signature by one of the keys (`BUNDLE.sig`, written by
+//! `contrib sign` or `contrib publish --key`): loading and `catalog check`
+//! fail closed.
+
+use std::path::{Path, PathBuf};
+
+use super::catalog::{self, Lock};
+use super::sign;
+use super::{bundle_path, Bundle};
+
+/// What trusting a key did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Trusted {
+    pub id: String,
+    /// Where the public key now is, in the catalog.
+    pub key_file: PathBuf,
+    /// Published versions not signed by a trusted key, which loading now
+    /// refuses until they are signed.
+    pub unsigned: Vec<String>,
+}
+
+/// The file a trusted key's public half is kept in, under the catalog.
+pub fn key_file(folder: &Path, id: &str) -> PathBuf {
+    folder
+        .join("keys")
+        .join(format!("{}.pub", id.replace(':', "-")))
+}
+
+/// Trusts the public key `key_text` in the catalog at `folder`.
+pub fn trust(folder: &Path, key_text: &str) -> Result<Trusted, String> {
+    let key = sign::read_public(key_text)?;
+    let id = sign::key_id(&key);
+    let mut lock = Lock::read(folder)?;
+    let path = key_file(folder, &id);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|error| format!("cannot create `{}`: {error}", parent.display()))?;
+    }
+    crate::cli::files::write_atomically(&path, key_text.as_bytes())?;
+    if !lock.trusted_keys.contains(&id) {
+        lock.trusted_keys.push(id.clone());
+        lock.trusted_keys.sort();
+        lock.write(folder)?;
+    }
+    let unsigned = lock
+        .published
+        .iter()
+        .filter(|entry| {
+            let file = bundle_path(folder, &entry.plugin, &entry.version);
+            Bundle::load(&file).map_or(true, |bundle| {
+                catalog::verify_signature(&file, &bundle, &lock.trusted_keys).is_err()
+            })
+        })
+        .map(|entry| format!("{}@{}", entry.plugin, entry.version))
+        .collect();
+    Ok(Trusted {
+        id,
+        key_file: path,
+        unsigned,
+    })
+}
+
+/// Stops trusting a key, named by its id or its public key file; the key
+/// file stays, so signatures made with it can still be verified by hand.
+pub fn untrust(folder: &Path, key: &str) -> Result<String, String> {
+    let id = if key.starts_with("ed25519:") {
+        key.to_string()
+    } else {
+        let text = std::fs::read_to_string(key)
+            .map_err(|error| format!("cannot read `{key}`: {error}"))?;
+        sign::key_id(&sign::read_public(&text)?)
+    };
+    let mut lock = Lock::read(folder)?;
+    if !lock.trusted_keys.contains(&id) {
+        return Err(format!("the catalog does not trust {id}"));
+    }
+    lock.trusted_keys.retain(|trusted| *trusted != id);
+    lock.write(folder)?;
+    Ok(id)
+}

@@ -1,0 +1,368 @@
+//! `contrib install`, `contrib update`, `contrib uninstall`: a workspace
+//! approves plugin versions from a catalog.
+//!
+//! Exit status: 0 installed (or nothing to do), 1 refused (the diagnostics
+//! say why), 2 could not run, 3 needs an approval that was not given
+//! (`--yes`, or a confirmation typed at a terminal; `update` never asks,
+//! it stops with the delta).
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::build::print_changes;
+use super::catalog::preview_text;
+use super::{fail, output, Outcome};
+use crate::ir::Owner;
+use crate::report::{self, Format, Totals};
+use crate::trust::install::{Candidate, Workspace};
+use crate::trust::lock::catalog_path;
+use crate::trust::Refused;
+
+#[derive(Args)]
+pub struct InstallArgs {
+    /// `scope/name@version`.
+    plugin: String,
+    /// The catalog folder (holding `catalog.lock`).
+    #[arg(long)]
+    catalog: PathBuf,
+    /// Approve what the preview shows without asking.
+    #[arg(long)]
+    yes: bool,
+    #[command(flatten)]
+    workspace: WorkspaceArgs,
+}
+
+#[derive(Args)]
+pub struct UpdateArgs {
+    /// The plugin (`scope/name`); every installed plugin when left out.
+    plugin: Option<String>,
+    #[command(flatten)]
+    workspace: WorkspaceArgs,
+}
+
+#[derive(Args)]
+pub struct UninstallArgs {
+    /// The plugin (`scope/name`).
+    plugin: String,
+    /// The workspace whose `contrib.lock` forgets the plugin.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    workspace: PathBuf,
+}
+
+#[derive(Args)]
+struct WorkspaceArgs {
+    /// The workspace: the folder holding `contrib.toml`, where
+    /// `contrib.lock` is written.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    workspace: PathBuf,
+    /// Who installs: the most authority the plugin's contributors get
+    /// (`operator`, `agent-author`, `workspace`, `person`). By default
+    /// `[trust] as` in `contrib.toml`, else `person`; `update` keeps who
+    /// approved the version it updates.
+    #[arg(long = "as", value_name = "AUTHORITY", value_parser = parse_owner)]
+    authority: Option<Owner>,
+}
+
+fn parse_owner(text: &str) -> Result<Owner, String> {
+    Owner::parse(text).ok_or_else(|| {
+        let owners: Vec<&str> = Owner::spellings().collect();
+        format!("`{text}` is not an authority; write {}", owners.join(", "))
+    })
+}
+
+/// Opens the workspace, showing what is wrong with its `contrib.toml`: a
+/// policy half understood decides nothing, so errors there stop here.
+fn open(folder: &std::path::Path) -> Result<Workspace, Outcome> {
+    let workspace = Workspace::open(folder).map_err(fail)?;
+    if !workspace.config_diagnostics.is_empty() {
+        if let Some(source) = &workspace.config.source {
+            let mut emitter = report::emitter(Format::Human, output::stdout_style());
+            let _ = emitter.file(
+                &mut std::io::stdout().lock(),
+                source,
+                &workspace.config_diagnostics,
+            );
+        }
+        if workspace.config_diagnostics.iter().any(|d| d.is_error()) {
+            return Err(fail(
+                "the workspace's `contrib.toml` has errors; fix them before installing",
+            ));
+        }
+    }
+    Ok(workspace)
+}
+
+pub fn install(args: &InstallArgs) -> Outcome {
+    let mut workspace = match open(&args.workspace.workspace) {
+        Ok(workspace) => workspace,
+        Err(outcome) => return outcome,
+    };
+    let Some((plugin, version)) = args.plugin.rsplit_once('@') else {
+        return fail(format!("`{}` is not `scope/name@version`", args.plugin));
+    };
+    let Ok(version) = semver::Version::parse(version) else {
+        return fail(format!("`{version}` is not a semantic version"));
+    };
+    let installer = workspace.authority(args.workspace.authority);
+    let candidate = match workspace.candidate(&args.catalog, plugin, &version, installer) {
+        Ok(candidate) => candidate,
+        Err(refused) => return refuse(&refused),
+    };
+    show(&candidate);
+    if candidate.refused() {
+        println!("\nrefused: {} is not installed", candidate.bundle.id());
+        return Outcome::Problems;
+    }
+    let how = if !candidate.needs_approval() {
+        format!(
+            "within the approval of {}",
+            candidate
+                .previous
+                .as_ref()
+                .map_or_else(String::new, |previous| previous.id())
+        )
+    } else if args.yes {
+        "approved with --yes".to_string()
+    } else if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
+        if !confirm(&candidate) {
+            println!("not installed");
+            return Outcome::NeedsApproval;
+        }
+        "confirmed at a terminal".to_string()
+    } else {
+        println!(
+            "\n{} needs approval: read the above, then run again with `--yes`",
+            candidate.bundle.id()
+        );
+        return Outcome::NeedsApproval;
+    };
+    record(&mut workspace, &candidate, installer, &how)
+}
+
+pub fn update(args: &UpdateArgs) -> Outcome {
+    let mut workspace = match open(&args.workspace.workspace) {
+        Ok(workspace) => workspace,
+        Err(outcome) => return outcome,
+    };
+    let targets: Vec<_> = match &args.plugin {
+        Some(plugin) => match workspace.lock.get(plugin) {
+            Some(entry) => vec![entry.clone()],
+            None => return fail(format!("`{plugin}` is not installed in this workspace")),
+        },
+        None => workspace.lock.installed.clone(),
+    };
+    let mut outcome = Outcome::Clean;
+    for installed in targets {
+        let newer = match workspace.newer(&installed) {
+            Ok(Some(version)) => version,
+            Ok(None) => {
+                println!("{} is up to date", installed.id());
+                continue;
+            }
+            Err(message) => return fail(message),
+        };
+        let installer = args.workspace.authority.unwrap_or(installed.approved_by);
+        let catalog = catalog_path(&workspace.folder, &installed);
+        let candidate = match workspace.candidate(&catalog, &installed.plugin, &newer, installer) {
+            Ok(candidate) => candidate,
+            Err(refused) => {
+                outcome = outcome.max(refuse(&refused));
+                continue;
+            }
+        };
+        if candidate.refused() {
+            show(&candidate);
+            println!("\nrefused: {} is not installed", candidate.bundle.id());
+            outcome = outcome.max(Outcome::Problems);
+            continue;
+        }
+        if candidate.needs_approval() {
+            println!();
+            let _ = print_changes(
+                &mut std::io::stdout().lock(),
+                &installed.id(),
+                &candidate.bundle.id(),
+                &candidate.changes,
+            );
+            println!(
+                "{} asks for more than {} was approved for: approve it with `contrib install --catalog {} {} --yes`",
+                candidate.bundle.id(),
+                installed.id(),
+                installed.catalog,
+                candidate.bundle.id()
+            );
+            outcome = outcome.max(Outcome::NeedsApproval);
+            continue;
+        }
+        let how = format!("update within the approval of {}", installed.id());
+        outcome = outcome.max(record(&mut workspace, &candidate, installer, &how));
+    }
+    outcome
+}
+
+pub fn uninstall(args: &UninstallArgs) -> Outcome {
+    let mut workspace = match open(&args.workspace) {
+        Ok(workspace) => workspace,
+        Err(outcome) => return outcome,
+    };
+    let version = workspace.lock.get(&args.plugin).map(|entry| entry.id());
+    match workspace.uninstall(&args.plugin) {
+        Ok(true) => {
+            println!(
+                "uninstalled {}: running conversations drop it at their next turn",
+                version.unwrap_or_default()
+            );
+            Outcome::Clean
+        }
+        Ok(false) => fail(format!(
+            "`{}` is not installed in this workspace",
+            args.plugin
+        )),
+        Err(message) => fail(message),
+    }
+}
+
+fn record(workspace: &mut Workspace, candidate: &Candidate, by: Owner, how: &str) -> Outcome {
+    match workspace.record(candidate, by, &now(), how) {
+        Ok(entry) => {
+            println!(
+                "installed {} ({}, granted `{}`) → {}",
+                entry.id(),
+                how,
+                entry.granted_owner,
+                workspace.folder.join(crate::trust::LOCK_FILE).display()
+            );
+            Outcome::Clean
+        }
+        Err(message) => fail(message),
+    }
+}
+
+/// A refusal before anything could be re-checked: a missing, edited or
+/// withdrawn version.
+fn refuse(refused: &Refused) -> Outcome {
+    println!(
+        "error[{}]: {} is refused: {}",
+        refused.rule.name, refused.plugin, refused.reason
+    );
+    Outcome::Problems
+}
+
+/// The install preview, then the re-check's diagnostics.
+fn show(candidate: &Candidate) {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let _ = out.write_all(trust_preview(candidate).as_bytes());
+    let checked = &candidate.recheck;
+    if !checked.diagnostics.is_empty() {
+        let _ = writeln!(out);
+        let mut emitter = report::emitter(Format::Human, output::stdout_style());
+        let mut totals = Totals::default();
+        totals.add(&checked.diagnostics);
+        let _ = emitter.file(&mut out, &checked.source, &checked.diagnostics);
+        let _ = emitter.finish(&mut out, totals);
+    }
+}
+
+/// Everything a person approves by installing, as this workspace reads the
+/// bundle: who asks and who grants, what its contributors add (the exact
+/// text) and ask for under this workspace's tools, what its author waived,
+/// what this workspace relaxes, and what changed since the version
+/// approved before.
+pub fn trust_preview(candidate: &Candidate) -> String {
+    let checked = &candidate.recheck;
+    let approved = &checked.approved;
+    let mut text = format!(
+        "Installing {} from `{}`\n",
+        approved.id(),
+        candidate.catalog.display()
+    );
+    text.push_str(&format!(
+        "authority: requested `{}`, granted `{}` (installing as `{}`)\n",
+        approved.requested_owner, checked.granted, candidate.installer
+    ));
+    text.push_str(
+        "tools, effects, gates and hosts below are this workspace's, not the bundle's\n\n",
+    );
+    text.push_str(&preview_text(approved));
+    if !checked.overstated.is_empty() {
+        text.push_str("\nThe bundle's own permissions also claim (not asked for here):\n");
+        for change in &checked.overstated {
+            text.push_str(&format!("  - {}\n", change.message));
+        }
+    }
+    let waivers = &approved.author_waivers;
+    if !waivers.is_empty() {
+        text.push_str("\nIts author waived (recorded in the bundle; not obeyed here):\n");
+        for waiver in &waivers.suppressions {
+            let scope = waiver
+                .contributor
+                .as_ref()
+                .map_or_else(|| "the whole file".to_string(), |id| format!("`{id}`"));
+            text.push_str(&format!(
+                "  - allow({}) on {scope}: \"{}\"\n",
+                waiver.rule, waiver.reason
+            ));
+        }
+        for (rule, level) in &waivers.lints {
+            text.push_str(&format!("  - [lints] {rule} = \"{}\"\n", level.as_str()));
+        }
+    }
+    if !checked.relaxed.is_empty() {
+        text.push_str("\nRelaxed by this workspace's contrib.toml (recorded in contrib.lock):\n");
+        for relaxed in &checked.relaxed {
+            let by = relaxed.tool.as_ref().map_or_else(
+                || format!("[trust.plugins.\"{}\"]", approved.plugin),
+                |tool| format!("[trust.tools.{tool}]"),
+            );
+            text.push_str(&format!(
+                "  - {} for `{}`, by {by}: \"{}\"\n",
+                relaxed.rule, relaxed.contributor, relaxed.reason
+            ));
+        }
+    }
+    if let Some(previous) = &candidate.previous {
+        text.push('\n');
+        let mut changes = Vec::new();
+        // Writing into memory cannot fail.
+        let _ = print_changes(
+            &mut changes,
+            &previous.id(),
+            &approved.id(),
+            &candidate.changes,
+        );
+        text.push_str(&String::from_utf8_lossy(&changes));
+    }
+    text
+}
+
+/// Asks at the terminal; only a typed `y` or `yes` approves.
+fn confirm(candidate: &Candidate) -> bool {
+    print!(
+        "\nInstall {} with `{}` authority? [y/N] ",
+        candidate.bundle.id(),
+        candidate.recheck.granted
+    );
+    let _ = std::io::stdout().flush();
+    let mut answer = String::new();
+    if std::io::stdin().read_line(&mut answer).is_err() {
+        return false;
+    }
+    matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes")
+}
+
+/// Now, in RFC 3339 UTC; `SOURCE_DATE_EPOCH` when set, so a lock can be
+/// reproduced.
+fn now() -> String {
+    let seconds = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|text| text.parse::<i64>().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |elapsed| elapsed.as_secs() as i64)
+        });
+    crate::runtime::Timestamp::new(seconds, 0).to_string()
+}

@@ -1,0 +1,52 @@
+//! Withdrawing a plugin version from running conversations.
+//!
+//! An edit reaches a conversation at its next compaction; a withdrawal (a
+//! version yanked from its catalog, or uninstalled) must reach it now. The
+//! host calls [`Conversation::withdraw`] when it learns of one (it reads
+//! its locks before each turn); from the next turn nothing of that version
+//! reaches the model: the kept system prompt is composed again without it,
+//! its tools are no longer preloaded, its notes and retrievals stop, its
+//! waiting runs are dropped. What it already put into the conversation
+//! stays in the history, as anything said does. The turn's record names
+//! the withdrawal and why.
+
+use super::*;
+
+impl<G: Gate> Conversation<'_, G> {
+    /// Withdraws `plugin` (`scope/name@version`) for `reason`; whether this
+    /// conversation had it.
+    pub fn withdraw(&mut self, plugin: &str, reason: impl Into<String>) -> bool {
+        let before = self.entries.len();
+        self.entries.retain(|entry| entry.bundle.id() != plugin);
+        if self.entries.len() == before {
+            return false;
+        }
+        self.awaiting
+            .retain(|(entry, _)| entry.bundle.id() != plugin);
+        let prefix = format!("{plugin}/");
+        self.preloaded
+            .retain(|item| !item.contributor.starts_with(&prefix));
+        self.withdrawals.push(Withdrawal {
+            plugin: plugin.to_string(),
+            reason: reason.into(),
+        });
+        true
+    }
+
+    /// The plugin versions this conversation is composed from.
+    pub fn plugins(&self) -> BTreeSet<String> {
+        self.entries.iter().map(|entry| entry.bundle.id()).collect()
+    }
+}
+
+/// Why the system prompt is composed again, when versions were withdrawn.
+pub(super) fn why_recomposed(withdrawn: &[Withdrawal]) -> Option<String> {
+    if withdrawn.is_empty() {
+        return None;
+    }
+    let names: Vec<String> = withdrawn
+        .iter()
+        .map(|withdrawal| format!("{} ({})", withdrawal.plugin, withdrawal.reason))
+        .collect();
+    Some(format!("withdrawn: {}", names.join(", ")))
+}

@@ -1,0 +1,173 @@
+//! Loading a workspace: exactly what its lock pins, each re-checked under
+//! the policy as it is now.
+//!
+//! For every entry of `contrib.lock`, the bundle is read from the catalog
+//! the entry names and must be the one approved: listed in the catalog's
+//! lock with the same digest, not withdrawn, signed when the catalog
+//! requires signatures, and with the digest the workspace approved. It is
+//! then re-checked under the workspace's configuration as it is at load
+//! (so a policy tightened after install takes effect), with only the
+//! relaxations the lock recorded, and what it asks for must be within what
+//! the entry approved. Anything else is refused with its reason; nothing
+//! else in a catalog is ever looked at.
+
+use std::path::Path;
+
+use crate::bundle::catalog::{self, LockEntry};
+use crate::bundle::diff::{self, Class};
+use crate::bundle::{bundle_path, Bundle, LoadError};
+use crate::config::Config;
+use crate::diagnostic::Rule;
+use crate::rules::{
+    DIGEST_MISMATCH, INVALID_BUNDLE, MISSING_BUNDLE, NEEDS_APPROVAL, UNTRUSTED_SIGNATURE,
+    WITHDRAWN_VERSION,
+};
+
+use super::lock::{catalog_path, Installed, WorkspaceLock};
+use super::recheck::{recheck, Relaxations};
+use super::Approved;
+
+/// What loading a workspace gave.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    /// Approved and re-checked, in the lock's order.
+    pub approved: Vec<Approved>,
+    /// Pinned but refused, each with its reason.
+    pub refused: Vec<Refused>,
+}
+
+/// A plugin version refused where trust changes hands.
+#[derive(Debug, Clone)]
+pub struct Refused {
+    /// `scope/name@version`.
+    pub plugin: String,
+    pub rule: &'static Rule,
+    pub reason: String,
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} [{}]: {}", self.plugin, self.rule.name, self.reason)
+    }
+}
+
+/// Loads what the lock of the workspace at `folder` pins.
+pub fn load(folder: &Path, config: &Config, lock: &WorkspaceLock) -> Loaded {
+    let mut loaded = Loaded::default();
+    for entry in &lock.installed {
+        match load_one(folder, config, entry) {
+            Ok(approved) => loaded.approved.push(approved),
+            Err(refused) => loaded.refused.push(refused),
+        }
+    }
+    loaded
+}
+
+fn load_one(folder: &Path, config: &Config, entry: &Installed) -> Result<Approved, Refused> {
+    let refuse = |rule: &'static Rule, reason: String| Refused {
+        plugin: entry.id(),
+        rule,
+        reason,
+    };
+    let fetched = fetch(&catalog_path(folder, entry), &entry.plugin, &entry.version)?;
+    if fetched.entry.yanked {
+        return Err(refuse(
+            &WITHDRAWN_VERSION,
+            "its catalog has withdrawn this version; install another one".to_string(),
+        ));
+    }
+    let digest = fetched.bundle.digest.clone().unwrap_or_default();
+    if digest != entry.digest {
+        return Err(refuse(
+            &DIGEST_MISMATCH,
+            format!(
+                "the catalog's bundle is {digest}, not the {} this workspace approved",
+                entry.digest
+            ),
+        ));
+    }
+    let checked = recheck(
+        &fetched.bundle,
+        config,
+        entry.granted_owner,
+        Relaxations::Recorded(&entry.relaxed),
+    );
+    if let Some(error) = checked.diagnostics.iter().find(|d| d.is_error()) {
+        return Err(refuse(error.rule, error.message.clone()));
+    }
+    let more: Vec<String> = diff::permissions(&entry.permissions, &checked.approved.permissions)
+        .into_iter()
+        .filter(|change| change.class == Class::NeedsApproval)
+        .map(|change| change.message)
+        .collect();
+    if !more.is_empty() {
+        return Err(refuse(
+            &NEEDS_APPROVAL,
+            format!(
+                "under this workspace's policy it now asks for more than was approved ({}); approve it again with `contrib install`",
+                more.join("; ")
+            ),
+        ));
+    }
+    Ok(Approved {
+        bundle: checked.approved,
+        installed: entry.clone(),
+    })
+}
+
+/// A bundle from a catalog, as the catalog published it.
+pub struct Fetched {
+    pub bundle: Bundle,
+    pub entry: LockEntry,
+}
+
+/// Reads `plugin@version` from the catalog at `folder`: listed in its
+/// lock, its bundle loading and matching the lock's digest, and signed by
+/// a trusted key when the catalog requires signatures. Whether it is
+/// withdrawn is the caller's to decide.
+pub fn fetch(folder: &Path, plugin: &str, version: &semver::Version) -> Result<Fetched, Refused> {
+    let id = format!("{plugin}@{version}");
+    let refuse = |rule: &'static Rule, reason: String| Refused {
+        plugin: id.clone(),
+        rule,
+        reason,
+    };
+    let lock = catalog::Lock::read(folder).map_err(|why| refuse(&INVALID_BUNDLE, why))?;
+    let entry = lock.entry(plugin, version).cloned().ok_or_else(|| {
+        refuse(
+            &MISSING_BUNDLE,
+            format!("it is not published in the catalog `{}`", folder.display()),
+        )
+    })?;
+    let path = bundle_path(folder, plugin, version);
+    let bundle = Bundle::load(&path).map_err(|error| match error {
+        LoadError::DigestMismatch { .. } => refuse(&DIGEST_MISMATCH, error.to_string()),
+        LoadError::Io(_) => refuse(&MISSING_BUNDLE, error.to_string()),
+        _ => refuse(&INVALID_BUNDLE, error.to_string()),
+    })?;
+    if bundle.plugin != plugin || &bundle.version != version {
+        return Err(refuse(
+            &INVALID_BUNDLE,
+            format!("`{}` holds {}, not {id}", path.display(), bundle.id()),
+        ));
+    }
+    if bundle.digest.as_deref() != Some(entry.digest.as_str()) {
+        return Err(refuse(
+            &DIGEST_MISMATCH,
+            format!(
+                "`{}` is not the bundle the catalog published as {}",
+                path.display(),
+                entry.digest
+            ),
+        ));
+    }
+    if !lock.trusted_keys.is_empty() {
+        catalog::verify_signature(&path, &bundle, &lock.trusted_keys).map_err(|why| {
+            refuse(
+                &UNTRUSTED_SIGNATURE,
+                format!("it is not signed by a key the catalog trusts: {why}"),
+            )
+        })?;
+    }
+    Ok(Fetched { bundle, entry })
+}

@@ -1,0 +1,210 @@
+//! `contrib.lock`: what a workspace approved.
+//!
+//! Beside `contrib.toml`, one entry per installed plugin: the version and
+//! digest approved, the catalog it came from, the owner its author
+//! requested and the authority granted, who approved it and when, the
+//! permissions as granted (what the workspace's own tools make of the
+//! bundle, not what the bundle claims), and every protective rule the
+//! workspace's `[trust]` table relaxed for it, with the reason.
+//!
+//! The lock is the installer's record, as trusted as `contrib.toml`: the
+//! runtime loads exactly what it pins, and refuses a version whose bundle
+//! asks for more than the entry approved.
+//!
+//! ```toml
+//! # Written by `contrib install`, `update` and `uninstall`; do not edit by hand.
+//! format = 1
+//!
+//! [[installed]]
+//! plugin = "acme/clock"
+//! version = "2.0.0"
+//! digest = "sha256:…"
+//! catalog = "../catalog"
+//! requested_owner = "operator"
+//! granted_owner = "workspace"
+//! approved_by = "workspace"
+//! approved_at = "2026-03-02T09:00:00+00:00"
+//! approval = "approved with --yes"
+//!
+//! [installed.permissions]
+//! …
+//! ```
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::bundle::Permissions;
+use crate::ir::Owner;
+
+/// The workspace lock's file name, beside `contrib.toml`.
+pub const LOCK_FILE: &str = "contrib.lock";
+
+/// The lock format this build writes and reads.
+pub const FORMAT: u32 = 1;
+
+/// `contrib.lock`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WorkspaceLock {
+    pub format: u32,
+    #[serde(default)]
+    pub installed: Vec<Installed>,
+}
+
+impl Default for WorkspaceLock {
+    fn default() -> Self {
+        WorkspaceLock {
+            format: FORMAT,
+            installed: Vec::new(),
+        }
+    }
+}
+
+/// One approved plugin version.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Installed {
+    pub plugin: String,
+    pub version: semver::Version,
+    /// The bundle's digest as approved: a load refuses any other content.
+    pub digest: String,
+    /// The catalog folder, relative to the workspace when it can be.
+    pub catalog: String,
+    /// What the bundle asked for.
+    pub requested_owner: Owner,
+    /// What its contributors got: at most the installer's authority.
+    pub granted_owner: Owner,
+    /// The authority of whoever approved it.
+    pub approved_by: Owner,
+    /// When, in RFC 3339.
+    pub approved_at: String,
+    /// How: `--yes`, confirmed at a terminal, or an update that asked for
+    /// nothing more.
+    pub approval: String,
+    /// What was approved, under the workspace's own tools.
+    pub permissions: Permissions,
+    /// Protective rules the workspace's `[trust]` table relaxed for it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub relaxed: Vec<Relaxed>,
+}
+
+impl Installed {
+    /// `scope/name@version`.
+    pub fn id(&self) -> String {
+        format!("{}@{}", self.plugin, self.version)
+    }
+}
+
+/// A protective rule relaxed for one contributor, by the workspace's
+/// `[trust.plugins."…"]` (no `tool`) or `[trust.tools.NAME]`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Relaxed {
+    pub rule: String,
+    pub contributor: String,
+    /// The tool whose relaxation applied; none for the plugin's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    pub reason: String,
+}
+
+impl WorkspaceLock {
+    /// Reads `folder/contrib.lock`; a workspace without one has nothing
+    /// installed.
+    pub fn read(folder: &Path) -> Result<WorkspaceLock, String> {
+        let path = folder.join(LOCK_FILE);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(WorkspaceLock::default())
+            }
+            Err(error) => return Err(format!("cannot read `{}`: {error}", path.display())),
+        };
+        let lock: WorkspaceLock = toml::from_str(&text).map_err(|error| {
+            format!(
+                "`{}` is not a valid workspace lock: {}",
+                path.display(),
+                error.message()
+            )
+        })?;
+        if lock.format != FORMAT {
+            return Err(format!(
+                "`{}` is format {}, but this build reads format {FORMAT}",
+                path.display(),
+                lock.format
+            ));
+        }
+        Ok(lock)
+    }
+
+    /// Writes `folder/contrib.lock` atomically: the only place this stage
+    /// writes a file.
+    pub fn write(&self, folder: &Path) -> Result<(), String> {
+        let text = toml::to_string_pretty(self)
+            .map_err(|error| format!("cannot write the workspace lock: {error}"))?;
+        let text = format!(
+            "# Written by `contrib install`, `update` and `uninstall`; do not edit by hand.\n{text}"
+        );
+        // TODO(harden): `crate::fs::write_atomically` once the file-system
+        // leaf is merged; a library module should not reach into `cli`.
+        crate::cli::files::write_atomically(&folder.join(LOCK_FILE), text.as_bytes())
+    }
+
+    /// The entry of `plugin`, if installed.
+    pub fn get(&self, plugin: &str) -> Option<&Installed> {
+        self.installed.iter().find(|entry| entry.plugin == plugin)
+    }
+
+    /// Records `entry`, replacing the plugin's previous one; entries stay
+    /// in plugin order so the file diffs well.
+    pub fn put(&mut self, entry: Installed) {
+        self.installed.retain(|old| old.plugin != entry.plugin);
+        self.installed.push(entry);
+        self.installed.sort_by(|a, b| a.plugin.cmp(&b.plugin));
+    }
+
+    /// Removes `plugin`; whether it was installed.
+    pub fn remove(&mut self, plugin: &str) -> bool {
+        let before = self.installed.len();
+        self.installed.retain(|entry| entry.plugin != plugin);
+        self.installed.len() != before
+    }
+}
+
+/// The catalog an entry came from, as a path.
+pub fn catalog_path(workspace: &Path, entry: &Installed) -> PathBuf {
+    workspace.join(&entry.catalog)
+}
+
+/// How to write `catalog` in the lock of the workspace at `workspace`:
+/// relative to it when both resolve, so a workspace and its catalog can
+/// move together; as given otherwise.
+pub fn catalog_reference(workspace: &Path, catalog: &Path) -> String {
+    let (Ok(from), Ok(to)) = (workspace.canonicalize(), catalog.canonicalize()) else {
+        return catalog.to_string_lossy().replace('\\', "/");
+    };
+    let from: Vec<_> = from.components().collect();
+    let to: Vec<_> = to.components().collect();
+    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    if common == 0 {
+        return to
+            .iter()
+            .collect::<PathBuf>()
+            .to_string_lossy()
+            .replace('\\', "/");
+    }
+    let mut relative = PathBuf::new();
+    for _ in common..from.len() {
+        relative.push("..");
+    }
+    for part in &to[common..] {
+        relative.push(part);
+    }
+    let text = relative.to_string_lossy().replace('\\', "/");
+    if text.is_empty() {
+        ".".to_string()
+    } else {
+        text
+    }
+}

@@ -1,0 +1,322 @@
+//! A bundle read back as a manifest: the text the installer's checker
+//! runs on.
+//!
+//! Re-checking a bundle at install means running the same checker an
+//! author runs, under the installer's configuration instead of the
+//! author's. The checker reads manifests, so the bundle is written back as
+//! one, in the canonical layout, with every setting spelled out and the
+//! authority the installer grants in place of the one requested. Nothing
+//! the author wrote besides the bundle's content comes along: no comment,
+//! so no suppression.
+//!
+//! The text is also what a diagnostic at install points into, so an
+//! installer sees the contributor and the very words a rule is about.
+//!
+//! Names are written bare (ids, tools, skills, argument keys), so each is
+//! checked against what the language accepts before it is written: a
+//! hand-made bundle whose tool is called `x {} } text evil {` is refused
+//! here, never read as two contributors. Strings are escaped by the one
+//! writer of manifest strings (`import::emit`).
+
+use std::fmt::Write as _;
+
+use crate::bundle::{
+    Bundle, BundledActivation, BundledCall, BundledContributor, Segment, SkillOperations,
+};
+use crate::import::emit::{quoted, string};
+use crate::ir::{ConditionKind, Duration, Kind, Owner, Value};
+
+const INDENT: &str = "    ";
+
+/// The manifest of `bundle` with its plugin owned by `granted` and each
+/// contributor's owner narrowed to it, or why the bundle holds something no
+/// manifest can say.
+pub fn manifest(bundle: &Bundle, granted: Owner) -> Result<String, String> {
+    let mut out = String::new();
+    let _ = writeln!(out, "plugin {} {} {{", bundle.plugin, bundle.version);
+    let _ = writeln!(out, "{INDENT}owner {granted}");
+    if let Some(summary) = &bundle.summary {
+        let _ = writeln!(out, "{INDENT}summary {}", quoted(summary, false));
+    }
+    for (skill, requirement) in &bundle.requires {
+        kebab(skill, "a required skill")?;
+        let _ = writeln!(
+            out,
+            "{INDENT}requires skill {skill} {}",
+            quoted(requirement, false)
+        );
+    }
+    for contributor in &bundle.contributors {
+        out.push('\n');
+        write_contributor(&mut out, contributor, granted)?;
+    }
+    out.push_str("}\n");
+    Ok(out)
+}
+
+/// The narrower of two owners: authority only narrows.
+pub fn narrower(owner: Owner, granted: Owner) -> Owner {
+    if owner.is_within(granted) {
+        owner
+    } else {
+        granted
+    }
+}
+
+fn write_contributor(
+    out: &mut String,
+    contributor: &BundledContributor,
+    granted: Owner,
+) -> Result<(), String> {
+    kebab(&contributor.id, "a contributor id")?;
+    let kind = contributor.kind;
+    let spec = kind.spec();
+    let field = |out: &mut String, text: String| {
+        let _ = writeln!(out, "{INDENT}{INDENT}{text}");
+    };
+    let _ = writeln!(out, "{INDENT}{kind} {} {{", contributor.id);
+    field(
+        out,
+        format!("owner {}", narrower(contributor.owner, granted)),
+    );
+    if spec.has_field("placement") {
+        field(out, format!("placement {}", contributor.placement));
+    }
+    if spec.has_field("priority") {
+        field(out, format!("priority {}", contributor.priority));
+    }
+    if spec.has_field("reach") {
+        field(out, format!("reach {}", contributor.reach));
+    }
+    if let Some(activation) = &contributor.activation {
+        field(out, format!("applies {}", activation_text(activation)?));
+    }
+    if let Some(condition) = &contributor.condition {
+        let mut text = format!("when {}", condition.kind);
+        match condition.kind {
+            ConditionKind::Idle => {
+                let seconds = condition.idle_seconds.unwrap_or_default();
+                let _ = write!(text, " > {}", Duration { seconds });
+            }
+            ConditionKind::SkillUpdated => {
+                let skill = condition.skill.as_deref().unwrap_or_default();
+                kebab(skill, "a watched skill")?;
+                let _ = write!(text, " {skill}");
+            }
+            _ => {}
+        }
+        field(out, text);
+    }
+    if let Some(source) = contributor.source {
+        field(out, format!("source {source}"));
+    }
+    if let Some(origin) = &contributor.origin {
+        field(out, format!("origin {}", quoted(origin, false)));
+    }
+    if let Some(heading) = &contributor.heading {
+        field(out, format!("heading {}", quoted(heading, false)));
+    }
+    field(out, format!("budget {} tokens", contributor.budget));
+    if let Some(template) = &contributor.template {
+        field(out, format!("body {}", string(&body(template)?, 2, false)));
+    }
+    if !contributor.tools.is_empty()
+        || (kind == Kind::EagerLoad && contributor.operations.is_none())
+    {
+        for tool in &contributor.tools {
+            tool_name(tool)?;
+        }
+        field(out, format!("tools [{}]", contributor.tools.join(", ")));
+    }
+    if let Some(operations) = &contributor.operations {
+        field(out, skill_load(operations)?);
+    }
+    if let Some(call) = &contributor.call {
+        field(out, call_text(call)?);
+    }
+    if !contributor.says.is_empty() {
+        let says: Vec<String> = contributor.says.iter().map(ToString::to_string).collect();
+        field(out, format!("says [{}]", says.join(", ")));
+    }
+    let _ = writeln!(out, "{INDENT}}}");
+    Ok(())
+}
+
+/// A template as a body: literal braces doubled, variables in braces.
+fn body(template: &[Segment]) -> Result<String, String> {
+    let mut text = String::new();
+    for segment in template {
+        match segment {
+            Segment::Text { text: literal } => {
+                text.push_str(&literal.replace('{', "{{").replace('}', "}}"));
+            }
+            Segment::Variable { variable } => {
+                if crate::ir::variables::find(variable).is_none() {
+                    return Err(format!(
+                        "its template names a variable `{variable}` the platform does not have"
+                    ));
+                }
+                let _ = write!(text, "{{{variable}}}");
+            }
+        }
+    }
+    Ok(text)
+}
+
+fn activation_text(activation: &BundledActivation) -> Result<String, String> {
+    Ok(match activation {
+        BundledActivation::Command { name } => {
+            kebab(name, "a command")?;
+            format!("on command {name}")
+        }
+        BundledActivation::Skill { name } => {
+            kebab(name, "a skill")?;
+            format!("on skill {name}")
+        }
+        BundledActivation::Subagent { name } => {
+            kebab(name, "a subagent")?;
+            format!("on subagent {name}")
+        }
+        BundledActivation::Files { globs } => {
+            let globs: Vec<String> = globs.iter().map(|glob| quoted(glob, false)).collect();
+            format!("to files [{}]", globs.join(", "))
+        }
+        BundledActivation::Request { description } => {
+            format!("on request {}", quoted(description, false))
+        }
+    })
+}
+
+fn skill_load(load: &SkillOperations) -> Result<String, String> {
+    kebab(&load.skill, "a loaded skill")?;
+    for operation in &load.operations {
+        kebab(operation, "a skill operation")?;
+    }
+    Ok(format!(
+        "skill {} operations [{}]",
+        load.skill,
+        load.operations.join(", ")
+    ))
+}
+
+fn call_text(call: &BundledCall) -> Result<String, String> {
+    tool_name(&call.tool)?;
+    let mut arguments = Vec::new();
+    for (key, value) in &call.arguments {
+        if key.is_empty()
+            || !key
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        {
+            return Err(format!(
+                "a call's argument is named `{key}`, which no manifest can write"
+            ));
+        }
+        arguments.push(format!("{key}: {}", value_text(value)));
+    }
+    Ok(format!("call {} {{ {} }}", call.tool, arguments.join(", ")).replace("{  }", "{}"))
+}
+
+fn value_text(value: &Value) -> String {
+    match value {
+        Value::String(text) => quoted(text, false),
+        Value::Integer(number) => number.to_string(),
+        Value::Boolean(flag) => flag.to_string(),
+        Value::List(items) => {
+            let items: Vec<String> = items.iter().map(value_text).collect();
+            format!("[{}]", items.join(", "))
+        }
+    }
+}
+
+/// Lowercase kebab-case, as ids and skill names are written.
+fn kebab(name: &str, what: &str) -> Result<(), String> {
+    let valid = name.starts_with(|c: char| c.is_ascii_lowercase())
+        && name.split('-').all(|part| {
+            !part.is_empty()
+                && part
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        });
+    if valid {
+        Ok(())
+    } else {
+        Err(format!(
+            "{what} is named `{name}`, which no manifest can write"
+        ))
+    }
+}
+
+/// Lowercase letters, digits, `_` and `-`, starting with a letter.
+fn tool_name(name: &str) -> Result<(), String> {
+    let valid = name.starts_with(|c: char| c.is_ascii_lowercase())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-');
+    if valid {
+        Ok(())
+    } else {
+        Err(format!(
+            "a tool is named `{name}`, which no manifest can write"
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use crate::source::SourceFile;
+
+    /// Every example, built and read back, is the same plugin: the reread
+    /// manifest builds to the same contributors.
+    #[test]
+    fn examples_read_back_as_themselves() {
+        let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+        let (config, _) = Config::load(&folder.join("contrib.toml")).unwrap();
+        let mut seen = 0;
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path
+                .extension()
+                .is_none_or(|extension| extension != "contrib")
+            {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let source = SourceFile::new(path.display().to_string(), text);
+            let plugin = crate::analyze(&source, &config).plugin.unwrap();
+            let bundle = crate::bundle::build(&plugin, &config).expect("a canonical bundle");
+            let reread = manifest(&bundle, bundle.requested_owner).unwrap();
+            let again = crate::analyze(&SourceFile::new("reread", reread.clone()), &config);
+            assert!(
+                !again.diagnostics.iter().any(|d| d.is_error()),
+                "{}:\n{reread}\n{:#?}",
+                path.display(),
+                again.diagnostics
+            );
+            let rebuilt =
+                crate::bundle::build(&again.plugin.unwrap(), &config).expect("a canonical bundle");
+            assert_eq!(
+                rebuilt.contributors,
+                bundle.contributors,
+                "{}",
+                path.display()
+            );
+            seen += 1;
+        }
+        assert!(seen >= 5);
+    }
+
+    #[test]
+    fn names_that_would_change_the_manifest_are_refused() {
+        assert!(tool_name("get_current_time").is_ok());
+        assert!(tool_name("x {} }\n    text evil {").is_err());
+        assert!(kebab("started-at", "an id").is_ok());
+        assert!(kebab("a--b", "an id").is_err());
+        assert!(body(&[Segment::Variable {
+            variable: "person.name} {x".into()
+        }])
+        .is_err());
+    }
+}
