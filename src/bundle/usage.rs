@@ -52,6 +52,37 @@ impl fmt::Display for Item {
     }
 }
 
+/// The usage file each eager load of `plugin` that chooses from usage
+/// names, read relative to `manifest`'s folder (or `instead`, to see what
+/// another file would choose), by contributor id: what
+/// [`build_with_usage`](super::build_with_usage) chooses from.
+pub fn for_plugin(
+    manifest: &Path,
+    plugin: &crate::ir::Plugin,
+    instead: Option<&Path>,
+) -> Result<super::Usages, String> {
+    let folder = manifest.parent().unwrap_or_else(|| Path::new("."));
+    let mut usages = super::Usages::new();
+    for contributor in &plugin.contributors {
+        if let crate::ir::ContributorBody::EagerLoad {
+            choose: Some(choose),
+            ..
+        } = &contributor.body
+        {
+            let named = folder.join(&choose.usage.value);
+            let usage = Usage::read(instead.unwrap_or(&named)).map_err(|error| {
+                format!(
+                    "`{}`: `{}` chooses from usage, but {error}",
+                    manifest.display(),
+                    contributor.id.value
+                )
+            })?;
+            usages.insert(contributor.id.value.clone(), usage);
+        }
+    }
+    Ok(usages)
+}
+
 /// How often one item was called.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Tally {

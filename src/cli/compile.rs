@@ -4,7 +4,6 @@ use std::path::Path;
 
 use super::check::analyze_bytes;
 use super::files;
-use crate::bundle::usage::Usage;
 use crate::bundle::{self, Bundle};
 use crate::config::Resolver;
 use crate::diagnostic::Diagnostic;
@@ -47,7 +46,7 @@ pub fn compile_with_usage(
         Some(plugin) if !diagnostics.iter().any(Diagnostic::is_error) => plugin,
         _ => return Err(NotBuilt::Errors(source, diagnostics)),
     };
-    let usages = usages(path, &plugin, usage).map_err(NotBuilt::Failed)?;
+    let usages = bundle::usage::for_plugin(path, &plugin, usage).map_err(NotBuilt::Failed)?;
     Ok(Compiled {
         bundle: bundle::build_with_usage(&plugin, &loaded.config, &analysis.waived, &usages)
             .map_err(NotBuilt::Failed)?,
@@ -55,36 +54,6 @@ pub fn compile_with_usage(
         source,
         diagnostics,
     })
-}
-
-/// The usage file of each eager load that chooses from usage, read from
-/// the manifest's folder: a file that cannot be read stops the build,
-/// since what the bundle loads depends on it.
-fn usages(
-    manifest: &Path,
-    plugin: &crate::ir::Plugin,
-    instead: Option<&Path>,
-) -> Result<bundle::Usages, String> {
-    let folder = manifest.parent().unwrap_or_else(|| Path::new("."));
-    let mut usages = bundle::Usages::new();
-    for contributor in &plugin.contributors {
-        if let crate::ir::ContributorBody::EagerLoad {
-            choose: Some(choose),
-            ..
-        } = &contributor.body
-        {
-            let named = folder.join(&choose.usage.value);
-            let usage = Usage::read(instead.unwrap_or(&named)).map_err(|error| {
-                format!(
-                    "`{}`: `{}` chooses from usage, but {error}",
-                    manifest.display(),
-                    contributor.id.value
-                )
-            })?;
-            usages.insert(contributor.id.value.clone(), usage);
-        }
-    }
-    Ok(usages)
 }
 
 /// A bundle from a `.bundle.json` file, or built from a manifest.

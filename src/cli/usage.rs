@@ -20,8 +20,11 @@ pub struct UsageArgs {
     /// names, to see what a new file would change.
     #[arg(long, value_name = "FILE")]
     usage: Option<PathBuf>,
+    /// The workspace configuration (default: the nearest `contrib.toml`
+    /// above the manifest).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
+    /// How to write the choice.
     #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
     format: ReportFormat,
 }
