@@ -172,7 +172,7 @@ impl<'p> Cache<'p> {
     /// `minimum` is the shortest prefix the request's model caches.
     pub fn send(&mut self, request: &Request, minimum: u64) -> Served {
         self.sent += 1;
-        if self.sent % SWEEP_EVERY == 0 {
+        if self.sent.is_multiple_of(SWEEP_EVERY) {
             let now = request.at;
             self.entries.retain(|_, entry| entry.expires >= now);
         }
