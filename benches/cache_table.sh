@@ -19,7 +19,9 @@
 # tokens at the model's uncached, cache-read and cache-write prices; output
 # is priced apart and is the same in every layout but for the rounds the
 # eager loads save. Deterministic: the same seed gives the same figures.
-# Nothing is written outside a temporary folder. Not part of CI.
+# The bundles are simulated from a folder (`--bundles`), unapproved: the
+# figures are about layout, not trust. Nothing is written outside a
+# temporary folder. Not part of CI.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -61,7 +63,8 @@ for fleet in "${FLEETS[@]}"; do
         "$CONTRIB" simulate --bundles "$WORK/bundles" \
             --usage examples/usage/support-turns.jsonl \
             --profile "$profile" --seed 1 --format json $arguments \
-            >"$WORK/$name-$profile.json"
+            >"$WORK/$name-$profile.json" 2>"$WORK/simulate.log" ||
+            { cat "$WORK/simulate.log" >&2; exit 2; }
     done
 
     echo "### $title"
