@@ -1,7 +1,11 @@
 //! Micro-benchmarks of each stage on a small, a typical and a 1 MB
 //! manifest: parse, lower, format, check (with the tokenizer warm), tokenize and
-//! bundle emission. `cargo bench --bench pipeline`; CI builds them with
-//! `cargo bench --no-run` so they cannot rot.
+//! bundle emission; and of the runtime's two per-request costs, each beside
+//! a baseline run in the same invocation: defanging retrieved content (the
+//! literal close-tag rewrite the design describes is the baseline) and
+//! comparing the six fact sections before a request (counting the tokens
+//! of the same sections is the baseline). `cargo bench --bench pipeline`;
+//! CI builds them with `cargo bench --no-run` so they cannot rot.
 
 #[path = "support/generate.rs"]
 mod generate;
@@ -15,7 +19,6 @@ const SMALL: &str = "plugin acme/small 1.0.0 {
     owner agent-author
 
     eager-run started-at {
-        placement conversation
         budget 50 tokens
         call get_current_time {}
     }
@@ -95,5 +98,57 @@ fn stages(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, stages);
+fn runtime(c: &mut Criterion) {
+    use contrib::runtime::{
+        defang, CliGate, Conversation, Profile, RequestInput, Session, TurnInput,
+    };
+
+    let mut rng = generate::Rng::new(11);
+    let mut payload = String::new();
+    while payload.len() < 256 * 1024 {
+        payload.push_str(&generate::prose(&mut rng, 2_000));
+        payload.push_str("</retrieved_content> <b>&lt;x&gt;</b>\n");
+    }
+    let mut group = c.benchmark_group("retrieved-content-256KB");
+    group.throughput(Throughput::Bytes(payload.len() as u64));
+    group.bench_function("baseline: literal close-tag rewrite", |b| {
+        b.iter(|| payload.replace("</retrieved_content", "<\\/retrieved_content"))
+    });
+    group.bench_function("defang", |b| b.iter(|| defang(&payload)));
+    group.finish();
+
+    let facts = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/session-facts.contrib"),
+    )
+    .expect("the example");
+    let config = config();
+    let plugin = contrib::analyze(&SourceFile::new("facts.contrib", facts), &config)
+        .plugin
+        .expect("a plugin");
+    let bundles = [contrib::bundle::build(&plugin, &config).expect("a canonical bundle")];
+    let session = Session::from_toml(
+        "started_at = \"2026-03-02T09:00:00Z\"\ntools = [\"a\", \"b\", \"c\"]\n[agent]\nname = \"A\"\n[model]\nname = \"m\"\n",
+    )
+    .expect("a session");
+    let profile = Profile::none();
+    let mut conversation = Conversation::start(&bundles, session, CliGate, &profile);
+    let at = contrib::runtime::Timestamp::parse("2026-03-02T09:01:00Z").expect("a time");
+    conversation.turn(TurnInput::reply_at(at));
+    let told: String = conversation
+        .request(RequestInput::at(at))
+        .messages
+        .iter()
+        .map(|note| note.text.as_str())
+        .collect();
+    let mut group = c.benchmark_group("request-six-sections");
+    group.bench_function("baseline: count the sections' tokens", |b| {
+        b.iter(|| config.tokenizer.count(&told))
+    });
+    group.bench_function("compare, nothing changed", |b| {
+        b.iter(|| conversation.request(RequestInput::at(at)))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, stages, runtime);
 criterion_main!(benches);

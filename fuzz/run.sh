@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Runs one fuzz target for a while, its corpus seeded from examples/ and the
-# editor samples (for bundle_load: the examples, built into bundles; for
-# toktally: the files of ../shared/corpus, with the dictionary of the split
-# patterns' hard cases). Usage: fuzz/run.sh TARGET SECONDS [more libFuzzer flags]
+# Runs one fuzz target for a while, its corpus seeded from examples/, the
+# editor samples and the hostile seeds in fuzz/seeds/ (for bundle_load: the
+# examples, built into bundles; for lsp_frames and frontmatter: their own
+# seeds; for toktally: the files of ../shared/corpus, with the dictionary of
+# the split patterns' hard cases). Usage: fuzz/run.sh TARGET SECONDS [more libFuzzer flags]
 #
 # SANITIZER=address (cargo-fuzz's default) catches memory errors in unsafe
 # code; the crate has none of its own, so SANITIZER=none, several times
@@ -14,13 +15,18 @@ seconds="$2"
 shift 2
 corpus="$here/corpus/$target"
 mkdir -p "$corpus"
-if [ "$target" = bundle_load ]; then
+case "$target" in
+bundle_load)
     # Bundles: the examples, built.
     built="$(mktemp -d)"
     cargo run -q --release --manifest-path "$here/../Cargo.toml" -- build "$here"/../examples/*.contrib -o "$built" 2>/dev/null
     find "$built" -name '*.bundle.json' -exec cp {} "$corpus/" \;
     rm -rf "$built"
-elif [ "$target" = toktally ]; then
+    ;;
+lsp_frames | frontmatter)
+    cp "$here/seeds/$target"/* "$corpus/"
+    ;;
+toktally)
     # Real text, cut to 4 kB so that runs stay fast; without the shared
     # corpus, the examples.
     shared="$here/../../shared/corpus"
@@ -28,9 +34,12 @@ elif [ "$target" = toktally ]; then
     find "$shared" -type f | while read -r file; do
         head -c 4096 "$file" > "$corpus/$(basename "$file")-$(printf '%s' "$file" | cksum | cut -d' ' -f1)"
     done
-else
+    ;;
+*)
     find "$here/../examples" "$here/../editors/vscode/test" -name '*.contrib' -exec cp {} "$corpus/" \;
-fi
+    cp "$here/seeds/manifests"/* "$corpus/"
+    ;;
+esac
 dict="$here/contrib.dict"
 if [ "$target" = toktally ]; then
     dict="$here/toktally.dict"

@@ -4,7 +4,7 @@ use crate::config::Config;
 use crate::diagnostic::{self, Diagnostic};
 use crate::ir::Plugin;
 use crate::limits::MAX_FILE_BYTES;
-use crate::rules::{INVALID_ENCODING, LIMIT_EXCEEDED};
+use crate::rules::{INVALID_ENCODING, LIMIT_EXCEEDED, UNUSED_REQUIREMENT};
 use crate::source::{SourceFile, Span};
 use crate::{check, lower, syntax};
 
@@ -23,28 +23,44 @@ pub struct Analysis {
 /// configuration: the language's diagnostics, then the checker's with
 /// `[lints]` levels and the manifest's suppressions applied.
 pub fn analyze(source: &SourceFile, config: &Config) -> Analysis {
-    let tree = match syntax::parse(&source.text) {
-        Ok(tree) => tree,
-        Err(error) => {
-            return Analysis {
-                plugin: None,
-                diagnostics: vec![error],
-                waived: Vec::new(),
-            }
-        }
+    analyze_parsed(source, &syntax::parse_recovering(&source.text), config)
+}
+
+/// [`analyze`] for a file already parsed, as the language server keeps it.
+///
+/// A syntax error costs only its construct (see `syntax::recover`): the
+/// rest of the file is lowered and checked as it would be without it.
+pub fn analyze_parsed(
+    source: &SourceFile,
+    parsed: &syntax::Parsed<'_>,
+    config: &Config,
+) -> Analysis {
+    let mut diagnostics = parsed.errors.clone();
+    let Some(tree) = &parsed.file else {
+        return Analysis {
+            plugin: None,
+            diagnostics,
+            waived: Vec::new(),
+        };
     };
-    let lowered = lower::lower(&tree);
-    let mut diagnostics = lowered.diagnostics;
+    let lowered = lower::lower(tree);
+    diagnostics.extend(lowered.diagnostics);
+    diagnostics.extend(check::check_text(source, config));
     if let Some(plugin) = &lowered.plugin {
+        diagnostics.extend(check::bounds::check(plugin));
         diagnostics.extend(check::check(plugin, config));
     }
     // A language error keeps its contributor out of the IR, and so from
     // the checker: a suppression may then look unused only because what it
-    // covers was never checked.
+    // covers was never checked, and a requirement only because what uses
+    // it was left out.
     let checked_whole = !diagnostics.iter().any(|diagnostic| {
         diagnostic.is_error() && diagnostic.rule.kind == crate::diagnostic::RuleKind::Language
     });
-    let waived = check::suppress::apply(&tree, source, &mut diagnostics, checked_whole);
+    if !checked_whole {
+        diagnostics.retain(|diagnostic| diagnostic.rule != &UNUSED_REQUIREMENT);
+    }
+    let waived = check::suppress::apply(tree, source, &mut diagnostics, checked_whole);
     check::apply_levels(&mut diagnostics, config);
     diagnostic::sort(&mut diagnostics);
     Analysis {

@@ -1,12 +1,37 @@
 //! The check cache: what `contrib check` found, keyed by content.
 //!
 //! As ruff does, results are keyed by a hash of the manifest's bytes, of
-//! the workspace configuration that applied, and of this tool's version, so
+//! the workspace configuration that applied, and of this build, so
 //! re-checking an unchanged catalog costs reading and hashing. The key is
 //! BLAKE3 (cryptographic, so no one can craft a manifest that collides with
-//! a clean one, and faster than SHA-256). The index is one file, written
-//! atomically; an index that cannot be read, or an entry that names a rule
-//! this build does not know, is ignored and rewritten, never trusted.
+//! a clean one, and faster than SHA-256). The build is the hash of the
+//! sources it was compiled from (`build.rs`), not the version number, so a
+//! new build never answers from an entry an older one wrote.
+//!
+//! ## What it defends against
+//!
+//! A checkout is untrusted: in CI it is a pull request's content. If the
+//! cache lived in the working tree and were believed, a pull request could
+//! commit entries that mark a broken manifest clean, and `contrib check`
+//! would print "no problems". Two things stop that:
+//!
+//! - **Where it lives.** By default the cache is in the user's cache folder
+//!   ([`user_cache_root`]: `$CONTRIB_CACHE_DIR`, else `$XDG_CACHE_HOME/contrib`,
+//!   `~/.cache/contrib`, `~/Library/Caches/contrib` or
+//!   `%LOCALAPPDATA%\contrib`), never the working folder.
+//! - **Who wrote it.** The index is authenticated with a keyed BLAKE3 MAC
+//!   whose 32-byte key is made at random on first use and kept in the
+//!   user's cache root (`key`, readable by the owner only), never in the
+//!   `--cache-dir` folder. An index written by anyone without the key,
+//!   edited, truncated, or written by another build, fails the check and
+//!   is ignored (and rewritten), never trusted. So even `--cache-dir
+//!   .contrib-cache` pointing into a checkout, or a cache folder restored
+//!   from elsewhere, cannot make a check pass: in a fresh clone the key is
+//!   new and nothing committed verifies.
+//!
+//! What it does not defend against: someone who can write the user's
+//! cache root (they hold the key), and a CI workflow that a pull request
+//! can itself change. `--no-cache` checks everything afresh.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -14,23 +39,40 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Label, Severity};
+use crate::fs::{self, Mode};
+use crate::limits::files::{CACHE_INDEX, KEY};
 use crate::source::Span;
 
-/// Where the cache lives unless told otherwise.
-pub const DEFAULT_FOLDER: &str = ".contrib-cache";
+/// The environment variable that names the cache root, overriding the
+/// user's cache folder (tests give each run its own).
+pub const ROOT_VARIABLE: &str = "CONTRIB_CACHE_DIR";
 
 /// Bumped when the index's shape changes.
-const INDEX_FILE: &str = "index-v1.json";
+const INDEX_FILE: &str = "index-v2";
+
+/// The file in the cache root holding the MAC key.
+const KEY_FILE: &str = "key";
+
+/// The folder, under the root, of the check cache's index by default.
+const CHECK_FOLDER: &str = "check";
 
 /// Most entries kept, so a cache shared by many catalogs stays bounded.
 const MAX_ENTRIES: usize = 200_000;
 
+/// This build's identity (see `build.rs`).
+pub const BUILD: &str = env!("CONTRIB_BUILD_ID");
+
 pub type Key = [u8; 32];
 
-/// The key of one manifest checked under one configuration.
+/// The key of one manifest checked under one configuration by this build.
 pub fn key(bytes: &[u8], config_fingerprint: &[u8; 32]) -> Key {
+    key_in(BUILD, bytes, config_fingerprint)
+}
+
+/// The key of one manifest checked under one configuration by `build`.
+fn key_in(build: &str, bytes: &[u8], config_fingerprint: &[u8; 32]) -> Key {
     let mut hasher = blake3::Hasher::new();
-    hasher.update(env!("CARGO_PKG_VERSION").as_bytes());
+    hasher.update(build.as_bytes());
     hasher.update(&[0]);
     hasher.update(config_fingerprint);
     hasher.update(bytes);
@@ -42,20 +84,69 @@ pub fn fingerprint(text: &str) -> [u8; 32] {
     *blake3::hash(text.as_bytes()).as_bytes()
 }
 
+/// The user's cache root for `contrib`: `$CONTRIB_CACHE_DIR`, else the
+/// platform's cache folder; `None` when neither is known (no home).
+pub fn user_cache_root() -> Option<PathBuf> {
+    let set = |name: &str| {
+        std::env::var_os(name)
+            .filter(|value| !value.is_empty())
+            .map(PathBuf::from)
+    };
+    if let Some(root) = set(ROOT_VARIABLE) {
+        return Some(root);
+    }
+    let platform = if cfg!(windows) {
+        set("LOCALAPPDATA")
+    } else if cfg!(target_os = "macos") {
+        set("HOME").map(|home| home.join("Library").join("Caches"))
+    } else {
+        set("XDG_CACHE_HOME")
+            .filter(|path| path.is_absolute())
+            .or_else(|| set("HOME").map(|home| home.join(".cache")))
+    };
+    platform.map(|folder| folder.join("contrib"))
+}
+
+/// Where the cache is: its index's folder, and the key's file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Location {
+    pub folder: PathBuf,
+    key_file: PathBuf,
+}
+
+impl Location {
+    /// The cache in `explicit` (`--cache-dir`), or in the user's cache
+    /// root; the key is always in the root. `None` when there is no root,
+    /// and so nowhere outside the checkout to keep a key.
+    pub fn resolve(explicit: Option<&Path>) -> Option<Location> {
+        let root = user_cache_root()?;
+        Some(Location {
+            folder: explicit.map_or_else(|| root.join(CHECK_FOLDER), Path::to_path_buf),
+            key_file: root.join(KEY_FILE),
+        })
+    }
+}
+
 pub struct Cache {
     folder: PathBuf,
+    mac_key: [u8; 32],
     entries: HashMap<Key, Vec<Stored>>,
     changed: bool,
 }
 
 impl Cache {
-    /// Opens the cache in `folder`, starting empty when there is none or it
-    /// cannot be read.
-    pub fn open(folder: &Path) -> Cache {
-        let entries = std::fs::read(folder.join(INDEX_FILE))
+    /// Opens the cache at `location`, starting empty when there is none,
+    /// it cannot be read, or it does not verify. `Err` when the key can
+    /// neither be read nor made: then nothing can be trusted or written.
+    pub fn open(location: &Location) -> Result<Cache, String> {
+        let mac_key = mac_key(&location.key_file)?;
+        let entries = fs::read_limited(&location.folder.join(INDEX_FILE), CACHE_INDEX)
             .ok()
-            .and_then(|bytes| serde_json::from_slice::<Index>(&bytes).ok())
-            .filter(|index| index.version == env!("CARGO_PKG_VERSION"))
+            .and_then(|bytes| {
+                let json = verified(&mac_key, &bytes)?;
+                serde_json::from_slice::<Index>(json).ok()
+            })
+            .filter(|index| index.build == BUILD)
             .map(|index| {
                 index
                     .entries
@@ -64,11 +155,12 @@ impl Cache {
                     .collect()
             })
             .unwrap_or_default();
-        Cache {
-            folder: folder.to_path_buf(),
+        Ok(Cache {
+            folder: location.folder.clone(),
+            mac_key,
             entries,
             changed: false,
-        }
+        })
     }
 
     /// The diagnostics stored for `key`, if every one of them still names a
@@ -83,19 +175,14 @@ impl Cache {
         self.changed = true;
     }
 
-    /// Writes the index back when anything changed.
+    /// Writes the index back, authenticated, when anything changed.
     pub fn save(&self) -> Result<(), String> {
         if !self.changed {
             return Ok(());
         }
-        std::fs::create_dir_all(&self.folder).map_err(|error| {
-            format!(
-                "cannot create the cache `{}`: {error}",
-                self.folder.display()
-            )
-        })?;
+        fs::create_folder(&self.folder)?;
         let index = Index {
-            version: env!("CARGO_PKG_VERSION").to_string(),
+            build: BUILD.to_string(),
             entries: self
                 .entries
                 .iter()
@@ -103,18 +190,65 @@ impl Cache {
                 .map(|(key, stored)| (hex(key), stored.clone()))
                 .collect(),
         };
-        let bytes = serde_json::to_vec(&index).map_err(|error| error.to_string())?;
+        let json = serde_json::to_vec(&index).map_err(|error| error.to_string())?;
+        let mut bytes = blake3::keyed_hash(&self.mac_key, &json)
+            .to_hex()
+            .as_bytes()
+            .to_vec();
+        bytes.push(b'\n');
+        bytes.extend_from_slice(&json);
         let gitignore = self.folder.join(".gitignore");
         if !gitignore.exists() {
-            let _ = std::fs::write(gitignore, "# Made by `contrib check`; safe to delete.\n*\n");
+            let _ = fs::write_new(
+                &gitignore,
+                b"# Made by `contrib check`; safe to delete.\n*\n",
+                Mode::Shared,
+            );
         }
-        crate::cli::files::write_atomically(&self.folder.join(INDEX_FILE), &bytes)
+        fs::write_atomically(&self.folder.join(INDEX_FILE), &bytes)
     }
+}
+
+/// The JSON of an index whose MAC verifies under `key`.
+fn verified<'a>(key: &[u8; 32], bytes: &'a [u8]) -> Option<&'a [u8]> {
+    let newline = bytes.iter().position(|&byte| byte == b'\n')?;
+    let (mac, json) = (&bytes[..newline], &bytes[newline + 1..]);
+    let mac = blake3::Hash::from_hex(mac).ok()?;
+    // `blake3::Hash` compares in constant time.
+    (blake3::keyed_hash(key, json) == mac).then_some(json)
+}
+
+/// The MAC key in `path`, made at random (readable by the owner only)
+/// the first time.
+fn mac_key(path: &Path) -> Result<[u8; 32], String> {
+    if let Some(key) = read_key(path) {
+        return Ok(key);
+    }
+    let mut key = [0u8; 32];
+    getrandom::fill(&mut key).map_err(|error| {
+        format!(
+            "cannot make a key for the cache: {}",
+            fs::without_os_error(&error.to_string())
+        )
+    })?;
+    if let Some(folder) = path.parent() {
+        fs::create_folder(folder)?;
+    }
+    match fs::write_new(path, hex(&key).as_bytes(), Mode::Private) {
+        Ok(()) => Ok(key),
+        // Another process made it first: use theirs.
+        Err(message) => read_key(path).ok_or(message),
+    }
+}
+
+fn read_key(path: &Path) -> Option<[u8; 32]> {
+    let text = fs::read_text(path, KEY).ok()?;
+    parse_key(text.trim())
 }
 
 #[derive(Serialize, Deserialize)]
 struct Index {
-    version: String,
+    build: String,
     entries: HashMap<String, Vec<Stored>>,
 }
 
@@ -234,10 +368,15 @@ mod tests {
     use super::*;
     use crate::rules::UNKNOWN_FIELD;
 
-    #[test]
-    fn round_trips_diagnostics_and_ignores_corrupt_indexes() {
-        let folder = tempfile::tempdir().unwrap();
-        let diagnostic = Diagnostic::new(&UNKNOWN_FIELD, "unknown field `x`")
+    fn location(root: &Path) -> Location {
+        Location {
+            folder: root.join("check"),
+            key_file: root.join("key"),
+        }
+    }
+
+    fn diagnostic() -> Diagnostic {
+        Diagnostic::new(&UNKNOWN_FIELD, "unknown field `x`")
             .primary(Span::new(1, 2), "here")
             .help("remove it")
             .fix(Fix::replace(
@@ -245,22 +384,119 @@ mod tests {
                 Applicability::Safe,
                 Span::new(1, 2),
                 "",
-            ));
-        let key = key(b"manifest", &fingerprint("config"));
-        let mut cache = Cache::open(folder.path());
-        assert!(cache.get(&key).is_none());
-        cache.insert(key, std::slice::from_ref(&diagnostic));
-        cache.save().unwrap();
-        assert_eq!(Cache::open(folder.path()).get(&key), Some(vec![diagnostic]));
-
-        std::fs::write(folder.path().join(INDEX_FILE), b"{ not json").unwrap();
-        assert!(Cache::open(folder.path()).get(&key).is_none());
+            ))
     }
 
     #[test]
-    fn keys_change_with_content_and_config() {
+    fn round_trips_diagnostics_and_ignores_corrupt_indexes() {
+        let folder = tempfile::tempdir().unwrap();
+        let at = location(folder.path());
+        let key = key(b"manifest", &fingerprint("config"));
+        let mut cache = Cache::open(&at).unwrap();
+        assert!(cache.get(&key).is_none());
+        cache.insert(key, &[diagnostic()]);
+        cache.save().unwrap();
+        assert_eq!(
+            Cache::open(&at).unwrap().get(&key),
+            Some(vec![diagnostic()])
+        );
+
+        std::fs::write(at.folder.join(INDEX_FILE), b"{ not json").unwrap();
+        assert!(Cache::open(&at).unwrap().get(&key).is_none());
+    }
+
+    /// A cache at `at` holding one entry for `key`, saved.
+    fn saved(at: &Location, key: Key) -> Cache {
+        let mut cache = Cache::open(at).unwrap();
+        cache.insert(key, &[diagnostic()]);
+        cache.save().unwrap();
+        cache
+    }
+
+    /// Rewrites the index at `at` with `edit` applied to its JSON, under a
+    /// MAC made with `mac_key` (the old MAC kept when `None`).
+    fn rewrite(
+        at: &Location,
+        mac_key: Option<&[u8; 32]>,
+        edit: impl FnOnce(&mut serde_json::Value),
+    ) {
+        let index = at.folder.join(INDEX_FILE);
+        let written = std::fs::read_to_string(&index).unwrap();
+        let (mac, json) = written.split_once('\n').unwrap();
+        let mut document: serde_json::Value = serde_json::from_str(json).unwrap();
+        edit(&mut document);
+        let json = document.to_string();
+        let mac = mac_key.map_or(mac.to_string(), |key| {
+            blake3::keyed_hash(key, json.as_bytes())
+                .to_hex()
+                .to_string()
+        });
+        std::fs::write(&index, format!("{mac}\n{json}")).unwrap();
+    }
+
+    #[test]
+    fn an_index_that_does_not_verify_is_ignored() {
+        let folder = tempfile::tempdir().unwrap();
+        let at = location(folder.path());
+        let key = key(b"manifest", &fingerprint("config"));
+        saved(&at, key);
+        // An edited entry: "no problems" for the broken manifest.
+        let clear = |document: &mut serde_json::Value| {
+            document["entries"][hex(&key)] = serde_json::json!([]);
+        };
+        rewrite(&at, None, clear);
+        assert!(Cache::open(&at).unwrap().get(&key).is_none());
+        // A whole index forged under another key (a committed cache).
+        rewrite(&at, Some(&[7; 32]), clear);
+        assert!(Cache::open(&at).unwrap().get(&key).is_none());
+        // The key is the owner's alone.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(folder.path().join("key"))
+                .unwrap()
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+    }
+
+    #[test]
+    fn keys_change_with_content_config_and_build() {
         let config = fingerprint("a");
         assert_ne!(key(b"x", &config), key(b"y", &config));
         assert_ne!(key(b"x", &config), key(b"x", &fingerprint("b")));
+        // Two builds of one version: the build id is the version and a
+        // hash of the sources.
+        let version = env!("CARGO_PKG_VERSION");
+        assert!(BUILD.starts_with(version));
+        assert!(BUILD.len() > version.len() + 8, "{BUILD}");
+        assert_ne!(
+            key_in(&format!("{version}-0000000000000001"), b"x", &config),
+            key_in(&format!("{version}-0000000000000002"), b"x", &config)
+        );
+    }
+
+    #[test]
+    fn an_index_another_build_wrote_is_not_read() {
+        let folder = tempfile::tempdir().unwrap();
+        let at = location(folder.path());
+        let key = key(b"manifest", &fingerprint("config"));
+        let cache = saved(&at, key);
+        // Rewritten, and authenticated, as another build of this version
+        // would write it.
+        rewrite(&at, Some(&cache.mac_key), |document| {
+            document["build"] = format!("{}-ffffffffffffffff", env!("CARGO_PKG_VERSION")).into();
+        });
+        assert!(Cache::open(&at).unwrap().get(&key).is_none());
+        // Under this build's id, the same rewrite is read: the build is
+        // what kept it out.
+        rewrite(&at, Some(&cache.mac_key), |document| {
+            document["build"] = BUILD.into();
+        });
+        assert_eq!(
+            Cache::open(&at).unwrap().get(&key),
+            Some(vec![diagnostic()])
+        );
     }
 }

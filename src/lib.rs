@@ -11,14 +11,16 @@
 //!   installer's policy, approved, locked, and re-checked at every load;
 //! - [`runtime`]: what the model is told, composed from approved bundles;
 //! - [`report`]: diagnostics rendered for people and machines;
+//! - [`pages`]: the approval screen and a simulation as self-contained
+//!   HTML pages;
 //! - [`fmt`]: syntax tree → the canonical layout, comments kept;
 //! - [`import`]: other tools' skills, plugins, rules and instruction files,
 //!   written as manifests;
 //!
 //! beside them [`uri`] (paths as URIs, for SARIF and the language
 //! server), [`diagnostic`] (the one diagnostic type), [`rules`] (every
-//! rule's code, name and explanation), [`cli`] and [`lsp`] (the language
-//! server).
+//! rule's code, name and explanation), [`fs`] (the file system, behind one
+//! policy), [`cli`] and [`lsp`] (the language server).
 //!
 //! ```
 //! let source = contrib::source::SourceFile::new(
@@ -41,12 +43,14 @@ pub mod config;
 pub mod diagnostic;
 pub mod fix;
 pub mod fmt;
+pub mod fs;
 pub mod import;
 pub mod ir;
 pub mod limits;
 pub mod lower;
 pub mod lsp;
 pub mod migrate;
+pub mod pages;
 pub mod report;
 pub mod rules;
 pub mod runtime;
@@ -59,4 +63,4 @@ pub mod uri;
 
 mod analyze;
 
-pub use analyze::{analyze, decode_bytes, Analysis};
+pub use analyze::{analyze, analyze_parsed, decode_bytes, Analysis};

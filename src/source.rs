@@ -6,8 +6,10 @@
 //! as in rustc's and ruff's JSON output. `\n`, `\r\n` and a lone `\r` each end
 //! a line, so files with CRLF or mixed line endings get correct positions.
 
+pub mod hidden;
+
 use std::ops::Range;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// A half-open byte range `start..end` in one source file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -134,26 +136,27 @@ pub struct Position {
 pub struct SourceFile {
     pub name: String,
     pub text: Arc<str>,
-    lines: LineIndex,
+    /// Built on first use, once, and shared by every diagnostic of the
+    /// file: a file with nothing to report (most files of a warm check)
+    /// never needs one.
+    lines: OnceLock<LineIndex>,
 }
 
 impl SourceFile {
     pub fn new(name: impl Into<String>, text: impl Into<Arc<str>>) -> Self {
-        let text = text.into();
-        let lines = LineIndex::new(&text);
         SourceFile {
             name: name.into(),
-            text,
-            lines,
+            text: text.into(),
+            lines: OnceLock::new(),
         }
     }
 
     pub fn position(&self, offset: usize) -> Position {
-        self.lines.position(&self.text, offset)
+        self.line_index().position(&self.text, offset)
     }
 
     pub fn line_index(&self) -> &LineIndex {
-        &self.lines
+        self.lines.get_or_init(|| LineIndex::new(&self.text))
     }
 
     /// The text a span covers, or `""` when the span is not in this file.
@@ -162,30 +165,55 @@ impl SourceFile {
     }
 }
 
-/// Byte offsets of the start of every line.
+/// Byte offsets of the start of every line, and what it takes to count
+/// characters in constant time: a column is a count of characters from the
+/// line's start, and counting them afresh for each diagnostic would make
+/// one long line cost its length per diagnostic.
 #[derive(Debug, Clone, Default)]
 pub struct LineIndex {
     starts: Vec<usize>,
+    /// Characters before each [`CHUNK`]-byte chunk of the text; empty
+    /// when the text is ASCII, where characters are bytes.
+    chars_before_chunk: Vec<usize>,
 }
+
+/// The chunk size of [`LineIndex`]'s character counts: a column costs at
+/// most one chunk's scan.
+const CHUNK: usize = 256;
 
 impl LineIndex {
     pub fn new(text: &str) -> Self {
         let bytes = text.as_bytes();
         let mut starts = vec![0];
-        let mut i = 0;
-        while i < bytes.len() {
-            match bytes[i] {
-                b'\n' => starts.push(i + 1),
-                b'\r' if bytes.get(i + 1) == Some(&b'\n') => {
-                    starts.push(i + 2);
-                    i += 1;
-                }
-                b'\r' => starts.push(i + 1),
-                _ => {}
+        // Line breaks found with memchr's vector search rather than a test
+        // of every byte: this runs over every file with something to report.
+        let mut breaks = memchr::memchr2_iter(b'\n', b'\r', bytes).peekable();
+        while let Some(at) = breaks.next() {
+            if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') {
+                breaks.next();
+                starts.push(at + 2);
+            } else {
+                starts.push(at + 1);
             }
-            i += 1;
         }
-        LineIndex { starts }
+        let chars_before_chunk = if text.is_ascii() {
+            Vec::new()
+        } else {
+            let mut counts = Vec::with_capacity(bytes.len() / CHUNK + 2);
+            let mut total = 0;
+            for chunk in bytes.chunks(CHUNK) {
+                counts.push(total);
+                total += chunk.iter().filter(|&&byte| !is_continuation(byte)).count();
+            }
+            // For an offset at the very end of a text whose length is a
+            // multiple of the chunk size.
+            counts.push(total);
+            counts
+        };
+        LineIndex {
+            starts,
+            chars_before_chunk,
+        }
     }
 
     /// The 0-based line holding `offset`.
@@ -212,12 +240,29 @@ impl LineIndex {
         if line == 0 && text.starts_with('\u{FEFF}') {
             start = offset.min('\u{FEFF}'.len_utf8());
         }
-        let column = text[start..offset].chars().count() + 1;
+        let column = self.chars_before(text, offset) - self.chars_before(text, start) + 1;
         Position {
             line: line + 1,
             column,
         }
     }
+
+    /// How many characters come before byte `offset` (a character
+    /// boundary), scanning at most one chunk.
+    fn chars_before(&self, text: &str, offset: usize) -> usize {
+        if self.chars_before_chunk.is_empty() {
+            return offset;
+        }
+        let chunk = offset / CHUNK;
+        let counted = self.chars_before_chunk.get(chunk).copied().unwrap_or(0);
+        let rest = text.as_bytes().get(chunk * CHUNK..offset).unwrap_or(&[]);
+        counted + rest.iter().filter(|&&byte| !is_continuation(byte)).count()
+    }
+}
+
+/// Whether a byte continues a UTF-8 character rather than starting one.
+fn is_continuation(byte: u8) -> bool {
+    byte & 0b1100_0000 == 0b1000_0000
 }
 
 /// The largest character boundary at or before `offset`.
@@ -262,6 +307,19 @@ mod tests {
         assert_eq!(pos("\u{FEFF}ab", 3), (1, 1));
         assert_eq!(pos("\u{FEFF}ab", 4), (1, 2));
         assert_eq!(pos("\u{FEFF}ab", 0), (1, 1));
+    }
+
+    #[test]
+    fn columns_far_along_a_long_line_count_characters() {
+        let text = format!("{}é{}x", "a".repeat(1000), "ü".repeat(700));
+        let at = text.len() - 1;
+        assert_eq!(pos(&text, at), (1, 1000 + 1 + 700 + 1));
+        for at in (0..=text.len()).filter(|&at| text.is_char_boundary(at)) {
+            assert_eq!(pos(&text, at), (1, text[..at].chars().count() + 1), "{at}");
+        }
+        // A text whose length is a multiple of the chunk size.
+        let text = "é".repeat(CHUNK);
+        assert_eq!(pos(&text, text.len()), (1, CHUNK + 1));
     }
 
     #[test]

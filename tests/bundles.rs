@@ -2,21 +2,23 @@
 //! bytes are reproducible and verifiable, published versions are frozen, and
 //! what a new version asks for is classified for approval.
 
+mod isolated;
+
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use common::root;
 use contrib::bundle::{self, Bundle, LoadError};
 
 fn contrib(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_contrib"))
-        .args(args)
-        .current_dir(cwd)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the contrib binary runs")
+    isolated::output(
+        isolated::contrib_command()
+            .args(args)
+            .current_dir(cwd)
+            .env("NO_COLOR", "1"),
+    )
 }
 
 fn stdout(output: &Output) -> String {

@@ -1,23 +1,25 @@
 //! The `contrib` binary as CI and people run it: exit statuses, the JSON
 //! document, and bad input refused with a clear message, never a panic.
 
+mod isolated;
+
 mod common;
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use common::root;
 
 /// Runs `contrib ARGS…` from the crate's folder, without colour, with
 /// backtraces on so that a panic could not hide.
 fn contrib(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_contrib"))
-        .args(args)
-        .current_dir(root())
-        .env("NO_COLOR", "1")
-        .env("RUST_BACKTRACE", "1")
-        .output()
-        .expect("the contrib binary runs")
+    isolated::output(
+        isolated::contrib_command()
+            .args(args)
+            .current_dir(root())
+            .env("NO_COLOR", "1")
+            .env("RUST_BACKTRACE", "1"),
+    )
 }
 
 fn status(output: &Output) -> i32 {
@@ -282,10 +284,16 @@ fn a_search_skips_what_contribignore_lists() {
     write(folder.path(), "plugins/a.contrib", CLEAN.as_bytes());
     write(folder.path(), "plugins/fixtures/bad.contrib", broken);
     write(folder.path(), "plugins/draft.contrib", broken);
+    write(folder.path(), "plugins/notes.draft.contrib", broken);
+    write(folder.path(), "plugins/generated/out.contrib", broken);
+    write(folder.path(), "plugins/.hidden/x.contrib", broken);
+    write(folder.path(), "node_modules/pkg/y.contrib", broken);
+    write(folder.path(), ".gitignore", b"generated/\n");
+    // The syntax of `.gitignore`: globs, folders, comments on their own lines.
     write(
         folder.path(),
         ".contribignore",
-        b"# fixtures fail on purpose\nplugins/fixtures/\n\nplugins/draft.contrib  # not yet\nno/such/folder\n",
+        b"# fixtures fail on purpose\nplugins/fixtures/\n\n# not yet\nplugins/draft.contrib\n*.draft.contrib\nno/such/folder\n",
     );
     // From the folder with the ignore file, and from one below it.
     for searched in [folder.path().to_path_buf(), folder.path().join("plugins")] {
@@ -337,4 +345,33 @@ fn language_rules() -> impl Iterator<Item = &'static contrib::diagnostic::Rule> 
         .iter()
         .copied()
         .filter(|rule| rule.kind == contrib::diagnostic::RuleKind::Language)
+}
+
+/// Progress is for a person at a terminal: when standard error is a pipe,
+/// as here, long work draws nothing, so logs hold only the status lines.
+#[test]
+fn no_progress_is_drawn_into_a_pipe() {
+    let examples: Vec<String> = std::fs::read_dir(root().join("examples"))
+        .expect("examples/")
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "contrib"))
+        .map(|path| path.display().to_string())
+        .collect();
+    let out = tempfile::tempdir().expect("a temp folder");
+    let mut build = vec!["build", "-o"];
+    let folder = out.path().display().to_string();
+    build.push(&folder);
+    build.extend(examples.iter().map(String::as_str));
+    for args in [vec!["check", "--no-cache", "examples/"], build] {
+        let output = contrib(&args);
+        assert!(output.status.success(), "{output:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            !stderr.contains('\r') && !stderr.contains("\x1b["),
+            "`contrib {}` drew progress into a pipe: {stderr:?}",
+            args[0]
+        );
+        assert!(!stderr.contains("checking ") && !stderr.contains("building "));
+    }
 }

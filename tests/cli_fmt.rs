@@ -1,23 +1,25 @@
 //! `contrib fmt` as a person runs it: files rewritten in place, `--check`,
 //! `--diff`, standard input, refusals, exit statuses.
 
+mod isolated;
+
 use std::fs;
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 const FORMATTED: &str = "plugin acme/x 1.0.0 {\n    owner agent-author\n}\n";
 const UNFORMATTED: &str = "plugin acme/x 1.0.0 {\r\n  owner   agent-author }";
 const BROKEN: &str = "plugin acme/x 1.0.0 {\n    owner: agent-author\n}\n}\n";
 
 fn contrib(args: &[&str], folder: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_contrib"))
-        .args(args)
-        .current_dir(folder)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
+    isolated::output(
+        isolated::contrib_command()
+            .args(args)
+            .current_dir(folder)
+            .env("NO_COLOR", "1"),
+    )
 }
 
 fn stdout(output: &Output) -> String {
@@ -82,7 +84,10 @@ fn diff_prints_a_unified_diff_and_changes_nothing() {
 
 #[test]
 fn dash_formats_standard_input_to_standard_output() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_contrib"))
+    let cache = tempfile::tempdir().unwrap();
+    let mut command = isolated::contrib_command();
+    isolated::isolate(&mut command, cache.path());
+    let mut child = command
         .args(["fmt", "-"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -1,8 +1,9 @@
 //! The workspace configuration: where `contrib.toml` is found, what a
 //! malformed one reports, and how `[lints]` changes the rules' levels.
 
+mod isolated;
+
 use std::path::Path;
-use std::process::Command;
 
 use contrib::config::{self, Config};
 use contrib::diagnostic::{Diagnostic, Severity};
@@ -49,12 +50,12 @@ fn workspace(files: &[(&str, &str)]) -> tempfile::TempDir {
 
 /// `contrib check ARGS…` in JSON: exit status and the document.
 fn check(args: &[&Path]) -> (Option<i32>, serde_json::Value) {
-    let output = Command::new(env!("CARGO_BIN_EXE_contrib"))
-        .arg("check")
-        .args(args)
-        .args(["--format", "json"])
-        .output()
-        .expect("contrib runs");
+    let output = isolated::output(
+        isolated::contrib_command()
+            .arg("check")
+            .args(args)
+            .args(["--format", "json"]),
+    );
     let stderr = String::from_utf8_lossy(&output.stderr);
     let document = serde_json::from_slice(&output.stdout)
         .unwrap_or_else(|error| panic!("not JSON ({error}): {stderr}"));
@@ -176,13 +177,13 @@ fn config_overrides_discovery() {
 #[test]
 fn a_missing_config_file_is_a_one_line_error() {
     let folder = workspace(&[("style.contrib", STYLE)]);
-    let output = Command::new(env!("CARGO_BIN_EXE_contrib"))
-        .arg("check")
-        .arg("--config")
-        .arg(folder.path().join("nope.toml"))
-        .arg(folder.path().join("style.contrib"))
-        .output()
-        .expect("contrib runs");
+    let output = isolated::output(
+        isolated::contrib_command()
+            .arg("check")
+            .arg("--config")
+            .arg(folder.path().join("nope.toml"))
+            .arg(folder.path().join("style.contrib")),
+    );
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(stderr.lines().count(), 1, "{stderr}");

@@ -1,13 +1,10 @@
 //! `contrib explain NAME|CODE` and `contrib rules`.
 
-use std::process::Command;
+mod isolated;
 
 /// Runs `contrib ARGS…`: exit status, stdout, stderr.
 fn contrib(args: &[&str]) -> (Option<i32>, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_contrib"))
-        .args(args)
-        .output()
-        .expect("contrib runs");
+    let output = isolated::output(isolated::contrib_command().args(args));
     (
         output.status.code(),
         String::from_utf8_lossy(&output.stdout).into_owned(),

@@ -1,8 +1,10 @@
 //! `contrib check --fix`: safe fixes by default, unsafe ones only with
 //! `--unsafe-fixes`, and a second run changes nothing.
 
+mod isolated;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -36,13 +38,13 @@ impl Copy {
 
     /// Runs `contrib check ARGS… MANIFEST --format json`.
     fn check(&self, args: &[&str]) -> Checked {
-        let output = Command::new(env!("CARGO_BIN_EXE_contrib"))
-            .arg("check")
-            .args(args)
-            .arg(&self.manifest)
-            .args(["--format", "json"])
-            .output()
-            .expect("contrib runs");
+        let output = isolated::output(
+            isolated::contrib_command()
+                .arg("check")
+                .args(args)
+                .arg(&self.manifest)
+                .args(["--format", "json"]),
+        );
         Checked::from(output)
     }
 }
@@ -181,11 +183,11 @@ fn removing_an_unused_suppression_keeps_the_rules_still_in_use() {
 #[test]
 fn unsafe_fixes_need_fix() {
     let copy = Copy::of("typos.contrib");
-    let output = Command::new(env!("CARGO_BIN_EXE_contrib"))
-        .args(["check", "--unsafe-fixes"])
-        .arg(&copy.manifest)
-        .output()
-        .expect("contrib runs");
+    let output = isolated::output(
+        isolated::contrib_command()
+            .args(["check", "--unsafe-fixes"])
+            .arg(&copy.manifest),
+    );
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("--fix"));
     assert!(copy.text().contains("placment"), "the file changed");

@@ -1,16 +1,18 @@
 //! `contrib import` as a person runs it: files written, the report printed,
 //! and what `contrib check` then says about the written manifests.
 
+mod isolated;
+
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn contrib(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_contrib"))
-        .args(args)
-        .current_dir(cwd)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the binary runs")
+    isolated::output(
+        isolated::contrib_command()
+            .args(args)
+            .current_dir(cwd)
+            .env("NO_COLOR", "1"),
+    )
 }
 
 fn write(root: &Path, path: &str, text: &str) {

@@ -6,12 +6,20 @@
 //! they ask for.
 //!
 //! The pipeline run on each input is what `contrib check` and `contrib fmt`
-//! do: decode the bytes, parse, lower, and format.
+//! do: decode the bytes, parse, lower, check (suppressions included), render
+//! every diagnostic for people and as JSON, and format.
+//!
+//! Allocation counts miss work that allocates nothing, such as a loop that
+//! rescans a growing list for every comment; `benches/growth.sh` measures
+//! the time of the same inputs at N and 2N for that.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use contrib::{decode_bytes, fmt, lower, syntax};
+use contrib::cli::check::check_bytes;
+use contrib::config::Config;
+use contrib::fmt;
+use contrib::report::{self, Format};
 
 struct Counting;
 
@@ -62,20 +70,36 @@ fn work(text: &str) -> (u64, u64) {
 }
 
 fn pipeline(text: &str) {
-    let Ok(source) = decode_bytes("big.contrib", text.as_bytes()) else {
-        return;
+    let (source, diagnostics) = check_bytes("big.contrib", text.as_bytes(), &Config::platform());
+    // The human report renders a file's diagnostics in parallel; rendered
+    // on other threads, their allocations would escape this thread's
+    // count. A pool of one thread, this one, keeps them here.
+    let render = || {
+        for format in [Format::Human, Format::Json] {
+            let mut emitter = report::emitter(format, report::human::Style::default());
+            let mut out = std::io::sink();
+            let _ = emitter.file(&mut out, &source, &diagnostics);
+        }
     };
-    if let Ok(tree) = syntax::parse(&source.text) {
-        let lowered = lower::lower(&tree);
-        std::hint::black_box(lowered);
-    }
+    POOL.with(|pool| pool.install(render));
     let _ = std::hint::black_box(fmt::format(&source.text));
+}
+
+thread_local! {
+    /// A rayon pool whose only thread is the calling test's thread (a
+    /// thread can belong to one pool, so one per test thread).
+    static POOL: rayon::ThreadPool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .use_current_thread()
+        .build()
+        .expect("a pool of this thread");
 }
 
 /// Fails if doubling the input more than 2.5-folds either count.
 fn assert_linear(name: &str, make: impl Fn(usize) -> String, n: usize) {
     let small = make(n);
     let large = make(2 * n);
+    POOL.with(|_| ()); // built before counting starts
     let (small_allocations, small_bytes) = work(&small);
     let (large_allocations, large_bytes) = work(&large);
     let allocations = large_allocations as f64 / small_allocations.max(1) as f64;
@@ -167,4 +191,65 @@ fn deeply_nested_lists() {
         ))
     };
     assert_linear("many lists nested 28 deep", many, 500);
+}
+
+/// One contributor with `index`'s kind of suppression: used, unused, naming
+/// an unknown rule, without a reason, after a field on its line, or not a
+/// suppression at all, so that every path of the parser is taken.
+fn suppressed_contributor(index: usize) -> String {
+    let (above, field_comment) = match index % 6 {
+        0 => (
+            "    # contrib: allow(budget-unused) -- sized for growth\n",
+            "",
+        ),
+        1 => (
+            "    # contrib: allow(placement-could-be-wider) -- reviewed\n",
+            "",
+        ),
+        2 => ("    # contrib: allow(no-such-rule) -- typo\n", ""),
+        3 => ("    # contrib: allow(budget-unused)\n", ""),
+        4 => ("", "  # contrib: allow(budget-unused) -- on the field"),
+        _ => ("    # contrib: not a suppression\n", ""),
+    };
+    format!(
+        "{above}    text t{index} {{\n        placement agent\n        budget 900 tokens{field_comment}\n        body \"x\"\n    }}\n"
+    )
+}
+
+#[test]
+fn thousands_of_suppressions_of_every_kind() {
+    let make = |count: usize| {
+        format!(
+            "# contrib: allow(budget-unused) -- the whole file\n{}",
+            plugin_with(&(0..count).map(suppressed_contributor).collect::<String>())
+        )
+    };
+    assert_linear("suppressions of every kind", make, 1_000);
+}
+
+#[test]
+fn a_long_line_of_diagnostics() {
+    // One `tools` line of unknown tools: every diagnostic on the same line,
+    // each rendered with its column.
+    let make = |count: usize| {
+        let tools: Vec<String> = (0..count).map(|index| format!("tool_{index}")).collect();
+        plugin_with(&format!(
+            "    eager-load l {{\n        placement agent\n        budget 50 tokens\n        tools [{}]\n    }}\n",
+            tools.join(", ")
+        ))
+    };
+    assert_linear("a long line of diagnostics", make, 2_000);
+}
+
+#[test]
+fn thousands_of_unknown_fields() {
+    let make = |count: usize| {
+        plugin_with(&format!(
+            "    text t {{\n        placement agent\n        budget 9 tokens\n        body \"x\"\n{}    }}\n",
+            (0..count)
+                .map(|index| format!("        colour{index} red\n"))
+                .collect::<String>()
+        ))
+    };
+    assert_linear("thousands of unknown fields", make, 2_000);
 }

@@ -821,10 +821,16 @@ fn unclosed_blocks_point_at_their_brace() {
     let plugin = "plugin acme/a 1.0.0 {\n    owner operator\n";
     assert_eq!(one(plugin), pair("syntax-error", "{"));
     assert_eq!(only(plugin).message, "unclosed `plugin` block");
-    // The contributor's `}` closes nothing of its own: the last `}` was
-    // taken as the contributor's, so the plugin is the one left open.
+    // The braces would take the last `}` as the contributor's and leave the
+    // plugin open; the layout says the `}` is the plugin's, so the
+    // contributor is the one left open, and its brace is underlined.
     let contributor = "plugin acme/a 1.0.0 {\n    owner operator\n    fact env {\n        says [os]\n        budget 9 tokens\n}\n";
-    assert_eq!(only(contributor).message, "unclosed `plugin` block");
+    assert_eq!(only(contributor).message, "unclosed `fact` block");
+    assert_eq!(one(contributor), pair("syntax-error", "{"));
+    assert_eq!(
+        only(contributor).span().start,
+        contributor.find("env {").unwrap() + 4
+    );
 }
 
 #[test]

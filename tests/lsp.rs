@@ -4,9 +4,11 @@
 //! Every read has a timeout, so a server that hangs fails its test instead
 //! of blocking the suite; a server left running is killed on drop.
 
+mod isolated;
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -73,10 +75,11 @@ impl Server {
     fn start() -> Server {
         let workspace = tempfile::tempdir().unwrap();
         std::fs::write(workspace.path().join("contrib.toml"), CONFIG).unwrap();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_contrib"))
+        let mut command = isolated::contrib_command();
+        isolated::isolate(&mut command, &workspace.path().join("cache"));
+        let mut child = command
             .arg("lsp")
             // Anything the server wrote under these would show up here.
-            .env("XDG_CACHE_HOME", workspace.path().join("cache"))
             .env("HOME", workspace.path().join("home"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -646,6 +649,44 @@ fn garbage_requests_are_answered_and_the_server_keeps_serving() {
 }
 
 #[test]
+fn a_mis_sized_frame_costs_only_itself() {
+    let mut server = Server::initialized();
+    let uri = server.open("review.contrib", CLEAN);
+    let hover = |id: i64| {
+        json!({
+            "jsonrpc": "2.0",
+            "id": id,
+            "method": "textDocument/hover",
+            "params": { "textDocument": { "uri": uri }, "position": position(CLEAN, "placement agent", 12) },
+        })
+        .to_string()
+    };
+    // A length too short: the rest of the body runs into the next header.
+    let body = hover(501);
+    server.write_raw(format!("Content-Length: {}\r\n\r\n{body}", body.len() - 7).as_bytes());
+    let body = hover(502);
+    server.write_raw(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes());
+    let answer = server.response(&json!(502));
+    assert!(
+        answer["result"]["contents"]["value"].is_string(),
+        "{answer}"
+    );
+    // A length too long: the body swallows the next frame's header.
+    let body = hover(503);
+    server.write_raw(format!("Content-Length: {}\r\n\r\n{body}", body.len() + 25).as_bytes());
+    for id in [504, 505] {
+        let body = hover(id);
+        server.write_raw(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes());
+    }
+    let answer = server.response(&json!(505));
+    assert!(
+        answer["result"]["contents"]["value"].is_string(),
+        "{answer}"
+    );
+    assert!(server.shut_down().success());
+}
+
+#[test]
 fn garbage_documents_get_diagnostics_and_the_server_keeps_serving() {
     let mut server = Server::initialized();
     let binary: String = (0u8..=255).map(char::from).cycle().take(4096).collect();
@@ -728,4 +769,69 @@ fn exit_without_shutdown_is_status_1() {
 fn a_closed_stream_without_shutdown_is_status_1() {
     let mut server = Server::initialized();
     assert_eq!(server.wait().code(), Some(1));
+}
+
+/// The states a person leaves while typing, near the end of the file: the
+/// outline, hover with measurements and completion of the rest of the file
+/// keep working, and the one error is where the typing is.
+#[test]
+fn mid_typing_states_keep_the_rest_of_the_file_working() {
+    let head = CLEAN.trim_end().trim_end_matches('}');
+    let states = [
+        (
+            "    eager-run fetch {\n        budget 100 tokens\n        call fetch_url { url: \n    }\n}\n",
+            "url: ",
+        ),
+        (
+            "    eager-run fetch {\n        budget 100 tokens\n        call load { names: [\"a\", \n    }\n}\n",
+            "[\"a\", ",
+        ),
+        ("    text fetch {\n        placement agent\n\n}\n", "fetch {"),
+        (
+            "    text fetch {\n        placement agent\n        body \"\"\"\n            Half a sent\n    }\n}\n",
+            "\"\"\"",
+        ),
+    ];
+    let mut server = Server::initialized();
+    for (index, (tail, typing)) in states.into_iter().enumerate() {
+        let text = format!("{head}{tail}");
+        let uri = server.open(&format!("typing-{index}.contrib"), &text);
+        let diagnostics = server.diagnostics(&uri, Some(1));
+        assert_eq!(diagnostics.len(), 1, "{text}\n{diagnostics:#?}");
+        let line = diagnostics[0]["range"]["start"]["line"].as_u64().unwrap() as usize;
+        let typed_line = text[..text.rfind(typing).unwrap()].matches('\n').count();
+        assert_eq!(line, typed_line, "{text}\n{diagnostics:#?}");
+
+        let symbols = server.request(
+            "textDocument/documentSymbol",
+            json!({ "textDocument": { "uri": uri } }),
+        );
+        let children: Vec<&str> = symbols["result"][0]["children"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|child| child["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(children, ["stance", "review-ops", "fetch"], "{text}");
+
+        let hover = server.request(
+            "textDocument/hover",
+            json!({ "textDocument": { "uri": uri }, "position": position(&text, "text stance", 6) }),
+        );
+        let shown = hover["result"]["contents"]["value"].as_str().unwrap_or("");
+        assert!(shown.contains("% of 40)"), "{text}\n{shown}");
+
+        let completion = server.request(
+            "textDocument/completion",
+            json!({ "textDocument": { "uri": uri }, "position": position(&text, "placement agent", 10) }),
+        );
+        let labels: Vec<&str> = completion["result"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|item| item["label"].as_str().unwrap())
+            .collect();
+        assert!(labels.contains(&"agent"), "{text}\n{labels:?}");
+    }
+    assert!(server.shut_down().success());
 }

@@ -7,10 +7,11 @@
 //! The mutants are drawn from a fixed seed, so a failure reproduces; set
 //! `CONTRIB_MUTATION_SEED` to explore others.
 
+mod isolated;
+
 mod common;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::process::Command;
 
 use common::{check_bytes, manifests, relative, root};
 use contrib::report::{human::Human, json};
@@ -176,12 +177,12 @@ fn the_binary_exits_0_or_1_on_mutated_examples() {
         let (mutant, what) = mutate(&mut rng, bytes);
         let path = folder.path().join(format!("mutant-{index}.contrib"));
         std::fs::write(&path, &mutant).expect("a mutant file");
-        let output = Command::new(env!("CARGO_BIN_EXE_contrib"))
-            .args(["check", "--format", "json"])
-            .arg(&path)
-            .env("RUST_BACKTRACE", "1")
-            .output()
-            .expect("the contrib binary runs");
+        let output = isolated::output(
+            isolated::contrib_command()
+                .args(["check", "--format", "json"])
+                .arg(&path)
+                .env("RUST_BACKTRACE", "1"),
+        );
         let code = output.status.code();
         assert!(
             matches!(code, Some(0 | 1)),

@@ -249,6 +249,7 @@ fn run_everything(bytes: &[u8]) {
             let _ = source.position(diagnostic.span().end);
         }
     }
+    render_everywhere(bytes);
     if let Ok(formatted) = fmt::format(text) {
         assert_eq!(
             fmt::format(&formatted).ok().as_deref(),
@@ -263,7 +264,34 @@ fn run_everything(bytes: &[u8]) {
     }
 }
 
-// ----- fuzz regressions
+/// What `contrib check` writes for `bytes`, in every format, as the `check`
+/// fuzz target does: the human report never panics and never passes a
+/// control character of the file to the terminal.
+fn render_everywhere(bytes: &[u8]) {
+    use contrib::report::{self, Format};
+    let (source, diagnostics) = contrib::cli::check::check_bytes(
+        "fuzz.contrib",
+        bytes,
+        &contrib::config::Config::platform(),
+    );
+    for format in [Format::Human, Format::Json, Format::Sarif, Format::Github] {
+        let mut emitter = report::emitter(format, report::human::Style::default());
+        let mut out = Vec::new();
+        emitter.file(&mut out, &source, &diagnostics).unwrap();
+        emitter.finish(&mut out, report::Totals::default()).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        if format == Format::Human {
+            assert!(
+                !text
+                    .chars()
+                    .any(|c| c.is_control() && c != '\n' && c != '\t'),
+                "a control character reached the human report"
+            );
+        }
+    }
+}
+
+// ----- fuzz regressions and hostile seeds
 
 #[test]
 fn every_input_the_fuzzers_crashed_on_is_handled() {
@@ -279,5 +307,50 @@ fn every_input_the_fuzzers_crashed_on_is_handled() {
         let bytes = std::fs::read(&path).unwrap();
         let outcome = std::panic::catch_unwind(|| run_everything(&bytes));
         assert!(outcome.is_ok(), "{} panics", path.display());
+    }
+}
+
+/// The hostile inputs the fuzz targets start from (`fuzz/seeds/`): a line
+/// past column 65,535, escape sequences, bidi and tag characters, thousands
+/// of suppressions and diagnostics, integers a bundle cannot carry, and
+/// (for the reader and the importer) mis-sized frames and huge
+/// frontmatter.
+#[test]
+fn every_hostile_seed_is_handled() {
+    let seeds = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds");
+    let files = |folder: &str| {
+        let mut paths: Vec<_> = std::fs::read_dir(seeds.join(folder))
+            .unwrap()
+            .flatten()
+            .map(|entry| entry.path())
+            .collect();
+        paths.sort();
+        assert!(!paths.is_empty(), "no seeds in fuzz/seeds/{folder}");
+        paths
+    };
+    for path in files("manifests") {
+        let bytes = std::fs::read(&path).unwrap();
+        let outcome = std::panic::catch_unwind(|| run_everything(&bytes));
+        assert!(outcome.is_ok(), "{} panics", path.display());
+    }
+    for path in files("lsp_frames") {
+        let bytes = std::fs::read(&path).unwrap();
+        let (messages, reader) = contrib::lsp::transport::spawn_reader(std::io::Cursor::new(bytes));
+        let count = messages.iter().count();
+        assert!(
+            reader.join().is_ok(),
+            "{} panics the reader",
+            path.display()
+        );
+        assert!(count > 0, "{}: nothing read", path.display());
+    }
+    for path in files("frontmatter") {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let document = contrib::import::frontmatter::split(&text);
+        assert!(
+            document.frontmatter.keys_are_distinct(),
+            "{}",
+            path.display()
+        );
     }
 }

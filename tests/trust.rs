@@ -144,12 +144,14 @@ fn turn_records(layout: &Value) -> Vec<&Value> {
         .collect()
 }
 
-/// The plugin versions a turn's record lists.
+/// The plugin version of each contributor a turn's record lists as
+/// included in it.
 fn contributors(record: &Value) -> Vec<String> {
-    record["turn_contributors"]
+    record["contributors"]
         .as_array()
-        .expect("turn contributors")
+        .expect("contributors")
         .iter()
+        .filter(|contributor| contributor["included"] == true)
         .map(|contributor| {
             contributor["plugin"]
                 .as_str()
@@ -158,6 +160,9 @@ fn contributors(record: &Value) -> Vec<String> {
         })
         .collect()
 }
+
+/// A workspace's convention, one agent text.
+const HOUSE: &str = "plugin acme/house 1.0.0 {\n    owner workspace\n\n    text money {\n        placement agent\n        budget 30 tokens\n        body \"Money is in pence.\"\n    }\n}\n";
 
 const TWO_TURNS: &str =
     "[[turn]]\nat = \"2026-03-02T09:01:00Z\"\n[[turn]]\nat = \"2026-03-02T09:05:00Z\"\n";
@@ -495,11 +500,7 @@ fn a_gated_eager_run_waits_then_is_approved_or_denied() {
 #[test]
 fn a_withdrawn_version_leaves_running_conversations_at_their_next_turn() {
     let scene = Scene::new();
-    let file = scene.author(
-        "house",
-        "",
-        "plugin acme/house 1.0.0 {\n    owner workspace\n\n    text money {\n        placement agent\n        budget 30 tokens\n        body \"Money is in pence.\"\n    }\n}\n",
-    );
+    let file = scene.author("house", "", HOUSE);
     scene.publish(&file);
     scene.workspace("[trust]\nas = \"workspace\"\n");
     assert_eq!(
@@ -879,4 +880,101 @@ fn the_walk_through_from_author_to_compose_runs() {
             "{record}"
         );
     }
+}
+
+/// Provenance follows the authority granted at install, not the owner the
+/// manifest asks for: a workspace's handbook installed by a person is
+/// marked `user-authored` in its envelope, and the record says why.
+#[test]
+fn an_envelopes_provenance_follows_the_authority_granted_at_install() {
+    let scene = Scene::new();
+    let tools = "[tools.read_memory]\neffect = \"read\"\nparams = { store = \"string\" }\nschema_tokens = 70\n";
+    let file = scene.author(
+        "notes",
+        tools,
+        "plugin acme/notes 1.0.0 {\n    owner workspace\n\n    preface handbook {\n        source system-config\n        origin \"memory:{call.store}\"\n        budget 200 tokens\n        call read_memory { store: \"handbook\" }\n    }\n}\n",
+    );
+    scene.publish(&file);
+    scene.workspace(&format!("[trust]\nas = \"person\"\n\n{tools}"));
+    let output = scene.install("acme/notes@1.0.0", &["--yes"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+
+    let (output, layout) = scene.compose(TWO_TURNS);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let record = turn_records(&layout)[0];
+    let retrieval = &record["retrievals"][0];
+    assert_eq!(retrieval["provenance"], "user-authored", "{record}");
+    assert_eq!(retrieval["origin"], "memory:handbook", "{record}");
+    let refusals = record["refusals"].to_string();
+    assert!(
+        refusals.contains("it claims `system-config`, but its owner (person)"),
+        "{refusals}"
+    );
+    let notes = layout["turns"][0]["notes"].to_string();
+    assert!(
+        notes.contains("provenance=\\\"user-authored\\\" origin=\\\"memory:handbook\\\""),
+        "{notes}"
+    );
+}
+
+/// A turns file cannot bring in bundles nobody approved: with
+/// `--workspace`, `install` is refused and the turn names why.
+#[test]
+fn a_turns_file_cannot_install_into_a_workspace() {
+    let scene = Scene::new();
+    let file = scene.author("house", "", HOUSE);
+    scene.publish(&file);
+    scene.workspace("[trust]\nas = \"workspace\"\n");
+    assert_eq!(
+        scene.install("acme/house@1.0.0", &["--yes"]).status.code(),
+        Some(0)
+    );
+    let (output, _) = scene.compose(&format!("{TWO_TURNS}install = \"catalog\"\n"));
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert!(
+        text(&output).contains("turn 2: `install` loads bundles nobody approved; with `--workspace`, install with `contrib install` between runs"),
+        "{}",
+        text(&output)
+    );
+}
+
+/// `install --html` writes the approval screen before anything is asked:
+/// for an update, what changed with what needs approval marked, and the
+/// authority granted, the same screen the terminal shows.
+#[test]
+fn install_writes_the_approval_screen_as_a_page() {
+    let scene = Scene::new();
+    let manifest = |version: &str, budget: u32| {
+        format!("plugin acme/clock {version} {{\n    owner operator\n\n    eager-run started-at {{\n        budget {budget} tokens\n        call get_current_time {{}}\n    }}\n}}\n")
+    };
+    let file = scene.author("clock", "", &manifest("1.0.0", 40));
+    scene.publish(&file);
+    scene.workspace("[trust]\nas = \"workspace\"\n");
+    let output = scene.install("acme/clock@1.0.0", &["--yes"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    scene.write("authors/clock/plugin.contrib", &manifest("1.1.0", 60));
+    scene.publish(&file);
+    let output = scene.install("acme/clock@1.1.0", &["--html", "approval.html"]);
+    assert_eq!(output.status.code(), Some(3), "{}", text(&output));
+    let page = scene.read("approval.html");
+    assert!(page.contains("<title>Install acme/clock@1.1.0?</title>"));
+    assert!(page.contains("<h2 id=\"delta\">Changes since acme/clock@1.0.0</h2>"));
+    assert!(
+        page.contains(
+            "needs approval</span> <code>started-at</code>: budget rises from 40 to 60 tokens"
+        ),
+        "{page}"
+    );
+    assert!(
+        page.contains("<code data-key=\"granted\">workspace</code>"),
+        "{page}"
+    );
+    assert!(
+        text(&output).contains("budget rises from 40 to 60 tokens"),
+        "the terminal shows the same"
+    );
+    assert!(
+        !scene.read("ws/contrib.lock").contains("1.1.0"),
+        "nothing was installed"
+    );
 }

@@ -244,7 +244,7 @@ pub fn plugin(rng: &mut Rng, index: usize) -> Plugin {
         id: "tools".into(),
         placement: "agent",
         budget: 400,
-        fields: vec![("tools", "read_object, search_code".into())],
+        fields: vec![("tools", "[read_object, search_code]".into())],
         body: None,
     });
     parts.push(Part {
@@ -280,7 +280,7 @@ pub fn plugin(rng: &mut Rng, index: usize) -> Plugin {
         id: "environment".into(),
         placement: "message",
         budget: 60,
-        fields: vec![("says", "date, os, arch".into())],
+        fields: vec![("says", "[date, os, arch]".into())],
         body: None,
     });
     let broken = rng.below(20) == 0;
@@ -316,6 +316,10 @@ fn escape(text: &str) -> String {
         .replace("PERSON-NAME", "{person.name}")
 }
 
+/// Kinds whose placement the language fixes: a manifest does not write it
+/// (`placement-not-for-kind`); the JSON and TOML forms keep it.
+const PLACED_BY_KIND: [&str; 4] = ["eager-run", "system-message", "preface", "fact"];
+
 /// The plugin as a `.contrib` manifest.
 pub fn manifest(plugin: &Plugin) -> String {
     let mut out = String::new();
@@ -331,11 +335,10 @@ pub fn manifest(plugin: &Plugin) -> String {
     );
     for part in &plugin.parts {
         let _ = writeln!(out, "\n    {} {} {{", part.kind, part.id);
-        let _ = writeln!(
-            out,
-            "        placement {}\n        budget {} tokens",
-            part.placement, part.budget
-        );
+        if !PLACED_BY_KIND.contains(&part.kind) {
+            let _ = writeln!(out, "        placement {}", part.placement);
+        }
+        let _ = writeln!(out, "        budget {} tokens", part.budget);
         for (field, value) in &part.fields {
             let _ = writeln!(out, "        {field} {value}");
         }

@@ -10,6 +10,12 @@
 --
 -- Options (set before this file is loaded):
 --   vim.g.contrib_cmd = { '/path/to/contrib', 'lsp' }   -- default { 'contrib', 'lsp' }
+--   vim.g.contrib_grammar = '/path/to/contrib/editors/tree-sitter-contrib'
+--     -- the project's tree-sitter grammar, its parser built (see README.md)
+--   vim.g.contrib_preview_session = 'session.toml'      -- for :ContribPreview
+--
+-- :ContribPreview [SESSION] shows what the model is told for the manifest in
+-- a split, refreshed as you type (Neovim 0.9+).
 
 -- 1. Filetype detection ----------------------------------------------------------
 vim.filetype.add({ extension = { contrib = 'contrib' } })
@@ -24,7 +30,47 @@ if vim.fn.has('nvim-0.8') == 0 then
   })
 end
 
--- 2. Buffer options ----------------------------------------------------------------
+-- 2. The tree-sitter grammar (Neovim 0.9+) ---------------------------------------------
+-- vim.g.contrib_grammar: the folder editors/tree-sitter-contrib of a checkout,
+-- with its parser built as contrib.so there (see README.md).
+local grammar_ready = nil
+
+local function load_grammar()
+  if grammar_ready ~= nil then
+    return grammar_ready
+  end
+  grammar_ready = false
+  local dir = vim.g.contrib_grammar
+  if not dir or vim.fn.has('nvim-0.9') == 0 then
+    return false
+  end
+  local parser = dir .. '/contrib.so'
+  if vim.fn.filereadable(parser) == 0 then
+    vim.notify('contrib.lua: build the grammar first: cc -shared -fPIC -O2 -I src src/parser.c -o contrib.so in '
+      .. dir, vim.log.levels.WARN)
+    return false
+  end
+  local ok = pcall(vim.treesitter.language.add, 'contrib', { path = parser })
+  if not ok then
+    return false
+  end
+  for _, name in ipairs({ 'highlights', 'indents', 'textobjects' }) do
+    local file = io.open(dir .. '/queries/' .. name .. '.scm', 'r')
+    if file then
+      vim.treesitter.query.set('contrib', name, file:read('*a'))
+      file:close()
+    end
+  end
+  grammar_ready = true
+  return true
+end
+
+--- Starts tree-sitter highlighting in `buf`; whether it could.
+local function start_grammar(buf)
+  return load_grammar() and pcall(vim.treesitter.start, buf, 'contrib')
+end
+
+-- 3. Buffer options ----------------------------------------------------------------
 vim.api.nvim_create_autocmd('FileType', {
   group = vim.api.nvim_create_augroup('contrib_ftplugin', { clear = true }),
   pattern = 'contrib',
@@ -36,15 +82,16 @@ vim.api.nvim_create_autocmd('FileType', {
     bo.shiftwidth = 4
     bo.softtabstop = 4
     bo.tabstop = 4
-    -- There is no tree-sitter grammar or Vim syntax file for contrib yet. Until
-    -- there is, borrow the `conf` syntax: # comments and one-line strings.
-    if #vim.api.nvim_get_runtime_file('syntax/contrib.vim', false) == 0 then
+    -- The project's tree-sitter grammar when it is configured (0.9+), else
+    -- Vim's `conf` syntax: # comments and one-line strings. Semantic tokens
+    -- from the language server refine either (0.9+).
+    if not start_grammar(args.buf) and #vim.api.nvim_get_runtime_file('syntax/contrib.vim', false) == 0 then
       bo.syntax = 'conf'
     end
   end,
 })
 
--- 3. Language server -----------------------------------------------------------------
+-- 4. Language server -----------------------------------------------------------------
 local cmd = vim.g.contrib_cmd or { 'contrib', 'lsp' }
 
 if vim.fn.has('nvim-0.11') == 1 then
@@ -81,4 +128,75 @@ else
     }
   end
   lspconfig.contrib.setup({})
+end
+
+-- 5. :ContribPreview ---------------------------------------------------------------
+-- What the model is told for the manifest in the current buffer, from the
+-- language server's `contrib/preview` request, in a split beside it;
+-- refreshed as you type while the split is open. `:ContribPreview PATH`
+-- composes for that session.toml (relative to the manifest's folder);
+-- otherwise vim.g.contrib_preview_session, else the example session.
+if vim.fn.has('nvim-0.9') == 1 then
+  local preview = { buf = nil, source = nil, session = nil, timer = nil }
+
+  local function client_for(source)
+    local get = vim.lsp.get_clients or vim.lsp.get_active_clients
+    return get({ bufnr = source, name = 'contrib' })[1]
+  end
+
+  local function refresh()
+    local source = preview.source
+    if not (source and vim.api.nvim_buf_is_valid(source)) then return end
+    if not (preview.buf and vim.api.nvim_buf_is_valid(preview.buf)) then return end
+    local client = client_for(source)
+    if not client then
+      vim.notify('ContribPreview: the contrib language server is not attached to this buffer', vim.log.levels.WARN)
+      return
+    end
+    local params = { textDocument = vim.lsp.util.make_text_document_params(source), session = preview.session }
+    client.request('contrib/preview', params, function(err, answer)
+      if not (preview.buf and vim.api.nvim_buf_is_valid(preview.buf)) then return end
+      local text
+      if err then
+        text = 'The preview failed: ' .. (err.message or vim.inspect(err))
+      elseif answer == nil or answer == vim.NIL then
+        text = 'The language server has not opened this manifest yet.'
+      elseif answer.problem then
+        text = answer.problem
+      else
+        text = answer.text
+      end
+      vim.bo[preview.buf].modifiable = true
+      vim.api.nvim_buf_set_lines(preview.buf, 0, -1, false, vim.split(text, '\n', { plain = true }))
+      vim.bo[preview.buf].modifiable = false
+    end, source)
+  end
+
+  vim.api.nvim_create_user_command('ContribPreview', function(opts)
+    local source = vim.api.nvim_get_current_buf()
+    if vim.bo[source].filetype ~= 'contrib' then
+      vim.notify('ContribPreview: open a .contrib manifest first', vim.log.levels.WARN)
+      return
+    end
+    preview.source = source
+    preview.session = (opts.args ~= '' and opts.args) or vim.g.contrib_preview_session
+    if not (preview.buf and vim.api.nvim_buf_is_valid(preview.buf)) then
+      preview.buf = vim.api.nvim_create_buf(false, true)
+      vim.bo[preview.buf].bufhidden = 'wipe'
+      vim.bo[preview.buf].filetype = 'markdown'
+      vim.api.nvim_buf_set_name(preview.buf, 'contrib://what-the-model-is-told')
+      vim.cmd('vsplit')
+      vim.api.nvim_win_set_buf(0, preview.buf)
+      vim.cmd('wincmd p')
+      vim.api.nvim_create_autocmd({ 'TextChanged', 'TextChangedI' }, {
+        group = vim.api.nvim_create_augroup('contrib_preview', { clear = true }),
+        buffer = source,
+        callback = function()
+          if preview.timer then preview.timer:stop() end
+          preview.timer = vim.defer_fn(refresh, 300)
+        end,
+      })
+    end
+    refresh()
+  end, { nargs = '?', complete = 'file', desc = 'Show what the model is told for this manifest' })
 end

@@ -4,9 +4,21 @@
 //!
 //! Nothing is ever deleted or overwritten: a new version is a new file and
 //! a new lock entry; `yank` only marks an entry, and a yanked number is
-//! never reused. Publishing writes the bundle first and the lock second,
-//! each atomically, so an interrupted publish leaves at worst a bundle the
-//! lock does not list, which `catalog check` reports.
+//! never reused. Versions equal under SemVer precedence are one version:
+//! `1.4.0+build.7` is `1.4.0`, so build metadata cannot publish other
+//! content under a number already taken. Publishing writes the bundle
+//! first and the lock second, each atomically, so an interrupted publish
+//! leaves at worst a bundle the lock does not list, which `catalog check`
+//! reports.
+//!
+//! Every read-modify-write of the lock (`publish`, `yank`) holds the
+//! catalog's exclusive lock ([`crate::fs::lock`]) from the read to the
+//! write, so concurrent publishes and yanks never lose each other's
+//! entries; readers that compare bundles with the lock hold a shared one.
+//! A catalog's content is untrusted: nothing is read or written through a
+//! symbolic link that leads out of it, a lock entry must name a plugin as
+//! `scope/name`, and trusted keys are looked up in the catalog's own
+//! `keys/` folder only.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -18,10 +30,16 @@ use super::sign::{self, DetachedSignature};
 use super::{bundle_path, write_bundle, Bundle, Permissions, Written};
 use crate::config::Config;
 use crate::diagnostic::Diagnostic;
+use crate::fs::{self, Access, Guard, Root};
+use crate::limits::files::{BUNDLE, KEY, LOCK};
 use crate::rules::*;
 use crate::source::{SourceFile, Span};
 
 pub const LOCK_FILE: &str = "catalog.lock";
+
+/// The folder, under a catalog, that holds the public keys its lock
+/// trusts (`keys/<key id>.pub`).
+pub const KEYS_FOLDER: &str = "keys";
 
 /// `catalog.lock`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -46,47 +64,77 @@ pub struct LockEntry {
 }
 
 impl Lock {
-    /// Reads the lock of `folder`; a folder without one is an empty catalog.
+    /// Reads the lock of the catalog at `folder`; a folder without one, or
+    /// no folder yet (a first publish creates it), is an empty catalog.
     pub fn read(folder: &Path) -> Result<Lock, String> {
-        let path = folder.join(LOCK_FILE);
-        match std::fs::read_to_string(&path) {
-            Ok(text) => toml::from_str(&text).map_err(|error| {
-                format!(
-                    "`{}` is not a valid lock: {}",
-                    path.display(),
-                    error.message()
-                )
-            }),
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(Lock::default()),
-            Err(error) => Err(format!("cannot read `{}`: {error}", path.display())),
+        if std::fs::symlink_metadata(folder).is_err() {
+            return Ok(Lock::default());
         }
+        Lock::read_in(&Root::open(folder)?)
+    }
+
+    fn read_in(root: &Root) -> Result<Lock, String> {
+        let path = root.path().join(LOCK_FILE);
+        if std::fs::symlink_metadata(&path).is_err() {
+            return Ok(Lock::default());
+        }
+        let text = read_lock_text(root)?;
+        Lock::parse(&path, &text)
+    }
+
+    /// The lock in `text`, refused when it is not the lock's shape or an
+    /// entry names a plugin as anything but `scope/name` (a tampered
+    /// `../../etc` would otherwise lead a path out of the catalog).
+    fn parse(path: &Path, text: &str) -> Result<Lock, String> {
+        let lock: Lock = toml::from_str(text).map_err(|error| {
+            format!(
+                "`{}` is not a valid lock: {}",
+                path.display(),
+                error.message()
+            )
+        })?;
+        if let Some(entry) = lock
+            .published
+            .iter()
+            .find(|entry| !super::is_plugin_name(&entry.plugin))
+        {
+            return Err(format!(
+                "`{}` is not a valid lock: `{}` is not a plugin name (`scope/name`, each in kebab-case)",
+                path.display(),
+                crate::report::terminal::visible(&entry.plugin)
+            ));
+        }
+        Ok(lock)
     }
 
     /// Writes the lock atomically.
-    pub fn write(&self, folder: &Path) -> Result<(), String> {
+    fn write(&self, root: &Root) -> Result<(), String> {
         let text = toml::to_string_pretty(self)
             .map_err(|error| format!("cannot write the lock: {error}"))?;
         let text = format!(
             "# Written by `contrib publish` and `contrib yank`; do not edit by hand.\n{text}"
         );
-        crate::cli::files::write_atomically(&folder.join(LOCK_FILE), text.as_bytes())
+        fs::write_atomically(&root.path().join(LOCK_FILE), text.as_bytes())
     }
 
     /// The newest version of `plugin` ever published, yanked or not.
     pub fn newest(&self, plugin: &str) -> Option<&LockEntry> {
         self.entries(plugin)
-            .max_by(|a, b| a.version.cmp(&b.version))
+            .max_by(|a, b| a.version.cmp_precedence(&b.version))
     }
 
     /// The newest version of `plugin` that new installs may pick.
     pub fn newest_installable(&self, plugin: &str) -> Option<&LockEntry> {
         self.entries(plugin)
             .filter(|entry| !entry.yanked)
-            .max_by(|a, b| a.version.cmp(&b.version))
+            .max_by(|a, b| a.version.cmp_precedence(&b.version))
     }
 
+    /// The entry of `plugin@version`, or of a version equal to it under
+    /// SemVer precedence (which ignores build metadata).
     pub fn entry(&self, plugin: &str, version: &semver::Version) -> Option<&LockEntry> {
-        self.entries(plugin).find(|entry| &entry.version == version)
+        self.entries(plugin)
+            .find(|entry| entry.version.cmp_precedence(version).is_eq())
     }
 
     fn entries<'a>(&'a self, plugin: &str) -> impl Iterator<Item = &'a LockEntry> {
@@ -113,16 +161,59 @@ pub enum Published {
 /// Why a publish was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Refusal {
-    Frozen { published: String, built: String },
-    NotIncreased { newest: semver::Version },
+    /// `version` (equal to the bundle's under SemVer precedence) is
+    /// published with other content.
+    Frozen {
+        version: semver::Version,
+        published: String,
+        built: String,
+    },
+    NotIncreased {
+        newest: semver::Version,
+    },
+}
+
+/// Why a publish did not happen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PublishError {
+    /// The catalog refused the bundle: a diagnostic on the manifest.
+    Refused(Refusal),
+    /// The catalog could not be read or written.
     Io(String),
+}
+
+impl From<String> for PublishError {
+    fn from(message: String) -> Self {
+        PublishError::Io(message)
+    }
 }
 
 impl Refusal {
     /// The refusal as a diagnostic on the manifest's version.
     pub fn diagnostic(&self, bundle: &Bundle, version_span: Span) -> Diagnostic {
         match self {
-            Refusal::Frozen { published, built } => Diagnostic::new(
+            Refusal::Frozen {
+                version,
+                published,
+                built,
+            } if *version != bundle.version => Diagnostic::new(
+                &FROZEN_VERSION_CHANGED,
+                format!(
+                    "{} is {}@{version}, already published with other content",
+                    bundle.id(),
+                    bundle.plugin
+                ),
+            )
+            .primary(
+                version_span,
+                format!("the same version as {version}: build metadata is ignored"),
+            )
+            .help(format!(
+                "{version} is published as {published} and this build is {built}; versions that differ only after `+` are one version: bump it"
+            )),
+            Refusal::Frozen {
+                published, built, ..
+            } => Diagnostic::new(
                 &FROZEN_VERSION_CHANGED,
                 format!("{} is already published with other content", bundle.id()),
             )
@@ -136,45 +227,60 @@ impl Refusal {
             )
             .primary(version_span, format!("not greater than {newest}"))
             .help(format!("publish a version greater than {newest}")),
-            Refusal::Io(message) => {
-                Diagnostic::new(&INVALID_BUNDLE, message.clone()).primary(version_span, "here")
-            }
         }
     }
 }
 
-/// Publishes `bundle` into the catalog at `folder`.
-pub fn publish(bundle: &Bundle, folder: &Path) -> Result<Published, Refusal> {
-    let mut lock = Lock::read(folder).map_err(Refusal::Io)?;
+/// Publishes `bundle` into the catalog at `folder` (created if missing),
+/// holding the catalog's exclusive lock from reading `catalog.lock` to
+/// writing it back. `waiting` hears when another process holds the lock.
+pub fn publish(
+    bundle: &Bundle,
+    folder: &Path,
+    waiting: &dyn Fn(&str),
+) -> Result<Published, PublishError> {
+    let root = Root::create(folder)?;
+    let _guard = fs::lock(folder, Access::Exclusive, waiting)?;
+    let mut lock = Lock::read_in(&root)?;
     let built = bundle.digest.clone().unwrap_or_default();
     if let Some(entry) = lock.entry(&bundle.plugin, &bundle.version) {
         if entry.digest == built {
             return Ok(Published::AlreadyPublished(bundle_path(
                 folder,
-                &bundle.plugin,
-                &bundle.version,
+                &entry.plugin,
+                &entry.version,
             )));
         }
-        return Err(Refusal::Frozen {
+        return Err(PublishError::Refused(Refusal::Frozen {
+            version: entry.version.clone(),
             published: entry.digest.clone(),
             built,
-        });
+        }));
     }
     if let Some(newest) = lock.newest(&bundle.plugin) {
-        if bundle.version <= newest.version {
-            return Err(Refusal::NotIncreased {
+        if bundle.version.cmp_precedence(&newest.version).is_le() {
+            return Err(PublishError::Refused(Refusal::NotIncreased {
                 newest: newest.version.clone(),
-            });
+            }));
         }
     }
     let previous = lock
         .newest_installable(&bundle.plugin)
-        .and_then(|entry| Bundle::load(&bundle_path(folder, &entry.plugin, &entry.version)).ok());
-    let path = match write_bundle(folder, bundle).map_err(Refusal::Io)? {
+        .and_then(|entry| load_in(&root, &bundle_path(folder, &entry.plugin, &entry.version)).ok());
+    let path = match write_bundle(&root, bundle)? {
         Written::Created(path) | Written::Unchanged(path) => path,
         Written::Frozen {
-            published, built, ..
-        } => return Err(Refusal::Frozen { published, built }),
+            version,
+            published,
+            built,
+            ..
+        } => {
+            return Err(PublishError::Refused(Refusal::Frozen {
+                version,
+                published,
+                built,
+            }))
+        }
     };
     lock.published.push(LockEntry {
         plugin: bundle.plugin.clone(),
@@ -183,7 +289,7 @@ pub fn publish(bundle: &Bundle, folder: &Path) -> Result<Published, Refusal> {
         yanked: false,
         permissions: bundle.permissions.clone(),
     });
-    lock.write(folder).map_err(Refusal::Io)?;
+    lock.write(&root)?;
     let changes = previous
         .as_ref()
         .map(|old| diff::diff(old, bundle))
@@ -195,26 +301,66 @@ pub fn publish(bundle: &Bundle, folder: &Path) -> Result<Published, Refusal> {
     })
 }
 
-/// Marks `plugin@version` yanked (or, with `undo`, not yanked).
+/// Marks `plugin@version` yanked (or, with `undo`, not yanked), holding
+/// the catalog's exclusive lock from the read to the write.
 pub fn yank(
     folder: &Path,
     plugin: &str,
     version: &semver::Version,
     undo: bool,
-) -> Result<(), String> {
-    let mut lock = Lock::read(folder)?;
-    let entry = lock
-        .published
-        .iter_mut()
-        .find(|entry| entry.plugin == plugin && &entry.version == version)
-        .ok_or_else(|| {
-            format!(
-                "{plugin}@{version} is not published in `{}`",
-                folder.display()
-            )
-        })?;
-    entry.yanked = !undo;
-    lock.write(folder)
+    waiting: &dyn Fn(&str),
+) -> Result<semver::Version, String> {
+    change_lock(folder, waiting, |lock| {
+        let entry = lock
+            .published
+            .iter_mut()
+            .find(|entry| entry.plugin == plugin && entry.version.cmp_precedence(version).is_eq())
+            .ok_or_else(|| {
+                format!(
+                    "{plugin}@{version} is not published in `{}`",
+                    folder.display()
+                )
+            })?;
+        entry.yanked = !undo;
+        Ok(entry.version.clone())
+    })
+}
+
+/// Reads, changes and writes the lock of the catalog at `folder` holding
+/// the catalog's exclusive lock from the read to the write, so that no
+/// concurrent publish, yank or trust is lost; nothing is written when
+/// `change` fails.
+pub(crate) fn change_lock<T>(
+    folder: &Path,
+    waiting: &dyn Fn(&str),
+    change: impl FnOnce(&mut Lock) -> Result<T, String>,
+) -> Result<T, String> {
+    let root = Root::open(folder)?;
+    let _guard = fs::lock(folder, Access::Exclusive, waiting)?;
+    let mut lock = Lock::read_in(&root)?;
+    let value = change(&mut lock)?;
+    lock.write(&root)?;
+    Ok(value)
+}
+
+/// A shared lock on a catalog, for readers that compare its bundles with
+/// its lock; `None` when the folder cannot hold a lock file (a read-only
+/// copy, which no one can be writing through this tool).
+fn shared_lock(folder: &Path) -> Option<Guard> {
+    fs::lock(folder, Access::Shared, &|_| {}).ok()
+}
+
+/// The text of `catalog.lock`, read inside the catalog.
+fn read_lock_text(root: &Root) -> Result<String, String> {
+    let path = root.path().join(LOCK_FILE);
+    let bytes = root.read(&path, LOCK)?;
+    String::from_utf8(bytes).map_err(|_| format!("`{}` is not UTF-8 text", path.display()))
+}
+
+/// Loads a bundle inside the catalog: a link out of it is refused.
+fn load_in(root: &Root, path: &Path) -> Result<Bundle, String> {
+    let bytes = root.read(path, BUNDLE)?;
+    Bundle::from_bytes(&bytes).map_err(|error| format!("`{}`: {error}", path.display()))
 }
 
 /// What `catalog check` found: diagnostics per file, and the approval
@@ -223,6 +369,9 @@ pub fn yank(
 pub struct CatalogReport {
     pub files: Vec<(SourceFile, Vec<Diagnostic>)>,
     pub deltas: Vec<Delta>,
+    /// What the walk of the catalog skipped and why: symbolic links that
+    /// lead out of it or loop, unreadable folders.
+    pub skipped: Vec<fs::Skipped>,
 }
 
 pub struct Delta {
@@ -240,20 +389,12 @@ pub struct Delta {
 /// owners, the newest versions' agent budgets against the system-prompt
 /// share, contributor ids that collide across plugins.
 pub fn check(folder: &Path, config: &Config) -> Result<CatalogReport, String> {
+    let root = Root::open(folder)?;
+    let _guard = shared_lock(folder);
     let lock_path = folder.join(LOCK_FILE);
-    let lock_text = std::fs::read_to_string(&lock_path)
-        .map_err(|error| format!("cannot read `{}`: {error}", lock_path.display()))?;
-    let lock: Lock = toml::from_str(&lock_text).map_err(|error| {
-        format!(
-            "`{}` is not a valid lock: {}",
-            lock_path.display(),
-            error.message()
-        )
-    })?;
-    let lock_source = SourceFile::new(
-        crate::cli::files::display_name(&lock_path),
-        lock_text.clone(),
-    );
+    let lock_text = read_lock_text(&root)?;
+    let lock = Lock::parse(&lock_path, &lock_text)?;
+    let lock_source = SourceFile::new(fs::display_name(&lock_path), lock_text.clone());
     let mut report = CatalogReport::default();
     let mut lock_diagnostics = Vec::new();
     let mut loaded: HashMap<(String, semver::Version), Bundle> = HashMap::new();
@@ -261,7 +402,26 @@ pub fn check(folder: &Path, config: &Config) -> Result<CatalogReport, String> {
     for entry in &lock.published {
         let path = bundle_path(folder, &entry.plugin, &entry.version);
         let span = find_span(&lock_text, &entry.digest);
-        let Ok(bytes) = std::fs::read(&path) else {
+        let exists = std::fs::symlink_metadata(&path).is_ok();
+        let bytes = match root.read(&path, BUNDLE) {
+            Ok(bytes) => bytes,
+            Err(why) if exists => {
+                lock_diagnostics.push(
+                    Diagnostic::new(
+                        &INVALID_BUNDLE,
+                        format!(
+                            "the bundle of {}@{} cannot be read",
+                            entry.plugin, entry.version
+                        ),
+                    )
+                    .primary(span, why)
+                    .help("restore the published bundle as a regular file inside the catalog"),
+                );
+                continue;
+            }
+            Err(_) => Vec::new(),
+        };
+        if !exists {
             lock_diagnostics.push(
                 Diagnostic::new(
                     &MISSING_BUNDLE,
@@ -277,9 +437,9 @@ pub fn check(folder: &Path, config: &Config) -> Result<CatalogReport, String> {
                 )),
             );
             continue;
-        };
+        }
         let source = SourceFile::new(
-            crate::cli::files::display_name(&path),
+            fs::display_name(&path),
             String::from_utf8_lossy(&bytes).into_owned(),
         );
         let mut diagnostics = Vec::new();
@@ -295,7 +455,7 @@ pub fn check(folder: &Path, config: &Config) -> Result<CatalogReport, String> {
                     );
                 }
                 if !lock.trusted_keys.is_empty() {
-                    if let Err(why) = verify_signature(&path, &bundle, &lock.trusted_keys) {
+                    if let Err(why) = verify_signature(&root, &path, &bundle, &lock.trusted_keys) {
                         diagnostics.push(
                             Diagnostic::new(&UNTRUSTED_SIGNATURE, format!("{} is not signed by a trusted key: {why}", bundle.id()))
                                 .primary(Span::point(0), "unverified")
@@ -310,13 +470,15 @@ pub fn check(folder: &Path, config: &Config) -> Result<CatalogReport, String> {
             report.files.push((source, diagnostics));
         }
     }
-    for path in bundles_in(folder) {
+    let walked = bundles_in(&root);
+    report.skipped = walked.skipped;
+    for path in walked.files {
         let listed = lock
             .published
             .iter()
             .any(|entry| bundle_path(folder, &entry.plugin, &entry.version) == path);
         if !listed {
-            let source = SourceFile::new(crate::cli::files::display_name(&path), "");
+            let source = SourceFile::new(fs::display_name(&path), "");
             report.files.push((
                 source,
                 vec![Diagnostic::new(&MISSING_BUNDLE, "this bundle is not in the catalog's lock")
@@ -358,11 +520,13 @@ fn load_diagnostic(error: &super::LoadError, source: &SourceFile) -> Diagnostic 
 /// every bundle must carry a valid signature by one of them: verification
 /// fails closed, as `catalog check` does.
 pub fn installable(folder: &Path) -> Result<Vec<Bundle>, String> {
-    let lock = Lock::read(folder)?;
+    let root = Root::open(folder)?;
+    let is_catalog = root.path().join(LOCK_FILE).exists();
+    let _guard = is_catalog.then(|| shared_lock(folder));
+    let lock = Lock::read_in(&root)?;
     let mut chosen: Vec<Bundle> = Vec::new();
-    for path in bundles_in(folder) {
-        let bundle =
-            Bundle::load(&path).map_err(|error| format!("`{}`: {error}", path.display()))?;
+    for path in bundles_in(&root).files {
+        let bundle = load_in(&root, &path)?;
         let entry = lock.entry(&bundle.plugin, &bundle.version);
         if let Some(entry) = entry {
             if bundle.digest.as_deref() != Some(entry.digest.as_str()) {
@@ -377,12 +541,12 @@ pub fn installable(folder: &Path) -> Result<Vec<Bundle>, String> {
             }
         }
         if !lock.trusted_keys.is_empty() {
-            verify_signature(&path, &bundle, &lock.trusted_keys).map_err(|why| {
+            verify_signature(&root, &path, &bundle, &lock.trusted_keys).map_err(|why| {
                 format!("`{}` is not signed by a trusted key: {why}", path.display())
             })?;
         }
         match chosen.iter_mut().find(|kept| kept.plugin == bundle.plugin) {
-            Some(kept) if kept.version < bundle.version => *kept = bundle,
+            Some(kept) if kept.version.cmp_precedence(&bundle.version).is_lt() => *kept = bundle,
             Some(_) => {}
             None => chosen.push(bundle),
         }
@@ -391,38 +555,43 @@ pub fn installable(folder: &Path) -> Result<Vec<Bundle>, String> {
 }
 
 /// Verifies a bundle's detached signature against the keys the lock
-/// trusts, failing closed.
+/// trusts, failing closed, with the public key read from the catalog's
+/// own `keys/` folder (never from a folder above it, which the catalog
+/// does not control).
 pub(crate) fn verify_signature(
+    root: &Root,
     bundle_file: &Path,
     bundle: &Bundle,
     trusted: &[String],
 ) -> Result<(), String> {
     let path = sign::signature_path(bundle_file);
-    let text =
-        std::fs::read_to_string(&path).map_err(|_| "it has no signature file".to_string())?;
+    let text = root
+        .read(&path, KEY)
+        .ok()
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+        .ok_or_else(|| "it has no readable signature file".to_string())?;
     let signature: DetachedSignature =
         serde_json::from_str(&text).map_err(|_| "its signature file is malformed".to_string())?;
     if !trusted.contains(&signature.key_id) {
         return Err(format!(
             "it is signed by {}, which the lock does not trust",
-            signature.key_id
+            crate::report::terminal::visible(&signature.key_id)
         ));
     }
-    let key_path = bundle_file
-        .ancestors()
-        .find_map(|folder| {
-            let candidate = folder
-                .join("keys")
-                .join(format!("{}.pub", signature.key_id.replace(':', "-")));
-            candidate.exists().then_some(candidate)
-        })
+    let key_path = root
+        .path()
+        .join(KEYS_FOLDER)
+        .join(format!("{}.pub", signature.key_id.replace(':', "-")));
+    let key_text = root
+        .read(&key_path, KEY)
+        .ok()
+        .and_then(|bytes| String::from_utf8(bytes).ok())
         .ok_or_else(|| {
             format!(
-                "the public key of {} is not in the catalog's `keys/` folder",
+                "the public key of {} is not in the catalog's `{KEYS_FOLDER}/` folder",
                 signature.key_id
             )
         })?;
-    let key_text = std::fs::read_to_string(&key_path).map_err(|error| error.to_string())?;
     let key = sign::read_public(&key_text)?;
     sign::verify(
         &key,
@@ -454,25 +623,10 @@ fn deltas(lock: &Lock, loaded: &HashMap<(String, semver::Version), Bundle>) -> V
     deltas
 }
 
-/// Every `*.bundle.json` under `folder`, in path order.
-fn bundles_in(folder: &Path) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut stack = vec![folder.to_path_buf()];
-    while let Some(current) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&current) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.to_string_lossy().ends_with(".bundle.json") {
-                found.push(path);
-            }
-        }
-    }
-    found.sort();
-    found
+/// Every `*.bundle.json` in the catalog, in path order, following no
+/// link out of it.
+fn bundles_in(root: &Root) -> fs::Walked {
+    root.walk(&[], |path| path.to_string_lossy().ends_with(".bundle.json"))
 }
 
 /// The span of the first occurrence of `needle` in `text`, or the start.

@@ -74,7 +74,7 @@ pub struct CacheImpact {
 }
 
 impl CacheImpact {
-    fn none(why: &str) -> CacheImpact {
+    pub fn none(why: &str) -> CacheImpact {
         CacheImpact {
             invalidates: None,
             prefixes: format!("none: {why}"),

@@ -13,9 +13,10 @@
 
 use std::path::{Path, PathBuf};
 
-use super::catalog::{self, Lock};
+use super::catalog;
 use super::sign;
 use super::{bundle_path, Bundle};
+use crate::fs::Root;
 
 /// What trusting a key did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,25 +40,26 @@ pub fn key_file(folder: &Path, id: &str) -> PathBuf {
 pub fn trust(folder: &Path, key_text: &str) -> Result<Trusted, String> {
     let key = sign::read_public(key_text)?;
     let id = sign::key_id(&key);
-    let mut lock = Lock::read(folder)?;
     let path = key_file(folder, &id);
+    let root = Root::open(folder)?;
     if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent)
-            .map_err(|error| format!("cannot create `{}`: {error}", parent.display()))?;
+        root.create_folders(parent)?;
     }
-    crate::cli::files::write_atomically(&path, key_text.as_bytes())?;
-    if !lock.trusted_keys.contains(&id) {
-        lock.trusted_keys.push(id.clone());
-        lock.trusted_keys.sort();
-        lock.write(folder)?;
-    }
+    crate::fs::write_atomically(&path, key_text.as_bytes())?;
+    let lock = catalog::change_lock(folder, &|_| {}, |lock| {
+        if !lock.trusted_keys.contains(&id) {
+            lock.trusted_keys.push(id.clone());
+            lock.trusted_keys.sort();
+        }
+        Ok(lock.clone())
+    })?;
     let unsigned = lock
         .published
         .iter()
         .filter(|entry| {
             let file = bundle_path(folder, &entry.plugin, &entry.version);
             Bundle::load(&file).map_or(true, |bundle| {
-                catalog::verify_signature(&file, &bundle, &lock.trusted_keys).is_err()
+                catalog::verify_signature(&root, &file, &bundle, &lock.trusted_keys).is_err()
             })
         })
         .map(|entry| format!("{}@{}", entry.plugin, entry.version))
@@ -79,11 +81,12 @@ pub fn untrust(folder: &Path, key: &str) -> Result<String, String> {
             .map_err(|error| format!("cannot read `{key}`: {error}"))?;
         sign::key_id(&sign::read_public(&text)?)
     };
-    let mut lock = Lock::read(folder)?;
-    if !lock.trusted_keys.contains(&id) {
-        return Err(format!("the catalog does not trust {id}"));
-    }
-    lock.trusted_keys.retain(|trusted| *trusted != id);
-    lock.write(folder)?;
+    catalog::change_lock(folder, &|_| {}, |lock| {
+        if !lock.trusted_keys.contains(&id) {
+            return Err(format!("the catalog does not trust {id}"));
+        }
+        lock.trusted_keys.retain(|trusted| *trusted != id);
+        Ok(())
+    })?;
     Ok(id)
 }

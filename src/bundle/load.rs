@@ -27,7 +27,7 @@ pub enum LoadError {
 impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            LoadError::Io(message) => write!(f, "cannot read the bundle: {message}"),
+            LoadError::Io(message) => write!(f, "{message}"),
             LoadError::NotJson(message) => write!(f, "the bundle is not JSON: {message}"),
             LoadError::UnknownFormat(Some(format)) => {
                 write!(f, "the bundle is format {format}, but this build reads formats 1 to {FORMAT}")
@@ -82,19 +82,15 @@ impl Bundle {
 
     /// Loads and verifies the bundle at `path`.
     pub fn load(path: &Path) -> Result<Bundle, LoadError> {
-        let bytes = std::fs::read(path)
-            .map_err(|error| LoadError::Io(format!("{}: {error}", path.display())))?;
+        let bytes =
+            crate::fs::read_limited(path, crate::limits::files::BUNDLE).map_err(LoadError::Io)?;
         Bundle::from_bytes(&bytes)
     }
 
     /// What the schema says that types alone cannot: a `scope/name`
     /// plugin, digests of the right shape, each kind with its own fields.
     fn validate(&self) -> Result<(), String> {
-        let valid_name = self
-            .plugin
-            .split_once('/')
-            .is_some_and(|(scope, name)| is_kebab(scope) && is_kebab(name));
-        if !valid_name {
+        if !is_plugin_name(&self.plugin) {
             return Err(format!("`plugin` is `{}`, not `scope/name`", self.plugin));
         }
         if let Some(digest) = &self.digest {
@@ -135,6 +131,13 @@ impl Bundle {
         }
         Ok(())
     }
+}
+
+/// `scope/name`, each kebab-case: the only plugin names a path may be
+/// made of.
+pub(crate) fn is_plugin_name(text: &str) -> bool {
+    text.split_once('/')
+        .is_some_and(|(scope, name)| is_kebab(scope) && is_kebab(name))
 }
 
 fn is_kebab(text: &str) -> bool {

@@ -29,6 +29,7 @@ use serde::{Deserialize, Serialize};
 
 pub use build::{build, build_with_usage, build_with_waivers, Usages};
 pub use canonical::{canonical_bytes, digest_of};
+pub(crate) use load::is_plugin_name;
 pub use load::LoadError;
 pub use permissions::{Permissions, ToolRun};
 pub use write::{bundle_path, write_bundle, Written};

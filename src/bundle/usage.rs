@@ -173,10 +173,7 @@ impl Usage {
 
     /// Reads a usage file.
     pub fn read(path: &Path) -> Result<Usage, String> {
-        let bytes = std::fs::read(path)
-            .map_err(|error| format!("cannot read the usage file `{}`: {error}", path.display()))?;
-        let text = String::from_utf8(bytes)
-            .map_err(|_| format!("the usage file `{}` is not UTF-8", path.display()))?;
+        let text = crate::fs::read_text(path, crate::limits::files::USAGE)?;
         Usage::parse(&text).map_err(|error| format!("`{}`, {error}", path.display()))
     }
 

@@ -12,7 +12,8 @@
 //!   fits the budget, so neither `over-budget` nor `budget-unused` applies.
 //! - `eager-run`, `preface`, `fact`: only the call (or the fact sections'
 //!   headings) is known before run time; the budget bounds the result, which
-//!   the runtime refuses when it is larger.
+//!   the runtime refuses when it is larger (`fact-over-budget` computes a
+//!   fact's worst case within the runtime's bounds).
 //!
 //! Counting is lazy and happens at most once per contributor:
 //! [`Measure::fits`] answers from byte lengths when it can (a token covers
@@ -90,16 +91,13 @@ impl Measure {
                 false
             }
             ContributorBody::Fact { heading, says } => {
-                runs.push(match heading {
-                    Some(heading) => format!("## {}\n", heading.value),
-                    None => format!(
-                        "## {}\n",
-                        says.iter()
-                            .map(|s| s.value.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                });
+                // Each section's heading is known; what follows it is the
+                // host's (`fact-over-budget` bounds it).
+                let says: Vec<_> = says.iter().map(|item| item.value).collect();
+                let heading = heading.as_ref().map(|heading| heading.value.as_str());
+                for (heading, _) in crate::ir::facts::sections_of(heading, &says) {
+                    runs.push(format!("## {heading}\n"));
+                }
                 false
             }
         };

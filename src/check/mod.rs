@@ -6,6 +6,7 @@
 //! shared [`Context`] so that what several need (a contributor's measured
 //! tokens, its variance) is computed once.
 
+pub mod bounds;
 mod measure;
 pub mod rules;
 pub mod suppress;
@@ -18,6 +19,7 @@ use std::cell::OnceCell;
 use crate::config::Config;
 use crate::diagnostic::{Diagnostic, Level, Rule};
 use crate::ir::{Contributor, Plugin};
+use crate::source::SourceFile;
 
 /// A semantic rule and the function that applies it.
 pub struct CheckRule {
@@ -25,9 +27,31 @@ pub struct CheckRule {
     pub check: fn(&Context<'_>, &mut Vec<Diagnostic>),
 }
 
+/// A rule over a manifest's text, and the function that applies it.
+pub struct TextRule {
+    pub rule: &'static Rule,
+    pub check: fn(&SourceFile, &mut Vec<Diagnostic>),
+}
+
 /// Every checker rule.
 pub fn registry() -> &'static [CheckRule] {
     rules::REGISTRY
+}
+
+/// Every rule over a manifest's text.
+pub fn text_registry() -> &'static [TextRule] {
+    rules::TEXT_REGISTRY
+}
+
+/// Runs every text rule not allowed by `[lints]`.
+pub fn check_text(source: &SourceFile, config: &Config) -> Vec<Diagnostic> {
+    let mut diagnostics = Vec::new();
+    for entry in text_registry() {
+        if config.level(entry.rule) != Level::Allow {
+            (entry.check)(source, &mut diagnostics);
+        }
+    }
+    diagnostics
 }
 
 /// What the rules read: the plugin, the workspace, and measurements made

@@ -13,6 +13,7 @@
 //! so suppressions cannot outlive what they were written for.
 
 use std::cell::Cell;
+use std::collections::HashMap;
 
 use crate::diagnostic::{Applicability, Diagnostic, Fix, Rule};
 use crate::source::{SourceFile, Span};
@@ -69,11 +70,13 @@ pub fn apply(
     checked_whole: bool,
 ) -> Vec<Waived> {
     let mut problems = Vec::new();
-    let suppressions = parse(tree, source, &mut problems);
+    let items = Items::new(tree);
+    let suppressions = parse(&items, source, tree, &mut problems);
     if suppressions.is_empty() && problems.is_empty() {
         return Vec::new();
     }
-    diagnostics.retain(|diagnostic| !suppressed(&suppressions, diagnostic));
+    let index = Index::new(&suppressions);
+    diagnostics.retain(|diagnostic| !suppressed(&suppressions, &index, &items, diagnostic));
     for suppression in &suppressions {
         report(suppression, &source.text, checked_whole, &mut problems);
     }
@@ -100,20 +103,55 @@ fn waived(suppressions: &[Suppression]) -> Vec<Waived> {
         .collect()
 }
 
-fn suppressed(suppressions: &[Suppression], diagnostic: &Diagnostic) -> bool {
+/// The suppressions by what they cover, so that each diagnostic looks only
+/// at those that could cover it: checking every diagnostic against every
+/// suppression was quadratic in a file with many of both.
+struct Index {
+    whole_file: Vec<usize>,
+    by_scope: HashMap<Span, Vec<usize>>,
+}
+
+impl Index {
+    fn new(suppressions: &[Suppression]) -> Self {
+        let mut index = Index {
+            whole_file: Vec::new(),
+            by_scope: HashMap::new(),
+        };
+        for (at, suppression) in suppressions.iter().enumerate() {
+            match suppression.scope {
+                None => index.whole_file.push(at),
+                Some(scope) => index.by_scope.entry(scope).or_default().push(at),
+            }
+        }
+        index
+    }
+}
+
+fn suppressed(
+    suppressions: &[Suppression],
+    index: &Index,
+    items: &Items,
+    diagnostic: &Diagnostic,
+) -> bool {
     if !diagnostic.rule.is_configurable() || diagnostic.rule == &UNUSED_SUPPRESSION {
         return false;
     }
     let at = diagnostic.span().start;
+    // A suppression covers `at` when its scope holds it or starts there:
+    // the items around `at`, innermost first (a handful however large the
+    // file), and the point scopes of suppressions that cover nothing,
+    // which start at `usize::MAX`.
+    let scopes = items
+        .around(at, |span| span.contains(at) || span.start == at)
+        .chain((at == usize::MAX).then_some(Span::point(usize::MAX)));
+    let candidates = index.whole_file.iter().chain(
+        scopes
+            .filter_map(|scope| index.by_scope.get(&scope))
+            .flatten(),
+    );
     let mut hit = false;
-    for suppression in suppressions {
-        if suppression
-            .scope
-            .is_some_and(|scope| !scope.contains(at) && scope.start != at)
-        {
-            continue;
-        }
-        for named in &suppression.rules {
+    for &candidate in candidates {
+        for named in &suppressions[candidate].rules {
             if named.rule == Some(diagnostic.rule) {
                 named.used.set(true);
                 hit = true;
@@ -257,11 +295,13 @@ fn comment_removal(text: &str, comment: Span) -> Span {
     Span::new(line_start, comment.end + line_break)
 }
 
-fn parse(tree: &File<'_>, source: &SourceFile, problems: &mut Vec<Diagnostic>) -> Vec<Suppression> {
-    let mut items = Vec::new();
-    collect_items(&tree.items, &mut items);
-    items.sort_by_key(|span| span.start);
-    let first_item = items.first().map_or(usize::MAX, |span| span.start);
+fn parse(
+    items: &Items,
+    source: &SourceFile,
+    tree: &File<'_>,
+    problems: &mut Vec<Diagnostic>,
+) -> Vec<Suppression> {
+    let first_item = items.spans.first().map_or(usize::MAX, |span| span.start);
     let lines = source.line_index();
     let mut suppressions = Vec::new();
     for comment in &tree.comments {
@@ -291,23 +331,19 @@ fn parse(tree: &File<'_>, source: &SourceFile, problems: &mut Vec<Diagnostic>) -
         } else if own_line {
             // The next contributor or field in the same block: a comment
             // left at the end of a block covers nothing after the block.
+            let at = comment.span.start;
             let block_end = items
-                .iter()
-                .filter(|span| span.start < comment.span.start && comment.span.start < span.end)
-                .map(|span| span.end)
-                .min()
-                .unwrap_or(usize::MAX);
+                .around(at, |span| span.start < at && at < span.end)
+                .next()
+                .map_or(usize::MAX, |block| block.end);
             items
-                .iter()
-                .find(|span| span.start >= comment.span.end && span.start < block_end)
-                .copied()
+                .first_starting_at_or_after(comment.span.end)
+                .filter(|span| span.start < block_end)
                 .or(Some(Span::point(usize::MAX)))
         } else {
             items
-                .iter()
-                .rev()
-                .find(|span| span.start < comment.span.start && lines.line_of(span.start) == line)
-                .copied()
+                .last_starting_before(comment.span.start)
+                .filter(|span| lines.line_of(span.start) == line)
                 .or(Some(Span::point(usize::MAX)))
         };
         suppressions.push(Suppression {
@@ -319,6 +355,68 @@ fn parse(tree: &File<'_>, source: &SourceFile, problems: &mut Vec<Diagnostic>) -
         });
     }
     suppressions
+}
+
+/// The file's contributors and fields: spans that nest or are apart, in
+/// order of start (outer before inner), each with the one around it, so
+/// that the items around an offset are found in logarithmic time.
+struct Items {
+    spans: Vec<Span>,
+    parents: Vec<Option<usize>>,
+}
+
+impl Items {
+    fn new(tree: &File<'_>) -> Self {
+        let mut spans = Vec::new();
+        collect_items(&tree.items, &mut spans);
+        spans.sort_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
+        let mut parents = Vec::with_capacity(spans.len());
+        let mut open: Vec<usize> = Vec::new();
+        for (index, span) in spans.iter().enumerate() {
+            while open
+                .last()
+                .is_some_and(|&outer| spans[outer].end <= span.start)
+            {
+                open.pop();
+            }
+            parents.push(open.last().copied());
+            open.push(index);
+        }
+        Items { spans, parents }
+    }
+
+    /// The items around `at` that `holds` accepts, innermost first. An
+    /// item that holds `at` is the last one starting at or before it, or
+    /// one around that one.
+    fn around<'a>(
+        &'a self,
+        at: usize,
+        holds: impl Fn(Span) -> bool + 'a,
+    ) -> impl Iterator<Item = Span> + 'a {
+        let mut next = self
+            .spans
+            .partition_point(|span| span.start <= at)
+            .checked_sub(1);
+        std::iter::from_fn(move || {
+            while let Some(index) = next {
+                next = self.parents[index];
+                if holds(self.spans[index]) {
+                    return Some(self.spans[index]);
+                }
+            }
+            None
+        })
+    }
+
+    fn first_starting_at_or_after(&self, at: usize) -> Option<Span> {
+        let index = self.spans.partition_point(|span| span.start < at);
+        self.spans.get(index).copied()
+    }
+
+    fn last_starting_before(&self, at: usize) -> Option<Span> {
+        let index = self.spans.partition_point(|span| span.start < at);
+        index.checked_sub(1).map(|index| self.spans[index])
+    }
 }
 
 /// `allow(a, b) -- reason` → the named rules and the reason (empty when

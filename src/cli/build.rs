@@ -7,12 +7,14 @@ use clap::Args;
 
 use super::compile::{compile, Compiled, NotBuilt};
 use super::output::{self, status};
+use super::progress::{Conditions, Progress};
 use super::{fail, Outcome};
-use crate::bundle::catalog::{self, Published};
+use crate::bundle::catalog::{self, PublishError, Published};
 use crate::bundle::diff::{self, Class};
 use crate::bundle::{write_bundle, Written};
 use crate::config::Resolver;
 use crate::diagnostic::Diagnostic;
+use crate::fs::Root;
 use crate::report::{self, Format, Totals};
 use crate::rules::FROZEN_VERSION_CHANGED;
 use crate::source::SourceFile;
@@ -54,6 +56,9 @@ pub struct PublishArgs {
 struct Diagnostics {
     emitter: Box<dyn report::Emitter>,
     totals: Totals,
+    /// A manifest was not built for a reason counted elsewhere (its
+    /// configuration's errors, shown once).
+    refused: bool,
 }
 
 impl Diagnostics {
@@ -61,7 +66,12 @@ impl Diagnostics {
         Diagnostics {
             emitter: report::emitter(format, output::stdout_style()),
             totals: Totals::default(),
+            refused: false,
         }
+    }
+
+    fn refused(&mut self) {
+        self.refused = true;
     }
 
     fn show(&mut self, source: &SourceFile, diagnostics: &[Diagnostic]) {
@@ -85,15 +95,31 @@ pub fn build(args: &BuildArgs) -> Outcome {
     let mut resolver = Resolver::new(args.config.clone());
     let mut shown = Diagnostics::new(args.format);
     let mut built = Vec::new();
+    let progress = Progress::new(
+        "building",
+        Conditions::here(args.format == Format::Human, args.files.len()),
+    );
+    let mut out: Option<Root> = None;
     for path in &args.files {
-        match compile(path, &mut resolver) {
+        let compiled = compile(path, &mut resolver);
+        progress.tick();
+        progress.clear();
+        match compiled {
             Ok(compiled) => {
                 shown.show(&compiled.source, &compiled.diagnostics);
-                match write_bundle(&args.out, &compiled.bundle) {
+                let root = match &out {
+                    Some(root) => root.clone(),
+                    None => match Root::create(&args.out) {
+                        Ok(root) => out.insert(root).clone(),
+                        Err(message) => return fail(message),
+                    },
+                };
+                match write_bundle(&root, &compiled.bundle) {
                     Ok(Written::Frozen {
                         path,
                         published,
                         built: digest,
+                        ..
                     }) => {
                         let diagnostic = Diagnostic::new(
                             &FROZEN_VERSION_CHANGED,
@@ -118,14 +144,22 @@ pub fn build(args: &BuildArgs) -> Outcome {
                 }
             }
             Err(NotBuilt::Errors(source, diagnostics)) => shown.show(&source, &diagnostics),
+            Err(NotBuilt::Config(first)) => {
+                shown.refused();
+                if let Some((source, diagnostics)) = first {
+                    shown.show(&source, &diagnostics);
+                }
+            }
             Err(NotBuilt::Failed(message)) => return fail(message),
         }
     }
+    drop(progress);
+    let refused = shown.refused;
     let totals = shown.finish();
     for line in built {
         status(line);
     }
-    if totals.errors > 0 {
+    if totals.errors > 0 || refused {
         Outcome::Problems
     } else {
         Outcome::Clean
@@ -141,11 +175,14 @@ pub fn publish(args: &PublishArgs) -> Outcome {
     let mut shown = Diagnostics::new(Format::Human);
     let compiled = match compile(&args.file, &mut resolver) {
         Ok(compiled) => compiled,
-        Err(NotBuilt::Errors(source, diagnostics)) => {
+        Err(
+            NotBuilt::Errors(source, diagnostics) | NotBuilt::Config(Some((source, diagnostics))),
+        ) => {
             shown.show(&source, &diagnostics);
             shown.finish();
             return Outcome::Problems;
         }
+        Err(NotBuilt::Config(None)) => return Outcome::Problems,
         Err(NotBuilt::Failed(message)) => return fail(message),
     };
     shown.show(&compiled.source, &compiled.diagnostics);
@@ -235,7 +272,8 @@ fn admitted(
 
 fn publish_compiled(args: &PublishArgs, compiled: &Compiled) -> Outcome {
     let mut shown = Diagnostics::new(Format::Human);
-    match catalog::publish(&compiled.bundle, &args.catalog) {
+    let waiting = |message: &str| status(format_args!("note: {message}"));
+    match catalog::publish(&compiled.bundle, &args.catalog, &waiting) {
         Ok(Published::AlreadyPublished(path)) => {
             status(format_args!(
                 "{} is already published as {}",
@@ -269,12 +307,13 @@ fn publish_compiled(args: &PublishArgs, compiled: &Compiled) -> Outcome {
                 None => Outcome::Clean,
             }
         }
-        Err(refusal) => {
+        Err(PublishError::Refused(refusal)) => {
             let diagnostic = refusal.diagnostic(&compiled.bundle, compiled.version_span);
             shown.show(&compiled.source, &[diagnostic]);
             shown.finish();
             Outcome::Problems
         }
+        Err(PublishError::Io(message)) => fail(message),
     }
 }
 
@@ -285,6 +324,7 @@ pub fn print_changes(
     new: &str,
     changes: &[diff::Change],
 ) -> std::io::Result<()> {
+    use crate::report::terminal::visible;
     writeln!(out, "{old} → {new}")?;
     if changes.is_empty() {
         return writeln!(out, "  no changes");
@@ -303,8 +343,8 @@ pub fn print_changes(
         writeln!(out, "  {title}:")?;
         for change in group {
             match &change.contributor {
-                Some(id) => writeln!(out, "    - {id}: {}", change.message)?,
-                None => writeln!(out, "    - {}", change.message)?,
+                Some(id) => writeln!(out, "    - {}: {}", visible(id), visible(&change.message))?,
+                None => writeln!(out, "    - {}", visible(&change.message))?,
             }
             let cache = &change.cache;
             let cost = cache.rewrite.as_ref().map_or_else(String::new, |rewrite| {

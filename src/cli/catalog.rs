@@ -8,14 +8,14 @@ use super::build::print_changes;
 use super::compile::{bundle_or_manifest, compile, Compiled, NotBuilt};
 use super::output::{self, status, ReportFormat};
 use super::rewrite::{print_update, RewriteArgs};
-use super::{fail, files, Outcome};
+use super::{fail, Outcome};
 use crate::bundle::catalog::{self, Lock};
 use crate::bundle::diff;
-use crate::bundle::Bundle;
 use crate::config::{Config, Resolver};
 use crate::diagnostic::Diagnostic;
 use crate::report::{self, Format, Totals};
 use crate::rules::SOURCE_CHANGED;
+use crate::trust::screen::{headings, Added, Asks, Screen, Waived};
 
 #[derive(Subcommand)]
 pub enum CatalogCommand {
@@ -89,6 +89,10 @@ pub struct DiffArgs {
 pub struct PreviewArgs {
     /// A bundle or a manifest.
     path: PathBuf,
+    /// Write the approval screen as one self-contained HTML page to FILE
+    /// (no script, nothing loaded) instead of printing it.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
     /// The workspace configuration a manifest is built with; by default
     /// the nearest `contrib.toml`.
     #[arg(long, value_name = "FILE")]
@@ -138,17 +142,25 @@ fn untrust(args: &KeyArgs) -> Outcome {
 }
 
 fn check(args: &CatalogCheckArgs) -> Outcome {
-    let config = match &args.config {
+    // A configuration with errors is reported with the catalog's, so the
+    // run fails rather than checking against the platform's defaults.
+    let (config, config_diagnostics) = match &args.config {
         Some(path) => match Config::load(path) {
-            Ok((config, _)) => config,
+            Ok(loaded) => loaded,
             Err(message) => return fail(message),
         },
-        None => Config::platform(),
+        None => (Config::platform(), Vec::new()),
     };
     let report = match catalog::check(&args.catalog, &config) {
         Ok(report) => report,
         Err(message) => return fail(message),
     };
+    for skipped in &report.skipped {
+        status(format_args!(
+            "warning: skipped {}",
+            crate::report::terminal::visible(&skipped.to_string())
+        ));
+    }
     let mut emitter = report::emitter(args.format, output::stdout_style());
     let mut totals = Totals::default();
     let mut files = report.files;
@@ -170,6 +182,10 @@ fn check(args: &CatalogCheckArgs) -> Outcome {
         }
     };
     let written = output::write_result(|out| {
+        if let (Some(source), false) = (&config.source, config_diagnostics.is_empty()) {
+            totals.add(&config_diagnostics);
+            emitter.file(out, source, &config_diagnostics)?;
+        }
         for (source, diagnostics) in &files {
             totals.add(diagnostics);
             emitter.file(out, source, diagnostics)?;
@@ -247,11 +263,18 @@ fn sources_against_catalog(
     let lock = Lock::read(&args.catalog)?;
     let mut resolver = Resolver::new(args.config.clone());
     let mut out = Vec::new();
-    for path in files::manifests(&args.sources)? {
+    let (manifests, _) = super::manifests(&args.sources)?;
+    for path in manifests {
         let compiled = match compile(&path, &mut resolver) {
             Ok(compiled) => compiled,
             Err(NotBuilt::Errors(source, diagnostics)) => {
                 out.push((source, diagnostics));
+                continue;
+            }
+            Err(NotBuilt::Config(first)) => {
+                if let Some(first) = first {
+                    out.push(first);
+                }
                 continue;
             }
             Err(NotBuilt::Failed(message)) => return Err(message),
@@ -292,8 +315,9 @@ pub fn yank(args: &YankArgs) -> Outcome {
     let Ok(version) = semver::Version::parse(version) else {
         return fail(format!("`{version}` is not a semantic version"));
     };
-    match catalog::yank(&args.catalog, plugin, &version, args.undo) {
-        Ok(()) => {
+    let waiting = |message: &str| status(format_args!("note: {message}"));
+    match catalog::yank(&args.catalog, plugin, &version, args.undo, &waiting) {
+        Ok(version) => {
             status(format_args!(
                 "{} {plugin}@{version}",
                 if args.undo { "restored" } else { "yanked" }
@@ -360,55 +384,132 @@ pub fn diff(args: &DiffArgs) -> Outcome {
 pub fn preview(args: &PreviewArgs) -> Outcome {
     let mut resolver = Resolver::new(args.config.clone());
     match bundle_or_manifest(&args.path, &mut resolver) {
-        Ok(bundle) => output::result(preview_text(&bundle).trim_end(), Outcome::Clean),
+        Ok(bundle) => {
+            let screen = Screen::of_bundle(&bundle);
+            match &args.html {
+                Some(path) => write_page(path, &screen).map_or_else(fail, |()| Outcome::Clean),
+                // What the person sees must be what the model gets, so
+                // nothing in it may act on the terminal.
+                None => output::result(
+                    crate::report::terminal::visible(&screen_text(&screen)).trim_end(),
+                    Outcome::Clean,
+                ),
+            }
+        }
         Err(message) => fail(message),
     }
 }
 
-/// The approval screen: everything a person agrees to by installing.
-pub fn preview_text(bundle: &Bundle) -> String {
+/// Writes the approval screen's page to `path`, saying so on standard
+/// error.
+pub fn write_page(path: &std::path::Path, screen: &Screen) -> Result<(), String> {
+    crate::fs::write_atomically(path, crate::pages::approval::render(screen).as_bytes())?;
+    status(format_args!(
+        "wrote the approval screen for {} to `{}`",
+        screen.id,
+        path.display()
+    ));
+    Ok(())
+}
+
+/// The approval screen as terminal text: the header and what the plugin
+/// asks for, then, when installing, who grants what and what changed.
+pub fn screen_text(screen: &Screen) -> String {
     let mut text = String::new();
-    let permissions = &bundle.permissions;
+    if let Some(install) = &screen.install {
+        text.push_str(&format!(
+            "Installing {} from `{}`\n",
+            screen.id, install.catalog
+        ));
+        text.push_str(&format!(
+            "authority: requested `{}`, granted `{}` (installing as `{}`)\n",
+            screen.requested_owner, install.granted, install.installer
+        ));
+        text.push_str(
+            "tools, effects, gates and hosts below are this workspace's, not the bundle's\n\n",
+        );
+    }
     text.push_str(&format!(
         "{} (owner: {})\n",
-        bundle.id(),
-        bundle.requested_owner
+        screen.id, screen.requested_owner
     ));
-    if let Some(summary) = &bundle.summary {
+    if let Some(summary) = &screen.summary {
         text.push_str(&format!("{summary}\n"));
     }
     text.push_str(&format!(
         "digest: {}\n\n",
-        bundle.digest.as_deref().unwrap_or("none")
+        screen.digest.as_deref().unwrap_or("none")
     ));
+    asks_text(&mut text, &screen.asks);
+    for added in &screen.contributors {
+        added_text(&mut text, added);
+    }
+    if !screen.overstated.is_empty() {
+        text.push_str(&format!("\n{}:\n", headings::OVERSTATED));
+        for message in &screen.overstated {
+            text.push_str(&format!("  - {message}\n"));
+        }
+    }
+    if !screen.waivers.is_empty() {
+        text.push_str(&format!("\n{}:\n", headings::WAIVED));
+        for waived in &screen.waivers {
+            match waived {
+                Waived::Allow {
+                    rule,
+                    scope,
+                    reason,
+                } => {
+                    let scope = scope
+                        .as_ref()
+                        .map_or_else(|| "the whole file".to_string(), |id| format!("`{id}`"));
+                    text.push_str(&format!("  - allow({rule}) on {scope}: \"{reason}\"\n"));
+                }
+                Waived::Lint { rule, level } => {
+                    text.push_str(&format!("  - [lints] {rule} = \"{level}\"\n"));
+                }
+            }
+        }
+    }
+    if !screen.relaxed.is_empty() {
+        text.push_str(&format!("\n{}:\n", headings::RELAXED));
+        for relaxed in &screen.relaxed {
+            text.push_str(&format!(
+                "  - {} for `{}`, by {}: \"{}\"\n",
+                relaxed.rule, relaxed.contributor, relaxed.by, relaxed.reason
+            ));
+        }
+    }
+    if let Some(delta) = &screen.delta {
+        text.push('\n');
+        let mut changes = Vec::new();
+        // Writing into memory cannot fail.
+        let _ = print_changes(&mut changes, &delta.from, &delta.to, &delta.changes);
+        text.push_str(&String::from_utf8_lossy(&changes));
+    }
+    text
+}
+
+fn asks_text(text: &mut String, asks: &Asks) {
     text.push_str("It asks for:\n");
-    for (placement, budget) in &permissions.budgets {
+    for budget in &asks.budgets {
         text.push_str(&format!(
-            "  {budget:>6} tokens at {placement} placement ({})\n",
-            placement.shared_by()
+            "  {:>6} tokens at {} placement ({})\n",
+            budget.tokens, budget.placement, budget.shared_by
         ));
     }
-    text.push_str(&format!(
-        "  highest priority: {}\n",
-        permissions.highest_priority
-    ));
-    let reaches: Vec<String> = permissions
-        .reaches
-        .iter()
-        .map(ToString::to_string)
-        .collect();
-    text.push_str(&format!("  reaches: {}\n", reaches.join(", ")));
-    if !permissions.tools_loaded.is_empty() {
+    text.push_str(&format!("  highest priority: {}\n", asks.highest_priority));
+    text.push_str(&format!("  reaches: {}\n", asks.reaches.join(", ")));
+    if !asks.loads.is_empty() {
         text.push_str(&format!(
             "  loads when a conversation starts: {}\n",
-            permissions.tools_loaded.join(", ")
+            asks.loads.join(", ")
         ));
     }
-    for run in &permissions.tools_run {
+    for run in &asks.runs {
         text.push_str(&format!(
             "  runs with nobody asking: {} ({}{})\n",
             run.tool,
-            run.effect.as_str(),
+            run.effect,
             if run.gated {
                 ", gated: waits for approval"
             } else {
@@ -416,85 +517,54 @@ pub fn preview_text(bundle: &Bundle) -> String {
             }
         ));
     }
-    if !permissions.egress_hosts.is_empty() {
+    if !asks.hosts.is_empty() {
+        text.push_str(&format!("  may reach: {}\n", asks.hosts.join(", ")));
+    }
+    for (skill, version) in &asks.requires {
+        text.push_str(&format!("  requires skill {skill} {version}\n"));
+    }
+}
+
+fn added_text(text: &mut String, added: &Added) {
+    text.push_str(&format!(
+        "\n── {} {} · {} placement · {} priority · reach {} · budget {} (measured {})\n",
+        added.kind,
+        added.id,
+        added.placement,
+        added.priority,
+        added.reach,
+        added.budget,
+        added.measured_tokens
+    ));
+    if let Some(framing) = &added.framing {
+        text.push_str(&format!("{framing}\n"));
+    }
+    if let Some(body) = &added.text {
+        text.push_str(body);
+        text.push('\n');
+    }
+    if let Some(when) = &added.when {
+        text.push_str(&format!("when: {when}\n"));
+    }
+    if !added.loads_tools.is_empty() {
+        text.push_str(&format!("loads tools: {}\n", added.loads_tools.join(", ")));
+    }
+    if let Some((skill, operations)) = &added.loads_skill {
+        text.push_str(&format!("loads skill {skill}: {}\n", operations.join(", ")));
+    }
+    if let Some(chosen) = &added.chosen {
+        text.push_str(&format!("{chosen}\n"));
+    }
+    if let Some(call) = &added.calls {
         text.push_str(&format!(
-            "  may reach: {}\n",
-            permissions.egress_hosts.join(", ")
+            "calls: {} {} ({})\n",
+            call.tool, call.arguments, call.effect
         ));
     }
-    for requirement in &bundle.requires {
-        text.push_str(&format!(
-            "  requires skill {} {}\n",
-            requirement.0, requirement.1
-        ));
+    if let Some((origin, source)) = &added.retrieved {
+        text.push_str(&format!("retrieved from: {origin} ({source})\n"));
     }
-    for contributor in &bundle.contributors {
-        text.push_str(&format!(
-            "\n── {} {} · {} placement · {} priority · reach {} · budget {} (measured {})\n",
-            contributor.kind,
-            contributor.id,
-            contributor.placement,
-            contributor.priority,
-            contributor.reach,
-            contributor.budget,
-            contributor.measured_tokens
-        ));
-        if let Some(framing) = &contributor.framing {
-            text.push_str(&format!("{framing}\n"));
-        }
-        if contributor.template.is_some() {
-            text.push_str(&contributor.render(|variable| format!("{{{variable}}}")));
-            text.push('\n');
-        }
-        if let Some(condition) = &contributor.condition {
-            text.push_str(&format!("when: {}", condition.kind));
-            if let Some(seconds) = condition.idle_seconds {
-                text.push_str(&format!(" > {}", crate::ir::Duration { seconds }));
-            }
-            if let Some(skill) = &condition.skill {
-                text.push_str(&format!(" {skill}"));
-            }
-            text.push('\n');
-        }
-        if !contributor.tools.is_empty() {
-            text.push_str(&format!("loads tools: {}\n", contributor.tools.join(", ")));
-        }
-        if let Some(operations) = &contributor.operations {
-            text.push_str(&format!(
-                "loads skill {}: {}\n",
-                operations.skill,
-                operations.operations.join(", ")
-            ));
-        }
-        if let Some(choice) = &contributor.choice {
-            text.push_str(&format!(
-                "chosen from usage `{}` ({} conversations, {}); candidates left out: {}\n",
-                choice.usage,
-                choice.conversations,
-                choice.usage_digest,
-                choice
-                    .candidates
-                    .iter()
-                    .filter(|candidate| !candidate.chosen)
-                    .map(|candidate| candidate.item.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
-        }
-        if let Some(call) = &contributor.call {
-            let arguments = serde_json::to_string(&call.arguments).unwrap_or_default();
-            let effect = bundle
-                .run_effect(&call.tool)
-                .map_or("unknown", |effect| effect.as_str());
-            text.push_str(&format!("calls: {} {arguments} ({effect})\n", call.tool));
-        }
-        if let (Some(source), Some(origin)) = (&contributor.source, &contributor.origin) {
-            text.push_str(&format!("retrieved from: {origin} ({source})\n"));
-        }
-        if !contributor.says.is_empty() {
-            let says: Vec<String> = contributor.says.iter().map(ToString::to_string).collect();
-            text.push_str(&format!("states: {}\n", says.join(", ")));
-        }
+    if !added.states.is_empty() {
+        text.push_str(&format!("states: {}\n", added.states.join(", ")));
     }
-    text
 }

@@ -12,10 +12,13 @@ use clap::Args;
 use rayon::prelude::*;
 
 use super::output;
-use super::{fail, files, Outcome};
+use super::progress::{Conditions, Progress};
+use super::{fail, Outcome};
 use crate::cache::{self, Cache};
 use crate::config::{Config, Loaded, Resolver};
 use crate::diagnostic::{self, Diagnostic};
+use crate::fs;
+use crate::limits::MAX_FILE_BYTES;
 use crate::report::{self, Format, Totals};
 use crate::source::SourceFile;
 use crate::Analysis;
@@ -49,9 +52,12 @@ pub struct CheckArgs {
     /// approves, such as a larger budget).
     #[arg(long, requires = "fix")]
     unsafe_fixes: bool,
-    /// Where results are cached between runs.
-    #[arg(long, value_name = "DIR", default_value = cache::DEFAULT_FOLDER)]
-    cache_dir: PathBuf,
+    /// Where results are cached between runs; by default the user's cache
+    /// folder (`$CONTRIB_CACHE_DIR`, else `$XDG_CACHE_HOME/contrib`).
+    /// Entries are authenticated with a key kept in the user's cache
+    /// folder, so a cache inside a checkout cannot be forged.
+    #[arg(long, value_name = "DIR")]
+    cache_dir: Option<PathBuf>,
     /// Check everything afresh, neither reading nor writing the cache.
     #[arg(long)]
     no_cache: bool,
@@ -75,17 +81,23 @@ pub fn run(args: &CheckArgs) -> Outcome {
         .iter()
         .cloned()
         .partition(|path| is_config_file(path));
-    let manifests = match files::manifests(&paths) {
-        Ok(manifests) => manifests,
+    let (manifests, found) = match super::manifests(&paths) {
+        Ok(found) => found,
         Err(message) => return fail(message),
     };
-    let mut cache = (!args.no_cache && !args.fix).then(|| Cache::open(&args.cache_dir));
+    let mut cache = (!args.no_cache && !args.fix)
+        .then(|| open_cache(args.cache_dir.as_deref()))
+        .flatten();
     let mut emitter = report::emitter(args.format, output::stdout_style());
     let stdout = io::stdout();
-    let mut out = stdout.lock();
+    let mut out = io::BufWriter::new(stdout.lock());
     let mut totals = Totals::default();
     let mut fixed = Totals::default();
     let mut resolver = Resolver::new(args.config.clone());
+    let progress = Progress::new(
+        "checking",
+        Conditions::here(args.format == Format::Human, manifests.len()),
+    );
     let written = (|| {
         for path in &configs {
             let (loaded, first_use) = resolver.config_file(path).map_err(fail)?;
@@ -108,8 +120,13 @@ pub fn run(args: &CheckArgs) -> Outcome {
             }
             let results: Vec<Result<Checked, String>> = jobs
                 .par_iter()
-                .map(|(path, loaded)| check_path(path, &loaded.config, args, cache.as_ref()))
+                .map(|(path, loaded)| {
+                    let checked = check_path(path, &loaded.config, args, cache.as_ref());
+                    progress.tick();
+                    checked
+                })
                 .collect();
+            progress.clear();
             for result in results {
                 let checked = result.map_err(fail)?;
                 if let (Some(cache), Some(key)) = (cache.as_mut(), checked.store) {
@@ -134,6 +151,7 @@ pub fn run(args: &CheckArgs) -> Outcome {
             .and_then(|()| out.flush())
             .map_err(|error| output::stopped(&error).outcome(outcome(totals, false)))
     })();
+    drop(progress);
     if let Err(outcome) = written {
         return outcome;
     }
@@ -154,7 +172,7 @@ pub fn run(args: &CheckArgs) -> Outcome {
             report::plural(totals.warnings, "warning")
         ));
     }
-    outcome(totals, args.deny_warnings)
+    outcome(totals, args.deny_warnings).max(found)
 }
 
 /// Whether `path` names a workspace configuration file.
@@ -170,6 +188,25 @@ fn outcome(totals: Totals, deny_warnings: bool) -> Outcome {
         Outcome::Problems
     } else {
         Outcome::Clean
+    }
+}
+
+/// The cache, or `None` (with a warning) when it cannot be used: there is
+/// no user cache folder to keep its key in, or the key cannot be made.
+fn open_cache(explicit: Option<&Path>) -> Option<Cache> {
+    let Some(location) = cache::Location::resolve(explicit) else {
+        output::status(format_args!(
+            "warning: not caching results: there is no user cache folder (set `{}`)",
+            cache::ROOT_VARIABLE
+        ));
+        return None;
+    };
+    match Cache::open(&location) {
+        Ok(cache) => Some(cache),
+        Err(message) => {
+            output::status(format_args!("warning: not caching results: {message}"));
+            None
+        }
     }
 }
 
@@ -222,8 +259,8 @@ fn check_path(
     args: &CheckArgs,
     cache: Option<&Cache>,
 ) -> Result<Checked, String> {
-    let bytes = files::read_limited(path)?;
-    let name = files::display_name(path);
+    let bytes = fs::read_up_to(path, MAX_FILE_BYTES as u64 + 1)?;
+    let name = fs::display_name(path);
     let key = cache.map(|_| cache::key(&bytes, &config.fingerprint));
     if let (Some(cache), Some(key)) = (cache, &key) {
         if let Some(diagnostics) = cache.get(key) {
@@ -251,7 +288,7 @@ fn check_path(
             (source, diagnostics) = check_bytes(&name, text.as_bytes(), config);
         }
         if !fixed.is_empty() {
-            files::write_atomically(path, source.text.as_bytes())?;
+            fs::write_atomically(path, source.text.as_bytes())?;
         }
     }
     Ok(Checked {

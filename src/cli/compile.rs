@@ -3,10 +3,11 @@
 use std::path::Path;
 
 use super::check::analyze_bytes;
-use super::files;
 use crate::bundle::{self, Bundle};
 use crate::config::Resolver;
 use crate::diagnostic::Diagnostic;
+use crate::fs;
+use crate::limits::MAX_FILE_BYTES;
 use crate::source::{SourceFile, Span};
 
 /// A manifest that checked without errors, built.
@@ -23,6 +24,11 @@ pub struct Compiled {
 pub enum NotBuilt {
     /// It has errors (shown with its other diagnostics).
     Errors(SourceFile, Vec<Diagnostic>),
+    /// Its configuration has errors: nothing is built under a
+    /// configuration that could not be read whole (failing open would
+    /// build against the platform's defaults). The configuration and its
+    /// diagnostics come the first time it is met, `None` after.
+    Config(Option<(SourceFile, Vec<Diagnostic>)>),
     /// It could not be read.
     Failed(String),
 }
@@ -38,9 +44,16 @@ pub fn compile_with_usage(
     resolver: &mut Resolver,
     usage: Option<&Path>,
 ) -> Result<Compiled, NotBuilt> {
-    let (loaded, _) = resolver.for_manifest(path).map_err(NotBuilt::Failed)?;
-    let bytes = files::read_limited(path).map_err(NotBuilt::Failed)?;
-    let (source, analysis) = analyze_bytes(&files::display_name(path), &bytes, &loaded.config);
+    let (loaded, first_use) = resolver.for_manifest(path).map_err(NotBuilt::Failed)?;
+    if loaded.diagnostics.iter().any(Diagnostic::is_error) {
+        let shown = first_use
+            .then(|| loaded.config.source.as_deref().cloned())
+            .flatten()
+            .map(|source| (source, loaded.diagnostics.clone()));
+        return Err(NotBuilt::Config(shown));
+    }
+    let bytes = fs::read_up_to(path, MAX_FILE_BYTES as u64 + 1).map_err(NotBuilt::Failed)?;
+    let (source, analysis) = analyze_bytes(&fs::display_name(path), &bytes, &loaded.config);
     let diagnostics = analysis.diagnostics;
     let plugin = match analysis.plugin {
         Some(plugin) if !diagnostics.iter().any(Diagnostic::is_error) => plugin,
@@ -59,11 +72,19 @@ pub fn compile_with_usage(
 /// A bundle from a `.bundle.json` file, or built from a manifest.
 pub fn bundle_or_manifest(path: &Path, resolver: &mut Resolver) -> Result<Bundle, String> {
     if path.to_string_lossy().ends_with(".json") {
-        return Bundle::load(path).map_err(|error| format!("`{}`: {error}", path.display()));
+        return Bundle::load(path).map_err(|error| match error {
+            bundle::LoadError::Io(message) => message,
+            other => format!("`{}`: {other}", path.display()),
+        });
     }
     match compile(path, resolver) {
         Ok(compiled) => Ok(compiled.bundle),
         Err(NotBuilt::Failed(message)) => Err(message),
+        Err(NotBuilt::Config(_)) => Err(format!(
+            "the configuration for `{}` has errors; run `contrib check {}`",
+            path.display(),
+            path.display()
+        )),
         Err(NotBuilt::Errors(source, diagnostics)) => {
             let errors = diagnostics.iter().filter(|d| d.is_error()).count();
             Err(format!(

@@ -26,10 +26,10 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::files;
 use super::output;
 use super::{fail, Outcome};
 use crate::diagnostic::Diagnostic;
+use crate::fs;
 use crate::limits::MAX_FILE_BYTES;
 use crate::report::human::Human;
 use crate::source::SourceFile;
@@ -77,8 +77,8 @@ pub fn run(args: &FmtArgs) -> Outcome {
         }
         return standard_input(args.mode());
     }
-    let manifests = match files::manifests(&args.paths) {
-        Ok(manifests) => manifests,
+    let (manifests, found) = match super::manifests(&args.paths) {
+        Ok(found) => found,
         Err(message) => return fail(message),
     };
     manifests
@@ -88,7 +88,7 @@ pub fn run(args: &FmtArgs) -> Outcome {
             let named = args.paths.contains(&path);
             one_file(&Found { path, named }, args.mode())
         })
-        .fold(Outcome::Clean, worst)
+        .fold(found, Outcome::max)
 }
 
 /// A manifest to format, and whether the person named it.
@@ -101,11 +101,11 @@ struct Found {
 
 fn one_file(found: &Found, mode: Mode) -> Outcome {
     let path = &found.path;
-    let bytes = match files::read_limited(path) {
+    let bytes = match fs::read_up_to(path, MAX_FILE_BYTES as u64 + 1) {
         Ok(bytes) => bytes,
         Err(message) => return fail(message),
     };
-    let name = files::display_name(path);
+    let name = fs::display_name(path);
     let (source, formatted) = match format_bytes(&name, &bytes) {
         Ok(pair) => pair,
         Err(outcome) => return outcome,
@@ -132,7 +132,7 @@ fn standard_input(mode: Mode) -> Outcome {
     {
         return fail(format!(
             "cannot read standard input: {}",
-            files::describe(&error)
+            fs::describe(&error)
         ));
     }
     let name = "<stdin>";
@@ -194,7 +194,7 @@ fn write(found: &Found, text: &str) -> Result<(), String> {
         format!(
             "cannot write `{}`: {}",
             path.display(),
-            files::describe(&error)
+            fs::describe(&error)
         )
     };
     let is_link = std::fs::symlink_metadata(path)
@@ -211,21 +211,5 @@ fn write(found: &Found, text: &str) -> Result<(), String> {
             ))
         }
     };
-    super::files::write_atomically(&target, text.as_bytes())
-}
-
-/// The worse of two outcomes: a failure outweighs problems, which
-/// outweigh a clean run.
-fn worst(a: Outcome, b: Outcome) -> Outcome {
-    let rank = |outcome| match outcome {
-        Outcome::Clean => 0,
-        Outcome::NeedsApproval => 1,
-        Outcome::Problems => 2,
-        Outcome::Failed => 3,
-    };
-    if rank(b) > rank(a) {
-        b
-    } else {
-        a
-    }
+    fs::write_atomically(&target, text.as_bytes())
 }

@@ -7,7 +7,8 @@ use clap::{Args, CommandFactory};
 use clap_complete::Shell;
 
 use super::output::{self, status};
-use super::{fail, files, Cli, Outcome};
+use super::{fail, Cli, Outcome};
+use crate::fs;
 
 #[derive(Args)]
 pub struct CompletionsArgs {
@@ -56,7 +57,7 @@ pub fn man(args: &ManArgs) -> Outcome {
         return fail(format!(
             "cannot create `{}`: {}",
             folder.display(),
-            files::describe(&error)
+            fs::describe(&error)
         ));
     }
     let mut pages = Vec::new();
@@ -67,7 +68,7 @@ pub fn man(args: &ManArgs) -> Outcome {
             return fail(format!("cannot render `{name}.1`: {error}"));
         }
         let path = folder.join(format!("{name}.1"));
-        if let Err(message) = files::write_atomically(&path, &page) {
+        if let Err(message) = fs::write_atomically(&path, &page) {
             return fail(message);
         }
     }

@@ -5,8 +5,10 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 
 use super::output::{self, status};
-use super::{fail, files, Outcome};
+use super::progress::{Conditions, Progress};
+use super::{fail, Outcome};
 use crate::config::{self, Config};
+use crate::fs::{self, Root};
 use crate::import::{self, report, Format, Options};
 use crate::ir::Owner;
 
@@ -51,8 +53,10 @@ pub fn run(args: &ImportArgs) -> Outcome {
         Ok(config) => config,
         Err(message) => return fail(message),
     };
+    let progress = Progress::new("importing", Conditions::here(true, args.paths.len()));
     let mut trees = Vec::new();
     for path in &args.paths {
+        progress.stage(format_args!("reading `{}`", path.display()));
         match import::read_tree(path) {
             Ok(tree) => trees.push(tree),
             Err(message) => return fail(message),
@@ -63,7 +67,10 @@ pub fn run(args: &ImportArgs) -> Outcome {
         owner: args.owner,
         scope: args.scope.clone(),
     };
+    let files: usize = trees.iter().map(|tree| tree.files.len()).sum();
+    progress.stage(format_args!("converting {} files", files));
     let imports = import::import_all(&trees, &options, &config);
+    drop(progress);
     let written = match &args.out {
         Some(out) => write(out, &imports),
         None => print(&imports),
@@ -81,7 +88,7 @@ pub fn run(args: &ImportArgs) -> Outcome {
         if let Some(out) = &args.out {
             let detailed = report::render(&summaries, &imports, true);
             if let Err(message) =
-                files::write_atomically(&out.join("import-report.md"), detailed.as_bytes())
+                fs::write_atomically(&out.join("import-report.md"), detailed.as_bytes())
             {
                 return fail(message);
             }
@@ -172,8 +179,9 @@ fn workspace(args: &ImportArgs) -> Result<Config, String> {
     };
     let (config, diagnostics) = Config::load(&path)?;
     if diagnostics.iter().any(|diagnostic| diagnostic.is_error()) {
-        status(format_args!(
-            "warning: `{}` has errors; run `contrib check` on a manifest to see them",
+        // Budgets measured against defaults would not be the workspace's.
+        return Err(format!(
+            "`{}` has errors; run `contrib check` on a manifest to see them",
             path.display()
         ));
     }
@@ -189,23 +197,14 @@ enum Stop {
 /// Writes the manifests under `out`, which is created even when there is
 /// nothing to write, as `-o` promises.
 fn write(out: &Path, imports: &[import::Imported]) -> Result<(), Stop> {
-    let create = |folder: &Path| {
-        std::fs::create_dir_all(folder).map_err(|error| {
-            Stop::Failed(format!(
-                "cannot create `{}`: {}",
-                folder.display(),
-                files::describe(&error)
-            ))
-        })
-    };
-    create(out)?;
     let mut count = 0;
+    let root = Root::create(out).map_err(Stop::Failed)?;
     for manifest in imports.iter().flat_map(|imported| &imported.manifests) {
         let path = out.join(&manifest.path);
         if let Some(folder) = path.parent() {
-            create(folder)?;
+            root.create_folders(folder).map_err(Stop::Failed)?;
         }
-        files::write_atomically(&path, manifest.text.as_bytes()).map_err(Stop::Failed)?;
+        fs::write_atomically(&path, manifest.text.as_bytes()).map_err(Stop::Failed)?;
         count += 1;
     }
     status(format_args!(

@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::output::status;
-use super::{fail, files, Outcome};
+use super::{fail, Outcome};
+use crate::fs;
 use crate::import::emit::kebab;
 
 #[derive(Args)]
@@ -92,14 +93,14 @@ pub fn run(args: &InitArgs) -> Outcome {
         return fail(format!(
             "cannot create `{}`: {}",
             args.dir.display(),
-            files::describe(&error)
+            fs::describe(&error)
         ));
     }
     for (path, text) in [
         (&config_path, CONFIG.to_string()),
         (&manifest_path, manifest(&plugin)),
     ] {
-        if let Err(message) = files::write_atomically(path, text.as_bytes()) {
+        if let Err(message) = fs::write_atomically(path, text.as_bytes()) {
             return fail(message);
         }
         status(format_args!("wrote {}", path.display()));

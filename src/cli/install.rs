@@ -12,12 +12,13 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::build::print_changes;
-use super::catalog::preview_text;
+use super::catalog::{screen_text, write_page};
 use super::{fail, output, Outcome};
 use crate::ir::Owner;
 use crate::report::{self, Format, Totals};
 use crate::trust::install::{Candidate, Workspace};
 use crate::trust::lock::catalog_path;
+use crate::trust::screen::Screen;
 use crate::trust::Refused;
 
 #[derive(Args)]
@@ -30,6 +31,10 @@ pub struct InstallArgs {
     /// Approve what the preview shows without asking.
     #[arg(long)]
     yes: bool,
+    /// Also write the approval screen as one self-contained HTML page to
+    /// FILE, before anything is asked or installed.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
     #[command(flatten)]
     workspace: WorkspaceArgs,
 }
@@ -111,6 +116,11 @@ pub fn install(args: &InstallArgs) -> Outcome {
         Err(refused) => return refuse(&refused),
     };
     show(&candidate);
+    if let Some(path) = &args.html {
+        if let Err(message) = write_page(path, &Screen::of_candidate(&candidate)) {
+            return fail(message);
+        }
+    }
     if candidate.refused() {
         println!("\nrefused: {} is not installed", candidate.bundle.id());
         return Outcome::Problems;
@@ -254,7 +264,7 @@ fn refuse(refused: &Refused) -> Outcome {
 fn show(candidate: &Candidate) {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let _ = out.write_all(trust_preview(candidate).as_bytes());
+    let _ = out.write_all(screen_text(&Screen::of_candidate(candidate)).as_bytes());
     let checked = &candidate.recheck;
     if !checked.diagnostics.is_empty() {
         let _ = writeln!(out);
@@ -264,78 +274,6 @@ fn show(candidate: &Candidate) {
         let _ = emitter.file(&mut out, &checked.source, &checked.diagnostics);
         let _ = emitter.finish(&mut out, totals);
     }
-}
-
-/// Everything a person approves by installing, as this workspace reads the
-/// bundle: who asks and who grants, what its contributors add (the exact
-/// text) and ask for under this workspace's tools, what its author waived,
-/// what this workspace relaxes, and what changed since the version
-/// approved before.
-pub fn trust_preview(candidate: &Candidate) -> String {
-    let checked = &candidate.recheck;
-    let approved = &checked.approved;
-    let mut text = format!(
-        "Installing {} from `{}`\n",
-        approved.id(),
-        candidate.catalog.display()
-    );
-    text.push_str(&format!(
-        "authority: requested `{}`, granted `{}` (installing as `{}`)\n",
-        approved.requested_owner, checked.granted, candidate.installer
-    ));
-    text.push_str(
-        "tools, effects, gates and hosts below are this workspace's, not the bundle's\n\n",
-    );
-    text.push_str(&preview_text(approved));
-    if !checked.overstated.is_empty() {
-        text.push_str("\nThe bundle's own permissions also claim (not asked for here):\n");
-        for change in &checked.overstated {
-            text.push_str(&format!("  - {}\n", change.message));
-        }
-    }
-    let waivers = &approved.author_waivers;
-    if !waivers.is_empty() {
-        text.push_str("\nIts author waived (recorded in the bundle; not obeyed here):\n");
-        for waiver in &waivers.suppressions {
-            let scope = waiver
-                .contributor
-                .as_ref()
-                .map_or_else(|| "the whole file".to_string(), |id| format!("`{id}`"));
-            text.push_str(&format!(
-                "  - allow({}) on {scope}: \"{}\"\n",
-                waiver.rule, waiver.reason
-            ));
-        }
-        for (rule, level) in &waivers.lints {
-            text.push_str(&format!("  - [lints] {rule} = \"{}\"\n", level.as_str()));
-        }
-    }
-    if !checked.relaxed.is_empty() {
-        text.push_str("\nRelaxed by this workspace's contrib.toml (recorded in contrib.lock):\n");
-        for relaxed in &checked.relaxed {
-            let by = relaxed.tool.as_ref().map_or_else(
-                || format!("[trust.plugins.\"{}\"]", approved.plugin),
-                |tool| format!("[trust.tools.{tool}]"),
-            );
-            text.push_str(&format!(
-                "  - {} for `{}`, by {by}: \"{}\"\n",
-                relaxed.rule, relaxed.contributor, relaxed.reason
-            ));
-        }
-    }
-    if let Some(previous) = &candidate.previous {
-        text.push('\n');
-        let mut changes = Vec::new();
-        // Writing into memory cannot fail.
-        let _ = print_changes(
-            &mut changes,
-            &previous.id(),
-            &approved.id(),
-            &candidate.changes,
-        );
-        text.push_str(&String::from_utf8_lossy(&changes));
-    }
-    text
 }
 
 /// Asks at the terminal; only a typed `y` or `yes` approves.

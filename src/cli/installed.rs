@@ -9,8 +9,8 @@
 //! conversation. `--bundles DIR` composes bundles nobody installed, for a
 //! quick look, and says so.
 //!
-//! A turns file is the host's script, so besides each turn's
-//! circumstances it may say what reached the host before the turn:
+//! A turns file is the host's script (see `compose.rs`), so besides each
+//! turn's circumstances it may say what reached the host before the turn:
 //!
 //! ```toml
 //! [[turn]]
@@ -20,13 +20,14 @@
 //! withdraw = ["acme/clock@2.0.0"]          # the operator held this version
 //! ```
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
 use crate::bundle::catalog;
 use crate::runtime::installed::{Installation, InstalledGate, Live};
-use crate::runtime::{CliGate, Conversation, Gate, Profile, Session, TurnInput};
+use crate::runtime::{Conversation, Gate, Profile, ScriptedGate, Session, Start};
 use crate::trust::install::Workspace;
 
 /// What `compose` and `simulate` load from.
@@ -70,15 +71,9 @@ impl Host {
     pub fn open(workspace: Option<&Path>, bundles: Option<&Path>) -> Result<Host, String> {
         match (workspace, bundles) {
             (Some(folder), _) => Host::installed(folder),
-            (None, Some(folder)) => {
-                let bundles = catalog::installable(folder)?;
-                if bundles.is_empty() {
-                    return Err(format!("no bundles under `{}`", folder.display()));
-                }
-                Ok(Host {
-                    kind: Kind::Unapproved(bundles),
-                })
-            }
+            (None, Some(folder)) => Ok(Host {
+                kind: Kind::Unapproved(unapproved_bundles(folder)?),
+            }),
             (None, None) => Err(
                 "give `--workspace DIR` (or `--bundles DIR` for bundles nobody installed)"
                     .to_string(),
@@ -129,24 +124,33 @@ impl Host {
         }
     }
 
-    pub fn start<'a>(
+    /// A conversation on what it loaded, with the gate it decides with;
+    /// call [`Host::admit`] once it is started or resumed.
+    /// `answers` are what the host's read tools answer, by tool name.
+    pub fn builder<'a>(
         &'a self,
         session: Session,
         profile: &'a Profile,
-    ) -> Conversation<'a, Box<dyn Gate>> {
-        match &self.kind {
-            Kind::Installed {
-                installation,
-                live,
-                kept_tokens,
-                ..
-            } => {
-                let gate: Box<dyn Gate> = Box::new(InstalledGate::new(CliGate, live.clone()));
-                installation.start(session, gate, profile, *kept_tokens)
-            }
-            Kind::Unapproved(bundles) => {
-                Conversation::start(bundles, session, Box::new(CliGate), profile)
-            }
+        answers: BTreeMap<String, String>,
+    ) -> Start<'a, Box<dyn Gate>> {
+        let host = ScriptedGate { answers };
+        let gate: Box<dyn Gate> = match &self.kind {
+            Kind::Installed { live, .. } => Box::new(InstalledGate::new(host, live.clone())),
+            Kind::Unapproved(_) => Box::new(host),
+        };
+        Conversation::builder(self.bundles(), session, gate, profile)
+    }
+
+    /// Holds a conversation to what the workspace allows (its kept part
+    /// within the agent's budget); nothing for bundles nobody installed.
+    pub fn admit(&self, conversation: &mut Conversation<'_, Box<dyn Gate>>) {
+        if let Kind::Installed {
+            installation,
+            kept_tokens,
+            ..
+        } = &self.kind
+        {
+            installation.admit(conversation, *kept_tokens);
         }
     }
 
@@ -177,46 +181,30 @@ impl Host {
     }
 }
 
-/// The turns of a turns file, each with what reached the host before it.
-pub fn read_turns(path: &Path) -> Result<Vec<(TurnInput, Events)>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|error| format!("cannot read `{}`: {error}", path.display()))?;
-    let fail = |message: String| format!("`{}`: {message}", path.display());
-    let mut document: toml::Table = toml::from_str(&text)
-        .map_err(|error: toml::de::Error| fail(error.message().to_string()))?;
-    let turns = match document.remove("turn") {
-        None => Vec::new(),
-        Some(toml::Value::Array(turns)) => turns,
-        Some(_) => {
-            return Err(fail(
-                "`turn` must be an array of tables (`[[turn]]`)".to_string(),
-            ))
-        }
-    };
-    if let Some(key) = document.keys().next() {
-        return Err(fail(format!(
-            "unknown key `{key}`; a turns file holds `[[turn]]` tables"
-        )));
+/// The bundles under `folder`, verified, nobody having installed them:
+/// the newest installable version of each plugin (see
+/// `bundle::catalog::installable`, which applies a catalog's lock and
+/// signature policy).
+pub fn unapproved_bundles(folder: &Path) -> Result<Vec<crate::bundle::Bundle>, String> {
+    let bundles = catalog::installable(folder)?;
+    if bundles.is_empty() {
+        return Err(format!("no bundles under `{}`", folder.display()));
     }
-    turns
-        .into_iter()
-        .map(|turn| {
-            let toml::Value::Table(mut table) = turn else {
-                return Err(fail("each `[[turn]]` must be a table".to_string()));
-            };
-            let mut events = toml::Table::new();
-            for key in EVENT_KEYS {
-                if let Some(value) = table.remove(key) {
-                    events.insert(key.to_string(), value);
-                }
+    Ok(bundles)
+}
+
+impl Events {
+    /// Takes what reached the host before a turn out of the turn's table
+    /// in a turns file (`approve`, `deny`, `withdraw`).
+    pub fn take(turn: &mut toml::Table) -> Result<Events, String> {
+        let mut events = toml::Table::new();
+        for key in EVENT_KEYS {
+            if let Some(value) = turn.remove(key) {
+                events.insert(key.to_string(), value);
             }
-            let input: TurnInput = table
-                .try_into()
-                .map_err(|error: toml::de::Error| fail(error.message().to_string()))?;
-            let events: Events = events
-                .try_into()
-                .map_err(|error: toml::de::Error| fail(error.message().to_string()))?;
-            Ok((input, events))
-        })
-        .collect()
+        }
+        events
+            .try_into()
+            .map_err(|error: toml::de::Error| error.message().to_string())
+    }
 }

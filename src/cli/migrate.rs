@@ -15,10 +15,11 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::files;
 use super::output;
 use super::{fail, Outcome};
 use crate::config::FILE_NAME;
+use crate::fs;
+use crate::limits::MAX_FILE_BYTES;
 use crate::migrate::{self, Migrated};
 use crate::report::human::Human;
 use crate::source::SourceFile;
@@ -35,7 +36,7 @@ pub struct MigrateArgs {
 }
 
 pub fn run(args: &MigrateArgs) -> Outcome {
-    let mut targets = match files::manifests(&args.paths) {
+    let (mut targets, found) = match super::manifests(&args.paths) {
         Ok(found) => found,
         Err(message) => return fail(message),
     };
@@ -44,7 +45,7 @@ pub fn run(args: &MigrateArgs) -> Outcome {
             targets.extend(configurations(path));
         }
     }
-    let mut outcome = Outcome::Clean;
+    let mut outcome = found;
     let mut migrated = 0;
     for path in &targets {
         match one_file(path, args.check) {
@@ -65,38 +66,25 @@ pub fn run(args: &MigrateArgs) -> Outcome {
     outcome
 }
 
-/// Every `contrib.toml` under `folder`, in name order.
+/// Every `contrib.toml` under `folder`, found as manifests are, in path
+/// order; links are left alone, since migrating rewrites the file.
 fn configurations(folder: &Path) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut stack = vec![folder.to_path_buf()];
-    while let Some(folder) = stack.pop() {
-        let Ok(entries) = files::sorted_entries(&folder) else {
-            continue;
-        };
-        for entry in entries {
-            let is_link = entry
+    let is_config = |path: &Path| path.file_name().is_some_and(|name| name == FILE_NAME);
+    fs::files_under(folder, &is_config)
+        .files
+        .into_iter()
+        .filter(|path| {
+            !path
                 .symlink_metadata()
-                .is_ok_and(|m| m.file_type().is_symlink());
-            if entry.is_dir() && !is_link {
-                let hidden = entry
-                    .file_name()
-                    .is_some_and(|name| name.to_string_lossy().starts_with('.'));
-                if !hidden {
-                    stack.push(entry);
-                }
-            } else if entry.file_name().is_some_and(|name| name == FILE_NAME) && !is_link {
-                found.push(entry);
-            }
-        }
-    }
-    found.sort();
-    found
+                .is_ok_and(|m| m.file_type().is_symlink())
+        })
+        .collect()
 }
 
 /// Migrates one file: `Ok(true)` when it changed (or would).
 fn one_file(path: &Path, check: bool) -> Result<bool, Outcome> {
-    let bytes = files::read_limited(path).map_err(fail)?;
-    let name = files::display_name(path);
+    let bytes = fs::read_up_to(path, MAX_FILE_BYTES as u64 + 1).map_err(fail)?;
+    let name = fs::display_name(path);
     let Ok(text) = String::from_utf8(bytes) else {
         return Err(fail(format!("`{name}` is not UTF-8 text")));
     };
@@ -126,7 +114,7 @@ fn one_file(path: &Path, check: bool) -> Result<bool, Outcome> {
             failed => Err(failed),
         };
     }
-    files::write_atomically(path, migrated.text.as_bytes()).map_err(fail)?;
+    fs::write_atomically(path, migrated.text.as_bytes()).map_err(fail)?;
     output::status(format_args!("{name}:"));
     for change in &migrated.changes {
         output::status(format_args!("  {change}"));

@@ -10,8 +10,8 @@ mod build;
 mod catalog;
 pub mod check;
 mod compile;
+mod compose;
 mod explain;
-pub mod files;
 mod fmt;
 mod generate;
 mod import;
@@ -21,6 +21,7 @@ mod installed;
 mod lsp;
 mod migrate;
 pub mod output;
+mod progress;
 mod rewrite;
 mod runtime;
 mod sign;
@@ -86,7 +87,7 @@ enum Command {
     /// Remove an installed plugin from a workspace.
     Uninstall(install::UninstallArgs),
     /// Print the request layout the runtime composes, turn by turn.
-    Compose(runtime::ComposeArgs),
+    Compose(compose::ComposeArgs),
     /// What the eager loads that choose from usage load, and why.
     Usage(usage::UsageArgs),
     /// Simulate a fleet of conversations and compare the cache cost of
@@ -164,7 +165,7 @@ pub fn main() -> ExitCode {
         Command::Install(args) => install::install(&args),
         Command::Update(args) => install::update(&args),
         Command::Uninstall(args) => install::uninstall(&args),
-        Command::Compose(args) => runtime::compose(&args),
+        Command::Compose(args) => compose::compose(&args),
         Command::Simulate(args) => simulate::simulate(&args),
         Command::Usage(args) => usage::run(&args),
         Command::Fmt(args) => fmt::run(&args),
@@ -178,8 +179,39 @@ pub fn main() -> ExitCode {
     .into()
 }
 
+/// The manifests `paths` name (see [`crate::fs::discover`]), with a
+/// warning on standard error for each file skipped that a person may not
+/// expect to be, and for each folder in which nothing was found. The
+/// outcome is [`Outcome::Failed`] when a folder held no manifest, so that
+/// a path mistyped in CI fails instead of checking nothing.
+fn manifests(paths: &[std::path::PathBuf]) -> Result<(Vec<std::path::PathBuf>, Outcome), String> {
+    let found = crate::fs::manifests(paths)?;
+    for warning in &found.warnings {
+        output::status(format_args!(
+            "warning: {}",
+            crate::report::terminal::visible(warning)
+        ));
+    }
+    for folder in &found.empty {
+        output::status(format_args!(
+            "warning: no manifests (`*.contrib`) in `{}`, or all are ignored (`.gitignore`, `{}`)",
+            crate::report::terminal::visible(&folder.display().to_string()),
+            crate::fs::IGNORE_FILE
+        ));
+    }
+    let outcome = if found.empty.is_empty() {
+        Outcome::Clean
+    } else {
+        Outcome::Failed
+    };
+    Ok((found.files, outcome))
+}
+
 /// Prints a one-line error for a command that could not run.
 fn fail(message: impl std::fmt::Display) -> Outcome {
-    output::status(format_args!("error: {message}"));
+    output::status(format_args!(
+        "error: {}",
+        crate::report::terminal::visible(&message.to_string())
+    ));
     Outcome::Failed
 }

@@ -120,7 +120,7 @@ pub(crate) fn stopped(error: &io::Error) -> Stopped {
     } else {
         status(format_args!(
             "error: cannot write standard output: {}",
-            super::files::describe(error)
+            crate::fs::describe(error)
         ));
         Stopped::Failed
     }

@@ -7,9 +7,11 @@ use ed25519_dalek::SigningKey;
 use clap::Args;
 
 use super::output::status;
-use super::{fail, files, Outcome};
+use super::{fail, Outcome};
 use crate::bundle::sign::{self, DetachedSignature};
 use crate::bundle::Bundle;
+use crate::fs::{self, Mode};
+use crate::limits::files::KEY;
 
 #[derive(Args)]
 pub struct KeygenArgs {
@@ -51,15 +53,12 @@ pub fn keygen(args: &KeygenArgs) -> Outcome {
         Ok(pair) => pair,
         Err(message) => return fail(message),
     };
-    if let Err(message) = files::write_atomically(&secret_path, secret.as_bytes()) {
+    // The secret key is the owner's alone; the public key is meant to be
+    // shared, so it follows the umask like any other file.
+    if let Err(message) = fs::write_new(&secret_path, secret.as_bytes(), Mode::Private) {
         return fail(message);
     }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let _ = std::fs::set_permissions(&secret_path, std::fs::Permissions::from_mode(0o600));
-    }
-    if let Err(message) = files::write_atomically(&public_path, public.as_bytes()) {
+    if let Err(message) = fs::write_new(&public_path, public.as_bytes(), Mode::Shared) {
         return fail(message);
     }
     status(format_args!(
@@ -73,6 +72,7 @@ pub fn keygen(args: &KeygenArgs) -> Outcome {
 pub fn sign(args: &SignArgs) -> Outcome {
     let bundle = match Bundle::load(&args.bundle) {
         Ok(bundle) => bundle,
+        Err(crate::bundle::LoadError::Io(message)) => return fail(message),
         Err(error) => return fail(format!("`{}`: {error}", args.bundle.display())),
     };
     let result =
@@ -92,10 +92,8 @@ pub fn sign(args: &SignArgs) -> Outcome {
 
 /// The secret key in the file at `path`.
 pub(super) fn read_secret_key(path: &Path) -> Result<SigningKey, String> {
-    std::fs::read_to_string(path)
-        .map_err(|error| error.to_string())
-        .and_then(|text| sign::read_secret(&text))
-        .map_err(|message| format!("`{}`: {message}", path.display()))
+    let text = fs::read_text(path, KEY)?;
+    sign::read_secret(&text).map_err(|message| format!("`{}`: {message}", path.display()))
 }
 
 /// Signs `bundle`'s digest with `key` into `BUNDLE.sig` beside the bundle
@@ -108,7 +106,7 @@ pub(super) fn write_signature(
     let signature = sign::sign(key, bundle.digest.as_deref().unwrap_or_default());
     let path = sign::signature_path(bundle_file);
     let text = serde_json::to_string_pretty(&signature).unwrap_or_default() + "\n";
-    files::write_atomically(&path, text.as_bytes())?;
+    fs::write_atomically(&path, text.as_bytes())?;
     Ok((path, signature.key_id))
 }
 
@@ -116,12 +114,11 @@ pub(super) fn write_signature(
 pub fn verify(args: &VerifyArgs) -> Outcome {
     let result = (|| {
         let bundle = Bundle::load(&args.bundle).map_err(|error| error.to_string())?;
-        let key_text = std::fs::read_to_string(&args.pubkey)
-            .map_err(|error| format!("cannot read the key: {error}"))?;
+        let key_text = fs::read_text(&args.pubkey, KEY)?;
         let key = sign::read_public(&key_text)?;
         let path = sign::signature_path(&args.bundle);
-        let text = std::fs::read_to_string(&path)
-            .map_err(|_| format!("there is no signature `{}`", path.display()))?;
+        let text = fs::read_text(&path, KEY)
+            .map_err(|_| format!("there is no readable signature `{}`", path.display()))?;
         let signature: DetachedSignature = serde_json::from_str(&text)
             .map_err(|_| "the signature file is malformed".to_string())?;
         sign::verify(

@@ -7,11 +7,14 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::output::{self, ReportFormat};
+use super::progress::{Conditions, Progress};
 use super::runtime::CacheArgs;
 use super::{fail, installed, Outcome};
 use crate::bundle::usage::Usage;
 use crate::import::report::thousands as count;
+use crate::report::terminal::visible;
 use crate::runtime::simulate::{self, LayoutReport, Options, Report, Shares};
+use crate::runtime::Profile;
 
 #[derive(Args)]
 pub struct SimulateArgs {
@@ -22,20 +25,20 @@ pub struct SimulateArgs {
     /// re-checked.
     #[arg(long, value_name = "DIR", conflicts_with = "workspace")]
     bundles: Option<PathBuf>,
-    /// Agents, each with its own system prompt.
-    #[arg(long, value_name = "N", default_value_t = 2, value_parser = at_least_one)]
+    /// Agents, each with its own system prompt (1 to 100).
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = up_to(100))]
     agents: usize,
-    /// Persons, each talking to every agent.
-    #[arg(long, value_name = "N", default_value_t = 4, value_parser = at_least_one)]
+    /// Persons, each talking to every agent (1 to 10,000).
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = up_to(10_000))]
     persons: usize,
-    /// Conversations per agent and person.
-    #[arg(long, value_name = "N", default_value_t = 3, value_parser = at_least_one)]
+    /// Conversations per agent and person (1 to 1,000).
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = up_to(1_000))]
     conversations: usize,
-    /// The most turns a conversation has.
-    #[arg(long, value_name = "N", default_value_t = 12, value_parser = at_least_one)]
+    /// The most turns a conversation has (1 to 1,000).
+    #[arg(long, value_name = "N", default_value_t = 12, value_parser = up_to(1_000))]
     turns: usize,
     /// The fewest turns a conversation has (short ones are commonest).
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = at_least_one)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = up_to(1_000))]
     min_turns: usize,
     /// Seeds the simulated people and timings: the same seed, the same run.
     #[arg(long, default_value_t = 1)]
@@ -45,8 +48,13 @@ pub struct SimulateArgs {
     #[arg(long, default_value_t = Options::default().days, value_parser = clap::value_parser!(u32).range(1..=7))]
     days: u32,
     /// Compact a conversation when its stored history passes this many
-    /// tokens.
-    #[arg(long, value_name = "TOKENS", default_value_t = Options::default().compact_after_tokens)]
+    /// tokens (1 to 10,000,000).
+    #[arg(
+        long,
+        value_name = "TOKENS",
+        default_value_t = Options::default().compact_after_tokens,
+        value_parser = clap::value_parser!(u64).range(1..=10_000_000)
+    )]
     compact_after: u64,
     /// The model conversations start on (default: the profile's).
     #[arg(long)]
@@ -64,17 +72,29 @@ pub struct SimulateArgs {
     /// How to write the report.
     #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
     format: ReportFormat,
+    /// Also write the report as one self-contained HTML page with charts
+    /// to FILE; the cost chart runs the same simulation under every other
+    /// profile too.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
 }
 
-/// A count that must be at least one: a simulation of no one has no
-/// figures to compare.
-fn at_least_one(text: &str) -> Result<usize, String> {
-    match text.parse::<usize>() {
+/// A count from 1 to `max`: a simulation of no one has no figures to
+/// compare, and each bound is generous on its own; refusing more at parse
+/// time keeps a run from aborting on allocation.
+fn up_to(max: usize) -> impl Fn(&str) -> Result<usize, String> + Clone + Send + Sync + 'static {
+    move |text: &str| match text.parse::<usize>() {
         Ok(0) => Err("must be at least 1".to_string()),
+        Ok(count) if count > max => Err(format!("must be at most {max}")),
         Ok(count) => Ok(count),
         Err(_) => Err(format!("`{text}` is not a whole number")),
     }
 }
+
+/// Most turns one `simulate` run plays: each bound above is generous on
+/// its own, but their product bounds the time and memory a run takes (a
+/// few seconds and tens of megabytes per hundred thousand turns).
+const MAX_SIMULATED_TURNS: usize = 1_000_000;
 
 pub fn simulate(args: &SimulateArgs) -> Outcome {
     let profile = match args.cache.profile() {
@@ -85,6 +105,15 @@ pub fn simulate(args: &SimulateArgs) -> Outcome {
         Ok(host) => host,
         Err(message) => return fail(message),
     };
+    let total = [args.agents, args.persons, args.conversations, args.turns]
+        .into_iter()
+        .fold(1usize, usize::saturating_mul);
+    if total > MAX_SIMULATED_TURNS {
+        return fail(format!(
+            "{} agents × {} people × {} conversations × {} turns is {total} turns; simulate at most {MAX_SIMULATED_TURNS}",
+            args.agents, args.persons, args.conversations, args.turns
+        ));
+    }
     for refused in host.refused_at_load() {
         output::status(format_args!("refused at load: {refused}"));
     }
@@ -98,6 +127,58 @@ pub fn simulate(args: &SimulateArgs) -> Outcome {
         Ok(usage) => usage,
         Err(message) => return fail(message),
     };
+    let others: Vec<Profile> = match (&args.html, args.cache.profiles()) {
+        (Some(_), Ok(profiles)) => profiles
+            .names()
+            .filter(|name| *name != profile.name)
+            .filter_map(|name| profiles.get(name).cloned())
+            .collect(),
+        _ => Vec::new(),
+    };
+    let progress = Progress::new(
+        "simulating",
+        Conditions::here(args.format == ReportFormat::Human, 1 + others.len()),
+    );
+    let run = |profile: &Profile| {
+        let options = options(args, profile);
+        progress.stage(format_args!(
+            "{} conversations under `{}`",
+            options.agents * options.persons * options.conversations,
+            profile.name
+        ));
+        simulate::simulate(bundles, profile, &options, usage.as_ref())
+    };
+    let report = run(&profile);
+    let others: Vec<Report> = others.iter().map(&run).collect();
+    drop(progress);
+    if let Some(path) = &args.html {
+        let mut reports = vec![report.clone()];
+        reports.extend(others);
+        let page = crate::pages::simulation::render(&reports);
+        if let Err(message) = crate::fs::write_atomically(path, page.as_bytes()) {
+            return fail(message);
+        }
+        output::status(format_args!(
+            "wrote the simulation's page to `{}`",
+            path.display()
+        ));
+    }
+    let text = match args.format {
+        ReportFormat::Json => match serde_json::to_string_pretty(&report) {
+            Ok(text) => text,
+            Err(error) => return fail(format!("cannot write the report: {error}")),
+        },
+        // Names come from bundles: control characters are shown as
+        // escapes, never sent to the terminal (JSON escapes them itself).
+        ReportFormat::Human => visible(&human(&report)).into_owned(),
+    };
+    output::result(text, Outcome::Clean)
+}
+
+/// The simulation's options under `profile`: the models default to the
+/// profile's, so that each profile of the page's cost chart is run on a
+/// model it prices.
+fn options(args: &SimulateArgs, profile: &Profile) -> Options {
     let defaults = Options::default();
     let model = args
         .model
@@ -111,7 +192,7 @@ pub fn simulate(args: &SimulateArgs) -> Outcome {
             model.clone()
         }
     });
-    let options = Options {
+    Options {
         agents: args.agents,
         persons: args.persons,
         conversations: args.conversations,
@@ -123,16 +204,7 @@ pub fn simulate(args: &SimulateArgs) -> Outcome {
         model,
         switch_model,
         ..defaults
-    };
-    let report = simulate::simulate(bundles, &profile, &options, usage.as_ref());
-    let text = match args.format {
-        ReportFormat::Json => match serde_json::to_string_pretty(&report) {
-            Ok(text) => text,
-            Err(error) => return fail(format!("cannot write the report: {error}")),
-        },
-        ReportFormat::Human => human(&report),
-    };
-    output::result(text, Outcome::Clean)
+    }
 }
 
 /// The report for people: the fleet, a row per layout, the fair ratio, the

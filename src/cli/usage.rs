@@ -34,13 +34,18 @@ pub fn run(args: &UsageArgs) -> Outcome {
     let bundle = match compile_with_usage(&args.manifest, &mut resolver, args.usage.as_deref()) {
         Ok(compiled) => compiled.bundle,
         Err(NotBuilt::Failed(message)) => return fail(message),
-        Err(NotBuilt::Errors(source, diagnostics)) => {
+        Err(
+            NotBuilt::Errors(source, diagnostics) | NotBuilt::Config(Some((source, diagnostics))),
+        ) => {
             let errors = diagnostics.iter().filter(|d| d.is_error()).count();
             return fail(format!(
                 "`{}` has {errors} error(s); run `contrib check {}`",
                 source.name,
                 args.manifest.display()
             ));
+        }
+        Err(NotBuilt::Config(None)) => {
+            return fail("the manifest's configuration has errors; run `contrib check`")
         }
     };
     let chosen: Vec<&BundledContributor> = bundle

@@ -290,8 +290,7 @@ impl Config {
 
     /// Reads a workspace's file.
     pub fn load(path: &Path) -> Result<(Config, Vec<Diagnostic>), String> {
-        let bytes = std::fs::read(path)
-            .map_err(|error| format!("cannot read `{}`: {error}", path.display()))?;
+        let bytes = crate::fs::read_limited(path, crate::limits::files::CONFIG)?;
         let name = path.to_string_lossy().replace('\\', "/");
         match crate::decode_bytes(&name, &bytes) {
             Ok(source) => Ok(Config::from_source(source)),

@@ -117,9 +117,18 @@ pub fn format(text: &str) -> Result<String, Diagnostic> {
         return Err(too_large(text.len(), "the file is"));
     }
     let tree = syntax::parse(text)?;
-    guard::open_ends(&tree)?;
-    guard::what_lowering_refuses(&tree)?;
-    lay_out(text, &tree)
+    format_tree(text, &tree)
+}
+
+/// [`format`] from a tree already read, as the language server keeps one
+/// per version.
+pub fn format_tree(text: &str, tree: &syntax::tree::File<'_>) -> Result<String, Diagnostic> {
+    if text.len() > MAX_FILE_BYTES {
+        return Err(too_large(text.len(), "the file is"));
+    }
+    guard::open_ends(tree)?;
+    guard::what_lowering_refuses(tree)?;
+    lay_out(text, tree)
 }
 
 /// A fragment (fields outside a plugin, as the layout's unit tests write

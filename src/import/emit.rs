@@ -28,6 +28,7 @@ use std::collections::{BTreeMap, HashSet};
 use crate::config::Config;
 use crate::ir::{framing_for, ActivationKind, Kind, Owner, Placement, PluginName};
 use crate::limits::MAX_STRING_BYTES;
+use crate::source::hidden::classify;
 
 use super::{Manifest, Note, Produced};
 
@@ -401,13 +402,21 @@ fn note_comment(out: &mut String, depth: usize, note: &Note) {
 }
 
 /// A comment line cannot hold a line break or control characters, and
-/// keeps no trailing white space (the canonical layout trims it).
+/// keeps no trailing white space (the canonical layout trims it); other
+/// hidden characters are written as escapes, which a comment shows as they
+/// are.
 fn clean_comment(line: &str) -> String {
-    line.chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect::<String>()
-        .trim_end()
-        .to_string()
+    let mut out = String::with_capacity(line.len());
+    for c in line.chars() {
+        if c.is_control() {
+            out.push(' ');
+        } else if classify(c).is_some() {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out.trim_end().to_string()
 }
 
 /// A string field's value: `"…"` on one line, a `"""` block otherwise.
@@ -518,10 +527,15 @@ fn block_line(line: &str, template: bool) -> String {
 
 /// A character, or its escape when it is a control character (a carriage
 /// return would otherwise be read as a line break).
+/// One character of a string, as an escape when it is a control or other
+/// hidden character (`hidden-character`): the manifest then shows every
+/// reader what the imported text holds, and decodes to it exactly.
 fn push_char(out: &mut String, c: char) {
     match c {
         '\r' => out.push_str("\\r"),
-        c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+        c if c.is_control() || classify(c).is_some() => {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)))
+        }
         c => out.push(c),
     }
 }

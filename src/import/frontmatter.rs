@@ -112,6 +112,9 @@ pub fn parse(text: &str) -> Frontmatter {
         .map(|line| line.strip_suffix('\r').unwrap_or(line))
         .collect();
     let mut frontmatter = Frontmatter::default();
+    // Keys seen, so that a duplicate is found without rescanning every
+    // entry (quadratic in the keys of a hostile file).
+    let mut seen = std::collections::HashSet::new();
     let mut index = 0;
     while index < lines.len() {
         let line = lines[index];
@@ -136,7 +139,7 @@ pub fn parse(text: &str) -> Frontmatter {
             end -= 1;
         }
         let value = parse_value(rest.trim(), &lines[start..end]);
-        if frontmatter.entries.iter().any(|entry| entry.key == key) {
+        if !seen.insert(key) {
             frontmatter.problems.push(format!(
                 "`{key}` is given twice in the frontmatter; the first is used"
             ));
@@ -382,6 +385,21 @@ pub fn split_top_level(text: &str, separator: char) -> Vec<&str> {
 }
 
 impl Frontmatter {
+    /// Whether every entry has a key of its own, as [`parse`] promises (a
+    /// repeated key is a problem, and the first is kept): what the fuzz
+    /// target and the tests check.
+    pub fn keys_are_distinct(&self) -> bool {
+        let mut keys: Vec<&str> = self
+            .entries
+            .iter()
+            .map(|entry| entry.key.as_str())
+            .collect();
+        let count = keys.len();
+        keys.sort_unstable();
+        keys.dedup();
+        keys.len() == count
+    }
+
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.entries
             .iter()

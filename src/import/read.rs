@@ -3,8 +3,10 @@
 //! Only files an importer could read (`.md`, `.mdc`, `.json`) are read;
 //! everything else is listed as skipped without being opened, so images and
 //! binaries in a real repository cost nothing and cannot fail the import.
-//! Version-control and dependency folders are not walked, and symbolic
-//! links are not followed (a link cycle must not hang the import).
+//! Version-control and dependency folders are not walked. A symbolic link
+//! is followed only where it leads inside the source folder: one that leads
+//! out (its target's text would end up in a manifest) or loops is listed
+//! as skipped ([`crate::fs::Root::walk`]).
 //!
 //! Attribution: when the source folder or a folder above it holds a
 //! `README.md` with a Markdown table whose header names `folder` and
@@ -15,7 +17,8 @@
 use std::path::Path;
 
 use super::{Failure, Skipped};
-use crate::limits::MAX_FILE_BYTES;
+use crate::fs::{self, Root};
+use crate::limits::files::{MANIFEST, README};
 
 /// Folders never walked: they hold no contributors, and can be huge.
 const NOT_WALKED: &[&str] = &[".git", "node_modules", "target", ".venv", "__pycache__"];
@@ -95,17 +98,16 @@ fn is_candidate(name: &str) -> bool {
 
 /// Reads a source folder, or a single file as a source of one.
 pub fn read_tree(path: &Path) -> Result<SourceTree, String> {
-    let metadata = std::fs::metadata(path)
-        .map_err(|error| format!("cannot read `{}`: {}", path.display(), describe(&error)))?;
+    let metadata = std::fs::metadata(path).map_err(|error| fs::cannot("read", path, &error))?;
     let absolute = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let mut tree = SourceTree::default();
     let root = if metadata.is_dir() {
-        walk(&absolute, "", &mut tree)?;
+        walk(&absolute, &mut tree)?;
         absolute.clone()
     } else {
         let parent = absolute.parent().map(Path::to_path_buf).unwrap_or_default();
         let name = file_name(&absolute);
-        read_file(&absolute, &name, &mut tree);
+        read_file(&Root::open(&parent)?, &absolute, &name, &mut tree);
         parent
     };
     tree.name = file_name(&root);
@@ -120,30 +122,31 @@ fn file_name(path: &Path) -> String {
         .unwrap_or_else(|| "source".to_string())
 }
 
-fn walk(folder: &Path, relative: &str, tree: &mut SourceTree) -> Result<(), String> {
-    let paths = crate::cli::files::sorted_entries(folder)?;
-    for path in paths {
-        let name = file_name(&path);
-        let child = if relative.is_empty() {
-            name.clone()
-        } else {
-            format!("{relative}/{name}")
-        };
-        let Ok(file_type) = std::fs::symlink_metadata(&path).map(|m| m.file_type()) else {
-            continue;
-        };
-        if file_type.is_dir() {
-            if !NOT_WALKED.contains(&name.as_str()) {
-                walk(&path, &child, tree)?;
-            }
-        } else if file_type.is_file() {
-            read_file(&path, &child, tree);
-        }
+fn walk(folder: &Path, tree: &mut SourceTree) -> Result<(), String> {
+    let root = Root::open(folder)?;
+    let walked = root.walk(NOT_WALKED, |_| true);
+    for path in walked.files {
+        let relative = path
+            .strip_prefix(folder)
+            .map(|relative| relative.to_string_lossy().replace('\\', "/"))
+            .unwrap_or_else(|_| file_name(&path));
+        read_file(&root, &path, &relative, tree);
+    }
+    for skipped in walked.skipped {
+        let file = skipped
+            .path
+            .strip_prefix(folder)
+            .map(|relative| relative.to_string_lossy().replace('\\', "/"))
+            .unwrap_or_else(|_| skipped.path.display().to_string());
+        tree.skipped.push(Skipped {
+            file,
+            reason: skipped.reason,
+        });
     }
     Ok(())
 }
 
-fn read_file(path: &Path, relative: &str, tree: &mut SourceTree) {
+fn read_file(root: &Root, path: &Path, relative: &str, tree: &mut SourceTree) {
     if !is_candidate(relative) {
         tree.skipped.push(Skipped {
             file: relative.to_string(),
@@ -155,20 +158,13 @@ fn read_file(path: &Path, relative: &str, tree: &mut SourceTree) {
         file: relative.to_string(),
         message,
     };
-    let bytes = match read_limited(path) {
+    let bytes = match root.read(path, MANIFEST) {
         Ok(bytes) => bytes,
-        Err(error) => {
-            tree.failures
-                .push(fail(format!("cannot read it: {}", describe(&error))));
+        Err(message) => {
+            tree.failures.push(fail(message));
             return;
         }
     };
-    if bytes.len() > MAX_FILE_BYTES {
-        tree.failures.push(fail(format!(
-            "the file is over {MAX_FILE_BYTES} bytes (4 MiB); no contributor is that large"
-        )));
-        return;
-    }
     match String::from_utf8(bytes) {
         Ok(text) => tree.files.push(InputFile {
             path: relative.to_string(),
@@ -181,37 +177,11 @@ fn read_file(path: &Path, relative: &str, tree: &mut SourceTree) {
     }
 }
 
-/// Reads at most one byte over the limit, so a huge file is refused
-/// without being read whole.
-fn read_limited(path: &Path) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)?
-        .take(MAX_FILE_BYTES as u64 + 1)
-        .read_to_end(&mut bytes)?;
-    Ok(bytes)
-}
-
-/// An I/O error without Rust's "(os error 2)" tail.
-fn describe(error: &std::io::Error) -> String {
-    match error.kind() {
-        std::io::ErrorKind::NotFound => "no such file or folder".into(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
-        _ => {
-            let text = error.to_string();
-            match text.find(" (os error") {
-                Some(cut) => text[..cut].to_string(),
-                None => text,
-            }
-        }
-    }
-}
-
 /// The attribution rows that apply under `root`, found in the nearest
 /// `README.md` at or above it that records them.
 fn attribution(root: &Path) -> Vec<(String, String)> {
     for folder in root.ancestors() {
-        let Ok(text) = std::fs::read_to_string(folder.join("README.md")) else {
+        let Some(text) = read_readme(&folder.join("README.md")) else {
             continue;
         };
         let rows = attribution_table(&text);
@@ -228,6 +198,16 @@ fn attribution(root: &Path) -> Vec<(String, String)> {
             .collect();
     }
     Vec::new()
+}
+
+/// A `README.md` that is a regular file (never a link, which could lead
+/// to any file's text or to `/dev/zero`), within the size limit.
+fn read_readme(path: &Path) -> Option<String> {
+    let metadata = std::fs::symlink_metadata(path).ok()?;
+    if !metadata.file_type().is_file() {
+        return None;
+    }
+    fs::read_text(path, README).ok()
 }
 
 /// A row's folder (relative to the README) seen from the source folder

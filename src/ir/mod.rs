@@ -6,8 +6,10 @@
 //! written, so diagnostics can point at the author's words or, for a
 //! default, at the contributor that took it.
 
+pub mod facts;
 mod framing;
 pub mod kinds;
+pub mod origin;
 pub mod reference;
 mod template;
 pub mod variables;

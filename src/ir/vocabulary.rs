@@ -165,6 +165,39 @@ impl Priority {
     }
 }
 
+impl Source {
+    /// How far content of this source is trusted: 0 is the most.
+    pub fn distrust(self) -> u8 {
+        match self {
+            Source::SystemConfig => 0,
+            Source::UserAuthored => 1,
+            Source::External => 2,
+        }
+    }
+
+    /// The less trusted of the two.
+    pub fn at_most(self, ceiling: Source) -> Source {
+        if self.distrust() >= ceiling.distrust() {
+            self
+        } else {
+            ceiling
+        }
+    }
+}
+
+impl Owner {
+    /// The most trusted provenance this owner's retrievals may carry: only
+    /// the operator, a workspace and an agent's author vouch for
+    /// configuration; what a person installs is at most their own
+    /// (`user-authored`), whatever the manifest claims.
+    pub fn highest_source(self) -> Source {
+        match self {
+            Owner::Operator | Owner::Workspace | Owner::AgentAuthor => Source::SystemConfig,
+            Owner::Person => Source::UserAuthored,
+        }
+    }
+}
+
 vocabulary! {
     /// Which turns a contribution reaches, from the widest.
     pub enum Reach ("reach") {

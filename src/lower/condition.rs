@@ -111,7 +111,7 @@ fn rest_span(after: Span, rest: &[Token<'_>]) -> Span {
 }
 
 /// `30m`, `4h`, `2d`, `1h30m` → seconds; `None` for anything else.
-pub(super) fn parse_duration(text: &str) -> Option<u64> {
+pub fn parse_duration(text: &str) -> Option<u64> {
     let mut total: u64 = 0;
     let mut number: Option<u64> = None;
     for c in text.chars() {

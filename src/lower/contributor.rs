@@ -40,6 +40,7 @@ impl Lowerer<'_> {
             name,
             &|field, key, removal| placement::not_for_kind(kind, field, key, removal),
         );
+        fields.mark_damaged(block.damaged);
 
         let inherited = plugin_owner.map_or(Owner::AgentAuthor, |owner| owner.value);
         let owner_field = fields.optional(self, "owner");
@@ -76,7 +77,9 @@ impl Lowerer<'_> {
         let budget = self.budget(&mut fields);
         let body = self.contributor_body(kind, &mut fields);
 
-        if self.error_count() > errors_before {
+        // A damaged contributor is what parsed around its syntax error:
+        // checked for what it says, never measured as if it were whole.
+        if self.error_count() > errors_before || block.damaged {
             return None;
         }
         let contributor = Contributor {

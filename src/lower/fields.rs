@@ -40,6 +40,9 @@ pub(super) struct Fields<'t, 'a> {
     /// or with a colon), already reported: their absence is not reported
     /// again, so that one slip makes one diagnostic.
     attempted: HashSet<&'static str>,
+    /// Whether the block lost part of its text to a syntax error: a field
+    /// missing from it may have been in that part.
+    damaged: bool,
 }
 
 impl<'t, 'a> Fields<'t, 'a> {
@@ -98,7 +101,13 @@ impl<'t, 'a> Fields<'t, 'a> {
     /// Whether the author wrote `name` in a form already reported, such as
     /// `budgte 10 tokens` or `placement: agent`.
     pub fn was_attempted(&self, name: &str) -> bool {
-        self.attempted.contains(name)
+        self.damaged || self.attempted.contains(name)
+    }
+
+    /// Treats every field as attempted: the block lost part of its text to
+    /// a syntax error, already reported, and what is missing may be there.
+    pub fn mark_damaged(&mut self, damaged: bool) {
+        self.damaged = damaged;
     }
 
     pub fn header(&self) -> Span {
@@ -192,6 +201,7 @@ impl Lowerer<'_> {
             header,
             owner,
             attempted,
+            damaged: false,
         }
     }
 

@@ -27,6 +27,7 @@ use std::cell::Cell;
 /// Whether a glob is one `applies to files` accepts, for importers that
 /// must write only what the language reads back.
 pub use activation::validate_glob;
+pub use condition::parse_duration;
 /// The field names lowering accepts, for completion in the language server.
 pub use plugin::PLUGIN_FIELDS;
 pub use values::is_kebab;
@@ -191,15 +192,12 @@ impl Lowerer<'_> {
     fn report_unclosed_blocks(&mut self, items: &[Item<'_>]) {
         for item in items {
             if let Item::Block(block) = item {
+                // Its syntax error, already reported, explains the braces.
+                if block.damaged {
+                    continue;
+                }
                 if block.close.is_none() {
-                    self.report(
-                        Diagnostic::new(
-                            &SYNTAX_ERROR,
-                            format!("unclosed `{}` block", block.keyword.text),
-                        )
-                        .primary(block.open, "this `{` is never closed")
-                        .help("add the matching `}` on a line of its own"),
-                    );
+                    self.report(crate::syntax::unclosed(block));
                 }
                 self.report_unclosed_blocks(&block.items);
             }

@@ -3,18 +3,15 @@
 //!
 //! Hover and completion ask the same questions, and must answer them while
 //! the author is typing, when the text is often not yet a manifest. The
-//! enclosing blocks come from the syntax tree. The grammar is loose, so
-//! most half-typed text still parses; when it does not, the cursor's line
-//! is usually what broke it, so the text is parsed again with that line
-//! blanked out (same byte offsets). The cursor's own line is read by a
-//! small tokenizer of its own, which needs no tree at all.
+//! enclosing blocks come from the syntax tree the recovering parser read
+//! (once per version, see `version`): a broken construct is left out of it
+//! and the rest is whole. The cursor's own line is read by a small
+//! tokenizer of its own, which needs no tree at all, so a block opened on
+//! a line the parser could not read is still seen.
 
 use crate::limits::MAX_FILE_BYTES;
 use crate::source::Span;
-use crate::syntax::{
-    self,
-    tree::{Block, File, Item, Token},
-};
+use crate::syntax::tree::{Block, File, Item, Token};
 
 /// A block around the cursor: `keyword args… {`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,7 +68,9 @@ pub struct Cursor<'t> {
 }
 
 impl<'t> Cursor<'t> {
-    pub fn new(text: &'t str, offset: usize) -> Self {
+    /// The cursor at `offset` in `text`, whose tree (when it could be read)
+    /// is `tree`.
+    pub fn new(text: &'t str, tree: Option<&File<'_>>, offset: usize) -> Self {
         let offset = crate::source::floor_char_boundary(text, offset);
         let (line_start, line_end) = line_bounds(text, offset);
         let mut cursor = Cursor {
@@ -87,15 +86,7 @@ impl<'t> Cursor<'t> {
             // Not read, as `contrib check` would not read it.
             return cursor;
         }
-        let blanked;
-        let tree = match syntax::parse(text) {
-            Ok(tree) => Some(tree),
-            Err(_) => {
-                blanked = blank(text, line_start, line_end);
-                syntax::parse(&blanked).ok()
-            }
-        };
-        if let Some(tree) = &tree {
+        if let Some(tree) = tree {
             cursor.read_tree(tree);
         }
         if cursor.string.is_none() {
@@ -153,7 +144,7 @@ impl<'t> Cursor<'t> {
     fn read_tree(&mut self, tree: &File<'_>) {
         let mut items = &tree.items;
         while let Some(block) = items.iter().find_map(|item| match item {
-            Item::Block(block) if inside(block, self.offset, self.text.len()) => Some(block),
+            Item::Block(block) if inside(block, self.offset) => Some(block),
             _ => None,
         }) {
             self.blocks.push(Head {
@@ -253,9 +244,10 @@ impl<'t> Cursor<'t> {
     }
 }
 
-/// Whether the cursor is between a block's braces.
-fn inside(block: &Block<'_>, offset: usize, len: usize) -> bool {
-    let end = block.close.map_or(len, |close| close.start);
+/// Whether the cursor is between a block's braces (or, for a block whose
+/// `}` never came, within the text it was read to).
+fn inside(block: &Block<'_>, offset: usize) -> bool {
+    let end = block.close.map_or(block.span.end, |close| close.start);
     block.open.end <= offset && offset <= end
 }
 
@@ -298,15 +290,6 @@ pub fn line_bounds(text: &str, offset: usize) -> (usize, usize) {
         .find(['\n', '\r'])
         .map_or(text.len(), |at| offset + at);
     (start, end)
-}
-
-/// `text` with bytes `start..end` replaced by spaces, so offsets stay put.
-fn blank(text: &str, start: usize, end: usize) -> String {
-    let mut out = String::with_capacity(text.len());
-    out.push_str(&text[..start]);
-    out.extend(std::iter::repeat_n(' ', end - start));
-    out.push_str(&text[end..]);
-    out
 }
 
 /// The tokens of `text[start..end]`, one line, as the grammar would read
@@ -384,6 +367,12 @@ mod tests {
         (marked.replacen('|', "", 1), offset)
     }
 
+    /// The cursor with the tree the server would have read.
+    fn at_in(text: &str, offset: usize) -> Cursor<'_> {
+        let parsed = crate::syntax::parse_recovering(text);
+        Cursor::new(text, parsed.file.as_ref(), offset)
+    }
+
     fn keywords(cursor: &Cursor<'_>) -> Vec<String> {
         cursor
             .blocks
@@ -396,7 +385,7 @@ mod tests {
     fn finds_blocks_item_and_word() {
         let (text, offset) =
             at("plugin a/b 1.0.0 {\n    text t {\n        placement ag|ent\n    }\n}\n");
-        let cursor = Cursor::new(&text, offset);
+        let cursor = at_in(&text, offset);
         assert_eq!(keywords(&cursor), ["plugin", "text"]);
         assert_eq!(cursor.words(), ["placement", "agent"]);
         assert_eq!(cursor.words_before(), ["placement"]);
@@ -408,7 +397,7 @@ mod tests {
         let (text, offset) = at(
             "plugin a/b 1.0.0 {\n    eager-run r {\n        call fetch_url { url: |\n    }\n}\n",
         );
-        let cursor = Cursor::new(&text, offset);
+        let cursor = at_in(&text, offset);
         assert_eq!(keywords(&cursor), ["plugin", "eager-run", "call"]);
         assert_eq!(cursor.blocks[2].args, ["fetch_url"]);
         assert_eq!(cursor.words_before(), ["url"]);
@@ -417,17 +406,17 @@ mod tests {
     #[test]
     fn knows_strings_and_comments() {
         let (text, offset) = at("plugin a/b 1.0.0 {\n    text t {\n        body \"\"\"\n            Hi {per|\n        \"\"\"\n    }\n}\n");
-        let cursor = Cursor::new(&text, offset);
+        let cursor = at_in(&text, offset);
         let string = cursor.string.clone().unwrap();
         assert_eq!(string.key.as_deref(), Some("body"));
         assert!(cursor.slice(string.before).ends_with("Hi {per"));
 
         let (text, offset) = at("plugin a/b 1.0.0 {\n    body \"Hi {per|}\"\n}\n");
-        let cursor = Cursor::new(&text, offset);
+        let cursor = at_in(&text, offset);
         let before = cursor.string.as_ref().unwrap().before;
         assert_eq!(cursor.slice(before), "Hi {per");
 
         let (text, offset) = at("# contrib: allow(budget-un|) -- x\nplugin a/b 1.0.0 {}\n");
-        assert!(Cursor::new(&text, offset).comment.is_some());
+        assert!(at_in(&text, offset).comment.is_some());
     }
 }

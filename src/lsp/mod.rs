@@ -42,8 +42,11 @@
 //!
 //! Diagnostics (the checker's, and `contrib.toml`'s), hover, completion,
 //! quick fixes and fix-all, the document outline, go to definition into
-//! `contrib.toml`, and formatting once the formatter lands: one file each
-//! under [`handlers`]. Positions are UTF-16, see [`convert`].
+//! `contrib.toml`, formatting, semantic tokens (full and delta), inlay
+//! hints with each contributor's measure and a code lens with the plugin's
+//! totals per placement: one file each under [`handlers`]. Each version of
+//! a document is parsed once and analysed once per configuration; every
+//! request shares that (see [`version`]). Positions are UTF-16, see [`convert`].
 //! Initialization options: `ruleDocsUrl`, see [`rule_docs`]. The server
 //! writes no files.
 
@@ -53,6 +56,7 @@ pub mod handlers;
 pub mod rule_docs;
 pub mod state;
 pub mod transport;
+pub mod version;
 
 use std::collections::VecDeque;
 use std::panic::{self, AssertUnwindSafe};
@@ -66,8 +70,9 @@ use lsp_types::notification::{
     PublishDiagnostics,
 };
 use lsp_types::request::{
-    CodeActionRequest, Completion, DocumentSymbolRequest, Formatting, GotoDefinition, HoverRequest,
-    Initialize, RegisterCapability, Request as _, Shutdown,
+    CodeActionRequest, CodeLensRequest, Completion, DocumentSymbolRequest, Formatting,
+    GotoDefinition, HoverRequest, Initialize, InlayHintRequest, RegisterCapability, Request as _,
+    SemanticTokensFullDeltaRequest, SemanticTokensFullRequest, Shutdown,
 };
 use lsp_types::{
     CodeActionKind, CodeActionOptions, CodeActionProviderCapability, CompletionOptions,
@@ -81,7 +86,8 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use self::handlers::{
-    code_action, completion, definition, diagnostics, formatting, hover, symbols,
+    code_action, code_lens, completion, definition, diagnostics, formatting, hover, inlay_hint,
+    preview, semantic_tokens, symbols,
 };
 use self::rule_docs::RuleDocs;
 use self::state::State;
@@ -309,10 +315,12 @@ impl Server {
                 let params: lsp_types::DocumentSymbolParams = params(request)?;
                 let answer = self
                     .state
-                    .document(&params.text_document.uri)
-                    .filter(|document| matches!(document.role, state::Role::Manifest { .. }))
+                    .manifest(&params.text_document.uri)
                     .map(|document| {
-                        DocumentSymbolResponse::Nested(symbols::symbols(&document.source))
+                        DocumentSymbolResponse::Nested(symbols::symbols(
+                            &document.source,
+                            document.syntax(),
+                        ))
                     });
                 to_value(answer)
             }
@@ -329,9 +337,63 @@ impl Server {
                 let params: lsp_types::DocumentFormattingParams = params(request)?;
                 let answer = self
                     .state
-                    .document(&params.text_document.uri)
-                    .filter(|document| matches!(document.role, state::Role::Manifest { .. }))
-                    .map(|document| formatting::formatting(&document.source));
+                    .manifest(&params.text_document.uri)
+                    .map(|document| formatting::formatting(&document.source, document.syntax()));
+                to_value(answer)
+            }
+            SemanticTokensFullRequest::METHOD => {
+                let params: lsp_types::SemanticTokensParams = params(request)?;
+                let uri = params.text_document.uri;
+                let data = self
+                    .state
+                    .manifest(&uri)
+                    .map(|document| semantic_tokens::full(&document.source, document.syntax()));
+                let answer = data.map(|data| {
+                    let id = self.state.remember_tokens(&uri, data.clone());
+                    semantic_tokens::full_answer(data, id)
+                });
+                to_value(answer)
+            }
+            SemanticTokensFullDeltaRequest::METHOD => {
+                let params: lsp_types::SemanticTokensDeltaParams = params(request)?;
+                let uri = params.text_document.uri;
+                let Some(document) = self.state.manifest(&uri) else {
+                    return to_value(Value::Null);
+                };
+                let data = semantic_tokens::full(&document.source, document.syntax());
+                let previous = self
+                    .state
+                    .sent_tokens(&uri, &params.previous_result_id)
+                    .map(<[lsp_types::SemanticToken]>::to_vec);
+                let id = self.state.remember_tokens(&uri, data.clone());
+                match previous {
+                    Some(previous) => to_value(semantic_tokens::delta(&previous, &data, id)),
+                    // Not the last result sent: the whole answer.
+                    None => to_value(semantic_tokens::full_answer(data, id)),
+                }
+            }
+            InlayHintRequest::METHOD => {
+                let params: lsp_types::InlayHintParams = params(request)?;
+                let answer = self
+                    .state
+                    .snapshot(&params.text_document.uri)
+                    .map(|snapshot| inlay_hint::inlay_hints(&snapshot, params.range));
+                to_value(answer)
+            }
+            CodeLensRequest::METHOD => {
+                let params: lsp_types::CodeLensParams = params(request)?;
+                let answer = self
+                    .state
+                    .snapshot(&params.text_document.uri)
+                    .map(|snapshot| code_lens::code_lenses(&snapshot));
+                to_value(answer)
+            }
+            preview::METHOD => {
+                let params: preview::PreviewParams = params(request)?;
+                let answer = self
+                    .state
+                    .snapshot(&params.text_document.uri)
+                    .map(|snapshot| preview::preview(&snapshot, &params));
                 to_value(answer)
             }
             _ => Err(error(
@@ -567,6 +629,20 @@ pub fn capabilities_of_server() -> ServerCapabilities {
         document_symbol_provider: Some(OneOf::Left(true)),
         definition_provider: Some(OneOf::Left(true)),
         document_formatting_provider: formatting::FORMATTER.is_some().then_some(OneOf::Left(true)),
+        semantic_tokens_provider: Some(
+            lsp_types::SemanticTokensServerCapabilities::SemanticTokensOptions(
+                lsp_types::SemanticTokensOptions {
+                    legend: semantic_tokens::legend(),
+                    range: None,
+                    full: Some(lsp_types::SemanticTokensFullOptions::Delta { delta: Some(true) }),
+                    ..lsp_types::SemanticTokensOptions::default()
+                },
+            ),
+        ),
+        inlay_hint_provider: Some(OneOf::Left(true)),
+        code_lens_provider: Some(lsp_types::CodeLensOptions {
+            resolve_provider: Some(false),
+        }),
         ..ServerCapabilities::default()
     }
 }

@@ -20,9 +20,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use lsp_types::{MessageType, Uri};
+use lsp_types::{MessageType, SemanticToken, Uri};
 
 use super::convert;
+use super::version::{Checked, Syntax};
 use crate::config::{self, Config};
 use crate::diagnostic::Diagnostic;
 use crate::limits::MAX_FILE_BYTES;
@@ -35,7 +36,19 @@ pub struct Document {
     pub version: i32,
     pub source: SourceFile,
     pub role: Role,
-    analysis: OnceCell<Analysis>,
+    /// The tree of this version, read once.
+    syntax: OnceCell<Syntax>,
+    /// Its analysis against the configuration, made once per version and
+    /// configuration.
+    checked: OnceCell<Checked>,
+}
+
+impl Document {
+    /// The tree of this version, read on first use.
+    pub fn syntax(&self) -> &Syntax {
+        self.syntax
+            .get_or_init(|| Syntax::new(self.source.text.clone()))
+    }
 }
 
 /// What an open document is to the server.
@@ -61,6 +74,10 @@ struct LoadedConfig {
 pub struct Snapshot<'a> {
     pub uri: &'a Uri,
     pub source: &'a SourceFile,
+    /// The tree, read once for this version.
+    pub syntax: &'a Syntax,
+    /// The analysis and what derives from it, made once for this version.
+    pub checked: &'a Checked,
     pub analysis: &'a Analysis,
     pub config: Arc<Config>,
     /// The URI of the workspace's `contrib.toml`, for go-to-definition.
@@ -84,6 +101,11 @@ pub struct State {
     showing_configs: BTreeSet<PathBuf>,
     /// Messages for the client's log.
     log: Vec<(MessageType, String)>,
+    /// The semantic tokens last sent for each document, with their result
+    /// id, for delta requests.
+    sent_tokens: HashMap<Uri, (String, Vec<SemanticToken>)>,
+    /// Result ids handed out so far.
+    results: u64,
 }
 
 impl State {
@@ -93,6 +115,13 @@ impl State {
 
     pub fn document(&self, uri: &Uri) -> Option<&Document> {
         self.documents.get(uri)
+    }
+
+    /// An open manifest, for requests that need its text and tree only.
+    pub fn manifest(&self, uri: &Uri) -> Option<&Document> {
+        self.documents
+            .get(uri)
+            .filter(|document| matches!(document.role, Role::Manifest { .. }))
     }
 
     /// Opens a document, or replaces the text of an open one (full sync).
@@ -117,7 +146,8 @@ impl State {
             version,
             source: SourceFile::new(name, text),
             role: role.clone(),
-            analysis: OnceCell::new(),
+            syntax: OnceCell::new(),
+            checked: OnceCell::new(),
         };
         self.documents.insert(uri.clone(), document);
         match role {
@@ -131,9 +161,26 @@ impl State {
         }
     }
 
+    /// Keeps the tokens about to be sent for `uri`; their result id.
+    pub fn remember_tokens(&mut self, uri: &Uri, tokens: Vec<SemanticToken>) -> String {
+        self.results += 1;
+        let id = self.results.to_string();
+        self.sent_tokens.insert(uri.clone(), (id.clone(), tokens));
+        id
+    }
+
+    /// The tokens last sent for `uri`, when they are the result `id`.
+    pub fn sent_tokens(&self, uri: &Uri, id: &str) -> Option<&[SemanticToken]> {
+        self.sent_tokens
+            .get(uri)
+            .filter(|(sent, _)| sent == id)
+            .map(|(_, tokens)| tokens.as_slice())
+    }
+
     /// Closes a document. A closed manifest's diagnostics are cleared; a
     /// closed `contrib.toml` applies as saved on disk again.
     pub fn close(&mut self, uri: &Uri) {
+        self.sent_tokens.remove(uri);
         let Some(document) = self.documents.remove(uri) else {
             return;
         };
@@ -175,12 +222,12 @@ impl State {
             let found = self.discover(file.as_deref());
             if let Some(Document {
                 role: Role::Manifest { config },
-                analysis,
+                checked,
                 ..
             }) = self.documents.get_mut(&uri)
             {
                 *config = found;
-                *analysis = OnceCell::new();
+                *checked = OnceCell::new();
                 self.dirty.insert(uri);
             }
         }
@@ -198,13 +245,16 @@ impl State {
             return None;
         };
         let config = self.config(path.as_deref());
-        let analysis = document
-            .analysis
-            .get_or_init(|| analyze(&document.source, &config));
+        let syntax = document.syntax();
+        let checked = document
+            .checked
+            .get_or_init(|| Checked::new(analyze_syntax(&document.source, syntax, &config)));
         Some(Snapshot {
             uri: &document.uri,
             source: &document.source,
-            analysis,
+            syntax,
+            checked,
+            analysis: &checked.analysis,
             config,
             config_uri: path
                 .as_deref()
@@ -356,7 +406,7 @@ impl State {
         self.dirty_configs.insert(path.to_path_buf());
         for document in self.documents.values_mut() {
             if matches!(&document.role, Role::Manifest { config: Some(used) } if used == path) {
-                document.analysis = OnceCell::new();
+                document.checked = OnceCell::new();
                 self.dirty.insert(document.uri.clone());
             }
         }
@@ -378,6 +428,11 @@ fn modified(path: &Path) -> Option<SystemTime> {
 /// Analyses an editor's text as `contrib check` analyses a file's bytes:
 /// text over the size limit or holding NUL gets the same diagnostic.
 pub fn analyze(source: &SourceFile, config: &Config) -> Analysis {
+    analyze_syntax(source, &Syntax::new(source.text.clone()), config)
+}
+
+/// [`analyze`] from a tree already read.
+pub fn analyze_syntax(source: &SourceFile, syntax: &Syntax, config: &Config) -> Analysis {
     let text: &str = &source.text;
     // Checked here first so that the common case does not copy the text.
     if text.len() > MAX_FILE_BYTES || text.contains('\0') {
@@ -389,5 +444,5 @@ pub fn analyze(source: &SourceFile, config: &Config) -> Analysis {
             };
         }
     }
-    crate::analyze(source, config)
+    crate::analyze_parsed(source, syntax.parsed(), config)
 }

@@ -9,6 +9,14 @@
 //! as [`Incoming::Invalid`] so it can be answered as JSON-RPC says (a
 //! parse error carries a `null` id). Only the stream ending, or failing to
 //! read, ends the reader.
+//!
+//! A frame whose `Content-Length` is wrong leaves the stream out of step:
+//! too short, and the rest of its body runs into the next header line; too
+//! long, and its body swallows the next frame's header. Either way the
+//! reader finds its way back at the next `Content-Length:` header: a header
+//! line is read from where that name starts in it, and a body that is not
+//! JSON but holds a header is cut there, the rest read again as the next
+//! frame. One bad frame costs that frame, never every one after it.
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::thread::JoinHandle;
@@ -46,10 +54,25 @@ pub fn spawn_reader(input: impl Read + Send + 'static) -> (Receiver<Incoming>, J
     (receiver, handle)
 }
 
-fn read_all(mut input: impl BufRead, sender: &Sender<Incoming>) {
+fn read_all(input: impl BufRead, sender: &Sender<Incoming>) {
+    let mut input = Resync::new(input);
     loop {
         let incoming = match read_frame(&mut input) {
-            Ok(Some(Frame::Body(body))) => parse(&body),
+            Ok(Some(Frame::Body(body))) => {
+                let incoming = parse(&body);
+                if let Incoming::Invalid {
+                    code: ErrorCode::ParseError,
+                    ..
+                } = incoming
+                {
+                    // A body too long for its frame: what follows the
+                    // header it swallowed is the next frame.
+                    if let Some(at) = header_start(&body, 1) {
+                        input.push_back(&body[at..]);
+                    }
+                }
+                incoming
+            }
             Ok(Some(Frame::Invalid(message))) => Incoming::Invalid {
                 id: None,
                 code: ErrorCode::InvalidRequest,
@@ -82,7 +105,10 @@ fn read_frame(input: &mut impl BufRead) -> io::Result<Option<Frame>> {
         if read == 0 {
             return Ok(None);
         }
-        let line = String::from_utf8_lossy(&line);
+        // A body too short for its frame leaves its tail in front of the
+        // next header: read the line from the header's name.
+        let from = header_start(&line, 0).unwrap_or(0);
+        let line = String::from_utf8_lossy(&line[from..]);
         let line = line.trim_end_matches(['\r', '\n']);
         if line.is_empty() {
             if saw_header {
@@ -119,6 +145,71 @@ fn read_frame(input: &mut impl BufRead) -> io::Result<Option<Frame>> {
     let mut body = vec![0; length];
     input.read_exact(&mut body)?;
     Ok(Some(Frame::Body(body)))
+}
+
+/// Where a `Content-Length:` header (any case) starts in `bytes`, at
+/// `from` or after.
+fn header_start(bytes: &[u8], from: usize) -> Option<usize> {
+    const NAME: &[u8] = b"content-length:";
+    (from..bytes.len().saturating_sub(NAME.len() - 1))
+        .find(|&at| bytes[at..at + NAME.len()].eq_ignore_ascii_case(NAME))
+}
+
+/// A buffered reader that bytes can be put back in front of.
+struct Resync<R> {
+    pending: Vec<u8>,
+    at: usize,
+    inner: R,
+}
+
+impl<R: BufRead> Resync<R> {
+    fn new(inner: R) -> Self {
+        Resync {
+            pending: Vec::new(),
+            at: 0,
+            inner,
+        }
+    }
+
+    /// Makes `bytes` the next thing read.
+    fn push_back(&mut self, bytes: &[u8]) {
+        let mut pending = bytes.to_vec();
+        pending.extend_from_slice(&self.pending[self.at..]);
+        self.pending = pending;
+        self.at = 0;
+    }
+}
+
+impl<R: BufRead> Read for Resync<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let available = self.fill_buf()?;
+        let count = available.len().min(out.len());
+        out[..count].copy_from_slice(&available[..count]);
+        self.consume(count);
+        Ok(count)
+    }
+}
+
+impl<R: BufRead> BufRead for Resync<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.at < self.pending.len() {
+            Ok(&self.pending[self.at..])
+        } else {
+            self.inner.fill_buf()
+        }
+    }
+
+    fn consume(&mut self, count: usize) {
+        if self.at < self.pending.len() {
+            self.at += count;
+            if self.at >= self.pending.len() {
+                self.pending.clear();
+                self.at = 0;
+            }
+        } else {
+            self.inner.consume(count);
+        }
+    }
 }
 
 fn parse(body: &[u8]) -> Incoming {
@@ -225,6 +316,41 @@ mod tests {
         assert!(
             matches!(&got[5], Incoming::Message(Message::Notification(n)) if n.method == "exit")
         );
+    }
+
+    fn is_request(incoming: &Incoming, method: &str) -> bool {
+        matches!(incoming, Incoming::Message(Message::Request(r)) if r.method == method)
+    }
+
+    #[test]
+    fn a_frame_with_a_length_too_short_costs_only_that_frame() {
+        let first = r#"{"jsonrpc":"2.0","id":1,"method":"first","params":{}}"#;
+        let input = [
+            format!("Content-Length: {}\r\n\r\n{first}", first.len() - 10),
+            frame(r#"{"jsonrpc":"2.0","id":2,"method":"second","params":{}}"#),
+            frame(r#"{"jsonrpc":"2.0","id":3,"method":"third","params":{}}"#),
+        ]
+        .concat();
+        let got = frames(&input);
+        assert!(matches!(got[0], Incoming::Invalid { .. }));
+        assert!(is_request(&got[1], "second"), "{got:?}");
+        assert!(is_request(&got[2], "third"), "{got:?}");
+    }
+
+    #[test]
+    fn a_frame_with_a_length_too_long_costs_only_that_frame() {
+        let first = r#"{"jsonrpc":"2.0","id":1,"method":"first","params":{}}"#;
+        let input = [
+            format!("Content-Length: {}\r\n\r\n{first}", first.len() + 30),
+            frame(r#"{"jsonrpc":"2.0","id":2,"method":"second","params":{}}"#),
+            frame(r#"{"jsonrpc":"2.0","id":3,"method":"third","params":{}}"#),
+        ]
+        .concat();
+        let got = frames(&input);
+        assert!(matches!(got[0], Incoming::Invalid { .. }), "{got:?}");
+        assert!(is_request(&got[1], "second"), "{got:?}");
+        assert!(is_request(&got[2], "third"), "{got:?}");
+        assert_eq!(got.len(), 3);
     }
 
     #[test]

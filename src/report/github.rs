@@ -10,9 +10,11 @@ use crate::source::SourceFile;
 #[derive(Default)]
 pub struct Github;
 
-/// Escapes a command's message, as the runner expects.
+/// Escapes a command's message, as the runner expects; control characters
+/// are shown as escapes, since the log viewer obeys terminal sequences.
 fn escape_data(text: &str) -> String {
-    text.replace('%', "%25")
+    super::terminal::visible(text)
+        .replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
@@ -73,5 +75,7 @@ mod tests {
     fn escapes_as_the_runner_expects() {
         assert_eq!(escape_data("50% done\nnext"), "50%25 done%0Anext");
         assert_eq!(escape_property("a:b,c"), "a%3Ab%2Cc");
+        // The log viewer obeys terminal sequences: they are shown instead.
+        assert_eq!(escape_data("a\u{1b}[2Kb"), "a\\u{1b}[2Kb");
     }
 }

@@ -1,15 +1,27 @@
 //! Diagnostics for people: miette's graphical report, with the source
 //! snippet, every label and the help.
+//!
+//! The snippet is an [`Excerpt`]: only the lines the labels touch, found
+//! through the file's line index, long lines cut around the labels and
+//! control characters escaped, so a report costs the same per diagnostic
+//! however large the file, never panics on a long line, and never lets a
+//! manifest's text act on the terminal. Messages, labels and help carry
+//! user input too, and are escaped the same way.
 
 use std::fmt;
 use std::io::{self, Write};
-use std::sync::Arc;
 
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource};
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan};
+use rayon::prelude::*;
 
+use super::excerpt::{Excerpt, CONTEXT_LINES};
+use super::terminal::visible;
 use super::{Emitter, Totals};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::source::SourceFile;
+use crate::source::{SourceFile, Span};
+
+/// Diagnostics in one file from which they are rendered in parallel.
+const PARALLEL_FROM: usize = 64;
 
 /// The graphical report, coloured or not.
 pub struct Human {
@@ -69,7 +81,8 @@ impl Human {
                 // long it is.
                 .with_word_separator(textwrap::WordSeparator::Custom(code_span_words))
                 .with_word_splitter(textwrap::WordSplitter::NoHyphenation)
-                .with_break_words(false),
+                .with_break_words(false)
+                .with_context_lines(CONTEXT_LINES),
         }
     }
 
@@ -91,8 +104,21 @@ impl Emitter for Human {
         source: &SourceFile,
         diagnostics: &[Diagnostic],
     ) -> io::Result<()> {
-        for diagnostic in diagnostics {
-            writeln!(out, "{}", self.render(source, diagnostic))?;
+        // Each diagnostic renders on its own, so a file with many renders
+        // them in parallel, as the check itself runs, and writes them in
+        // order.
+        if diagnostics.len() < PARALLEL_FROM {
+            for diagnostic in diagnostics {
+                writeln!(out, "{}", self.render(source, diagnostic))?;
+            }
+            return Ok(());
+        }
+        let rendered: Vec<String> = diagnostics
+            .par_iter()
+            .map(|diagnostic| self.render(source, diagnostic))
+            .collect();
+        for text in rendered {
+            writeln!(out, "{text}")?;
         }
         Ok(())
     }
@@ -143,20 +169,26 @@ struct View {
     severity: Severity,
     help: Option<String>,
     labels: Vec<LabeledSpan>,
-    source: NamedSource<Arc<str>>,
+    source: Excerpt,
 }
 
 impl View {
     fn new(source: &SourceFile, diagnostic: &Diagnostic) -> Self {
-        let len = source.text.len();
+        let spans: Vec<Span> = diagnostic.labels.iter().map(|label| label.span).collect();
+        let name = visible(&located_name(source, diagnostic)).into_owned();
+        let (excerpt, placed) = Excerpt::new(source, name, &spans);
         let labels = diagnostic
             .labels
             .iter()
-            .map(|label| {
-                let start = label.span.start.min(len);
-                let end = label.span.end.clamp(start, len);
-                let text = (!label.message.is_empty()).then(|| label.message.clone());
-                let span = (start, end - start);
+            .zip(placed)
+            .map(|(label, placed)| {
+                let mut text = visible(&label.message).into_owned();
+                if let Some(lines) = placed.cut_lines {
+                    let sep = if text.is_empty() { "" } else { " " };
+                    text = format!("{text}{sep}(over {lines} lines)");
+                }
+                let text = (!text.is_empty()).then_some(text);
+                let span = (placed.span.start, placed.span.len());
                 if label.primary {
                     LabeledSpan::new_primary_with_span(text, span)
                 } else {
@@ -166,11 +198,14 @@ impl View {
             .collect();
         View {
             code: format!("{}({})", diagnostic.rule.name, diagnostic.rule.code),
-            message: diagnostic.message.clone(),
+            message: visible(&diagnostic.message).into_owned(),
             severity: diagnostic.severity,
-            help: diagnostic.help.clone(),
+            help: diagnostic
+                .help
+                .as_deref()
+                .map(|help| visible(help).into_owned()),
             labels,
-            source: NamedSource::new(located_name(source, diagnostic), source.text.clone()),
+            source: excerpt,
         }
     }
 }

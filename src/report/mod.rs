@@ -5,10 +5,12 @@
 //! Formats that stream (human, GitHub annotations) write per file; formats
 //! that are one document (JSON, SARIF) collect and write at the end.
 
+mod excerpt;
 pub mod github;
 pub mod human;
 pub mod json;
 pub mod sarif;
+pub mod terminal;
 
 use std::io::{self, Write};
 

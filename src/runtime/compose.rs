@@ -1,32 +1,29 @@
-//! Composing a conversation: the kept system prompt, the opening, and the
-//! notes before each turn.
+//! A conversation: what it keeps, and composing it.
 //!
 //! The order is the cache's order. A provider caches the prefix of a
 //! request it has seen before, so what is shared by the most requests goes
 //! first and what changes goes last:
 //!
 //! 1. the **system prompt**, kept for the whole conversation: platform
-//!    contributions, then agent, then person; within a placement by
-//!    priority, then plugin name, then id. Composed when the conversation
-//!    starts and again only at a compaction or a model change (the
-//!    provider's cache is per model, so a model change costs nothing more).
-//!    Person-placement texts that reach only `replies` or `with-person` are
-//!    left out of conversations with no person. Contributions below agent
-//!    priority carry their framing.
-//! 2. the **opening**, stored as the first messages: eager loads as
-//!    `load_tools` calls and skill reads, conversation-placed texts, and
-//!    eager runs as tool exchanges through the [`Gate`], each marked as its
-//!    contributor's, never the model's. `get_current_time` is labelled the
-//!    time the conversation began: it is not re-run per turn.
-//! 3. before each turn, **notes**: system messages whose condition holds and
-//!    facts that changed (stored with the conversation), then prefaces and
-//!    message-placed texts (rebuilt every turn, never stored).
+//!    contributions, then agent, then the agent's skills under their
+//!    `## {name}` headings, then person; within a placement by priority,
+//!    then plugin name, then id. Composed when the conversation starts and
+//!    again only at a compaction (and, if the host chooses
+//!    [`ModelChange::Recompose`], at a change of model), from the versions
+//!    installed *then*: an edit reaches a conversation at its next
+//!    compaction, not its next message.
+//! 2. what eager loads put **before the first turn** (tools advertised,
+//!    skill operations read), then the **opening**: conversation-placed
+//!    texts and eager runs, each marked as its contributor's.
+//! 3. before each **turn**, notes (see `turn.rs`); before each **request**,
+//!    the fact sections that changed (see `request.rs`).
 //!
-//! Reach applies per turn: `replies` only to turns answering a person,
-//! `with-person` while a person is present, `every-turn` always.
+//! A host calls [`Conversation::start`] (or [`Conversation::builder`] to
+//! choose [`Options`], keep a session log, or resume from one), then per
+//! turn [`Conversation::turn`] and per request [`Conversation::request`].
 //!
 //! ```
-//! use contrib::runtime::{CliGate, Conversation, Profile, Session, Timestamp, TurnInput};
+//! use contrib::runtime::{CliGate, Conversation, Profile, RequestInput, Session, Timestamp, TurnInput};
 //!
 //! let session = Session::from_toml(r#"
 //!     started_at = "2026-03-02T09:00:00Z"
@@ -37,72 +34,105 @@
 //! "#).unwrap();
 //! let none = Profile::none();
 //! let mut conversation = Conversation::start(&[], session, CliGate, &none);
-//! let turn = conversation.turn(TurnInput::reply_at(Timestamp::parse("2026-03-02T09:05:00Z").unwrap()));
+//! let at = Timestamp::parse("2026-03-02T09:05:00Z").unwrap();
+//! let turn = conversation.turn(TurnInput::reply_at(at));
 //! assert_eq!(turn.number, 1);
 //! assert!(turn.notes.is_empty());
+//! let request = conversation.request(RequestInput::at(at));
+//! assert!(request.messages.is_empty());
 //! assert_eq!(conversation.recompositions(), 0);
 //! ```
 
 mod awaiting;
 mod kept_budget;
-mod withdrawal;
+pub(super) mod withdrawal;
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
 
-use super::facts::{self, Stated};
-use super::gate::{Gate, GateOutcome, GateRequest};
+use super::facts::{self, Memory, Merged, Section};
+use super::gate::Gate;
+use super::log::{KeptVersion, LogWriter, Restored, ResumeError, Seen};
+use super::options::{ModelChange, Options, PersonPart};
 use super::profiles::{Boundary, Breakpoint, Placed, Profile};
 use super::record::{
-    ActivationRecord, Approval, Contribution, Fired, Named, Note, OpeningItem, OpeningKind,
-    Refusal, RunRecord, SystemPrompt, Turn, TurnContributor, TurnInput, TurnRecord, Withdrawal,
+    Contribution, KeptSkill, Named, OpeningItem, OpeningKind, PluginVersion, Refusal, SystemPrompt,
+    TurnRecord, VersionRecord, Withdrawal,
 };
-use super::render::{envelope, render, within_budget, Values};
+use super::render::{render, Values};
 use super::session::Session;
 use super::time::Timestamp;
 use crate::bundle::{Bundle, BundledActivation, BundledCall, BundledContributor};
-use crate::config::Effect;
-use crate::ir::{ConditionKind, Delivery, Duration, Kind, Placement, Reach};
+use crate::ir::{Delivery, Kind, Placement, Reach};
 use crate::tokenizer::TokenizerKind;
 
-/// The tokenizer request sizes are estimated with, for cache breakpoints
-/// and their warnings. Budgets use each bundle's own.
+/// The tokenizer request sizes are estimated with, for cache breakpoints,
+/// their warnings and the tokens each contributor adds in a turn record.
+/// Budgets use each bundle's own.
 pub const REQUEST_TOKENIZER: TokenizerKind = TokenizerKind::O200k;
+
+/// The tag of the instruction that says what envelopes' provenance means.
+const HYGIENE_TAG: &str = "<retrieved_content_hygiene>";
 
 /// One conversation, from its start to its last turn.
 pub struct Conversation<'a, G: Gate> {
-    entries: Vec<Entry<'a>>,
-    profile: &'a Profile,
-    gate: G,
-    session: Session,
-    system: SystemPrompt,
-    preloaded: Vec<OpeningItem>,
-    opening: Vec<OpeningItem>,
+    /// The contributors the conversation runs on, in composition order:
+    /// the versions kept since it started or last recomposed.
+    pub(super) entries: Vec<Entry<'a>>,
+    /// The versions those contributors come from.
+    pub(super) kept: Vec<&'a Bundle>,
+    /// The bundles installed now: what the next recomposition uses.
+    pub(super) installed: Vec<&'a Bundle>,
+    pub(super) profile: &'a Profile,
+    pub(super) options: Options,
+    pub(super) gate: G,
+    pub(super) session: Session,
+    pub(super) system: SystemPrompt,
+    pub(super) preloaded: Vec<OpeningItem>,
+    pub(super) opening: Vec<OpeningItem>,
     /// Conditional texts told in this conversation since it last compacted.
-    applied: BTreeSet<String>,
+    pub(super) applied: BTreeSet<String>,
     /// Conditional texts to tell again after a compaction.
-    restate: BTreeSet<String>,
-    placed: Placed,
-    compositions: u32,
-    turns: u32,
-    last_at: Timestamp,
-    skills_seen: BTreeMap<String, semver::Version>,
-    /// What each fact contributor last said.
-    stated: BTreeMap<String, Stated>,
-    /// Runs and refusals not yet reported in a turn's record.
-    pending: TurnRecord,
+    pub(super) restate: BTreeSet<String>,
+    pub(super) placed: Placed,
+    pub(super) compositions: u32,
+    pub(super) turns: u32,
+    /// Requests made in the current turn.
+    pub(super) requests: u32,
+    pub(super) last_at: Timestamp,
+    /// The session as the last turn began: what system messages' conditions
+    /// compare with.
+    pub(super) seen: Seen,
+    /// The fact sections, in Crucible's order, and facts merged into others.
+    pub(super) sections: Vec<Section>,
+    pub(super) merged: Vec<Merged>,
+    /// What the model holds of each section, by heading.
+    pub(super) memory: BTreeMap<String, Memory>,
+    /// Tokens each contributor's stored notes hold in the history since the
+    /// last compaction, and the turn the first was told.
+    pub(super) history: BTreeMap<String, (u64, u32)>,
+    /// Who the current turn reaches.
+    pub(super) audience: Audience,
+    /// A mode change made while a turn ran, for the next turn.
+    pub(super) held_mode: Option<String>,
+    /// Messages sent during a turn that wait for turns of their own.
+    pub(super) waiting: u32,
+    /// Runs, refusals and version changes not yet reported in a record.
+    pub(super) pending: TurnRecord,
+    pub(super) log: Option<LogWriter<'a>>,
     /// Eager runs waiting for a person's approval (see `awaiting`).
-    awaiting: Vec<(Entry<'a>, &'a BundledCall)>,
+    pub(super) awaiting: Vec<(Entry<'a>, &'a BundledCall)>,
     /// Plugin versions withdrawn since the last turn (see `withdrawal`).
-    withdrawals: Vec<Withdrawal>,
+    pub(super) withdrawals: Vec<Withdrawal>,
     /// What the kept prefix may take (see `kept_budget`).
     kept_limit: Option<kept_budget::KeptLimit>,
 }
 
 /// A contributor with the bundle it came from.
 #[derive(Clone, Copy)]
-struct Entry<'a> {
-    bundle: &'a Bundle,
-    contributor: &'a BundledContributor,
+pub(super) struct Entry<'a> {
+    pub bundle: &'a Bundle,
+    pub contributor: &'a BundledContributor,
 }
 
 impl Named for Entry<'_> {
@@ -112,11 +142,11 @@ impl Named for Entry<'_> {
 }
 
 impl Entry<'_> {
-    fn kind(&self) -> Kind {
+    pub fn kind(&self) -> Kind {
         self.contributor.kind
     }
 
-    fn refuse(&self, reason: String) -> Refusal {
+    pub fn refuse(&self, reason: String) -> Refusal {
         Refusal {
             contributor: self.name(),
             reason,
@@ -124,47 +154,115 @@ impl Entry<'_> {
     }
 }
 
-/// What moved in the session at a turn.
-#[derive(Default)]
-struct Changes {
-    /// The previous model's name, when the model changed.
-    model_from: Option<String>,
-    tools: Option<(Vec<String>, Vec<String>)>,
-    permissions: bool,
+/// Who a turn reaches, for contributors' `reach`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Audience {
+    pub person_present: bool,
+    pub replying: bool,
+}
+
+impl Audience {
+    pub fn reaches(self, reach: Reach) -> bool {
+        match reach {
+            Reach::EveryTurn => true,
+            Reach::WithPerson => self.person_present,
+            Reach::Replies => self.person_present && self.replying,
+        }
+    }
+
+    /// Why `reach` leaves this turn out.
+    pub fn why_not(self, reach: Reach) -> String {
+        match reach {
+            Reach::WithPerson => "it reaches `with-person` and no person is here".to_string(),
+            _ => format!("it reaches `{reach}` and this turn answers nobody"),
+        }
+    }
+}
+
+/// How a conversation is started: its options and its session log.
+pub struct Start<'a, G: Gate> {
+    bundles: &'a [Bundle],
+    session: Session,
+    gate: G,
+    profile: &'a Profile,
+    options: Options,
+    log: Option<Box<dyn Write + 'a>>,
+}
+
+impl<'a, G: Gate> Start<'a, G> {
+    /// Where the designs disagree, the host's choices.
+    pub fn options(mut self, options: Options) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// Writes the session log to `log` as the conversation goes: what the
+    /// model was told, each time as the words then the state behind them.
+    pub fn log(mut self, log: impl Write + 'a) -> Self {
+        self.log = Some(Box::new(log));
+        self
+    }
+
+    /// Starts a new conversation: composes the system prompt, runs the
+    /// opening through the gate, and places cache breakpoints.
+    pub fn start(self) -> Conversation<'a, G> {
+        let mut conversation = Conversation::empty(self);
+        conversation.log_header();
+        conversation.begin();
+        conversation
+    }
+
+    /// Continues a conversation from its session log: the kept system
+    /// prompt and opening, the turns taken, and what the model was told of
+    /// each fact section. Further entries are appended to the log given with
+    /// [`Start::log`] (normally the same file).
+    ///
+    /// The session given is the host's as it is now: what changed while
+    /// the conversation was closed is told on its next request, and the
+    /// mode and session-long allows are not carried over from the log.
+    pub fn resume(self, log: &[u8]) -> Result<Conversation<'a, G>, ResumeError> {
+        let restored = Restored::read(log)?;
+        let mut conversation = Conversation::empty(self);
+        conversation.restore(restored);
+        Ok(conversation)
+    }
 }
 
 impl<'a, G: Gate> Conversation<'a, G> {
-    /// Starts a conversation: composes the system prompt, runs the opening
-    /// through `gate`, and places cache breakpoints for `profile`.
+    /// Starts a conversation with the default [`Options`] and no log.
     pub fn start(bundles: &'a [Bundle], session: Session, gate: G, profile: &'a Profile) -> Self {
-        let mut entries: Vec<Entry<'a>> = bundles
-            .iter()
-            .flat_map(|bundle| {
-                bundle.contributors.iter().map(move |contributor| Entry {
-                    bundle,
-                    contributor,
-                })
-            })
-            .collect();
-        entries.sort_by(|a, b| {
-            let key = |entry: &Entry<'a>| {
-                (
-                    entry.contributor.placement,
-                    entry.contributor.priority,
-                    &entry.bundle.plugin,
-                    &entry.bundle.version,
-                    &entry.contributor.id,
-                )
-            };
-            key(a).cmp(&key(b))
-        });
-        let started_at = session.started_at_local();
-        let mut conversation = Conversation {
-            entries,
-            profile,
-            gate,
-            skills_seen: session.skills.clone(),
+        Conversation::builder(bundles, session, gate, profile).start()
+    }
+
+    /// A conversation to start or resume, with options and a log.
+    pub fn builder(
+        bundles: &'a [Bundle],
+        session: Session,
+        gate: G,
+        profile: &'a Profile,
+    ) -> Start<'a, G> {
+        Start {
+            bundles,
             session,
+            gate,
+            profile,
+            options: Options::default(),
+            log: None,
+        }
+    }
+
+    fn empty(start: Start<'a, G>) -> Self {
+        let installed = newest(start.bundles);
+        let started_at = start.session.started_at_local();
+        Conversation {
+            entries: Vec::new(),
+            kept: Vec::new(),
+            installed,
+            profile: start.profile,
+            options: start.options,
+            gate: start.gate,
+            seen: Seen::of(&start.session),
+            session: start.session,
             system: SystemPrompt::default(),
             preloaded: Vec::new(),
             opening: Vec::new(),
@@ -173,17 +271,24 @@ impl<'a, G: Gate> Conversation<'a, G> {
             placed: Placed::default(),
             compositions: 0,
             turns: 0,
+            requests: 0,
             last_at: started_at,
-            stated: BTreeMap::new(),
+            sections: Vec::new(),
+            merged: Vec::new(),
+            memory: BTreeMap::new(),
+            history: BTreeMap::new(),
+            audience: Audience {
+                person_present: true,
+                replying: true,
+            },
+            held_mode: None,
+            waiting: 0,
             pending: TurnRecord::default(),
+            log: start.log.map(LogWriter::new),
             awaiting: Vec::new(),
             withdrawals: Vec::new(),
             kept_limit: None,
-        };
-        conversation.compose(started_at);
-        conversation.open(started_at);
-        conversation.place();
-        conversation
+        }
     }
 
     /// The kept system prompt.
@@ -220,9 +325,18 @@ impl<'a, G: Gate> Conversation<'a, G> {
         self.compositions.saturating_sub(1)
     }
 
-    /// The session as of the last turn.
+    /// The session as of the last turn or request.
     pub fn session(&self) -> &Session {
         &self.session
+    }
+
+    pub fn options(&self) -> Options {
+        self.options
+    }
+
+    /// Turns taken so far.
+    pub fn turns(&self) -> u32 {
+        self.turns
     }
 
     pub fn gate(&self) -> &G {
@@ -233,6 +347,23 @@ impl<'a, G: Gate> Conversation<'a, G> {
         &mut self.gate
     }
 
+    /// Why the session log stopped being written, if it did. After a
+    /// failed write nothing more is written: a log with a gap would say the
+    /// model was told less than it was, which resuming would then repeat,
+    /// whereas a log that stops short only makes resuming restate.
+    pub fn log_error(&self) -> Option<&str> {
+        self.log.as_ref().and_then(LogWriter::error)
+    }
+
+    /// Makes `bundles` the versions installed now. A running conversation
+    /// keeps the versions it was composed from until its next compaction
+    /// (the turn record shows what waits); a new conversation has them at
+    /// once. Where several versions of a plugin are given, the newest is
+    /// installed.
+    pub fn install(&mut self, bundles: &'a [Bundle]) {
+        self.installed = newest(bundles);
+    }
+
     /// Tokens through each boundary of the kept part of the request:
     /// the agent prefix (the preloaded tools and operations, then the
     /// platform and agent parts of the system prompt), the person part, the
@@ -240,8 +371,14 @@ impl<'a, G: Gate> Conversation<'a, G> {
     pub fn prefix_tokens(&self) -> [(Boundary, u64); 3] {
         let preloaded: u64 = self.preloaded.iter().map(|item| item.tokens).sum();
         let agent = preloaded + count(self.system.agent_prefix());
-        let person = agent + count(self.system.person_part());
-        let opening = person + self.opening.iter().map(|item| item.tokens).sum::<u64>();
+        let (person_items, opening_items): (Vec<&OpeningItem>, Vec<&OpeningItem>) = self
+            .opening
+            .iter()
+            .partition(|item| item.kind == OpeningKind::PersonPart);
+        let person = agent
+            + count(self.system.person_part())
+            + person_items.iter().map(|item| item.tokens).sum::<u64>();
+        let opening = person + opening_items.iter().map(|item| item.tokens).sum::<u64>();
         [
             (Boundary::Agent, agent),
             (Boundary::Person, person),
@@ -249,115 +386,114 @@ impl<'a, G: Gate> Conversation<'a, G> {
         ]
     }
 
-    /// The notes before a turn, and its record.
-    pub fn turn(&mut self, input: TurnInput) -> Turn {
-        self.turns += 1;
-        let at = self.session.local(input.at);
-        let changes = self.apply(&input);
-        let withdrawn = std::mem::take(&mut self.withdrawals);
-        let recomposed = if input.compaction {
-            Some("the conversation was compacted".to_string())
-        } else {
-            changes.model_from.as_ref().map(|from| {
-                format!(
-                    "the model changed from `{from}` to `{}`",
-                    self.session.model.name
-                )
-            })
+    pub(super) fn place(&mut self) {
+        self.placed = self
+            .profile
+            .place(&self.session.model.name, &self.prefix_tokens());
+        self.placed.warnings.extend(self.hygiene_warning());
+    }
+
+    /// A warning when prefaces put retrieved content in envelopes but no
+    /// platform text tells the model what an envelope's provenance means
+    /// (design 001's `<retrieved_content_hygiene>` rule): the envelope
+    /// alone marks the content, it does not say how far to trust it.
+    fn hygiene_warning(&self) -> Option<String> {
+        let prefaces: Vec<String> = self
+            .entries
+            .iter()
+            .filter(|entry| entry.kind() == Kind::Preface)
+            .map(|entry| format!("`{}`", entry.name()))
+            .collect();
+        let told = self.system.contributions.iter().any(|contribution| {
+            contribution.placement == Placement::Platform && contribution.text.contains(HYGIENE_TAG)
+        });
+        (!prefaces.is_empty() && !told).then(|| {
+            format!(
+                "{} put retrieved content in envelopes, but no platform text tells the model what their provenance means; install an instruction in `{HYGIENE_TAG}` (`examples/retrieved-content-hygiene.contrib`)",
+                prefaces.join(", ")
+            )
+        })
+    }
+
+    /// Takes the installed versions as the ones the conversation runs on,
+    /// composes the system prompt from them, and records what changed.
+    pub(super) fn recompose(&mut self, at: Timestamp, why: &str) {
+        self.recompose_from(self.installed.clone(), at, why);
+    }
+
+    /// Takes `bundles` as the versions the conversation runs on, composes
+    /// the system prompt from them, and records what changed.
+    pub(super) fn recompose_from(&mut self, bundles: Vec<&'a Bundle>, at: Timestamp, why: &str) {
+        let before: Vec<&'a Bundle> = std::mem::replace(&mut self.kept, bundles);
+        if self.compositions > 0 {
+            self.pending.versions = version_changes(&before, &self.kept, why);
         }
-        .or_else(|| withdrawal::why_recomposed(&withdrawn));
-        if recomposed.is_some() {
-            self.compose(at);
-            self.rerender_opening(at);
-            self.place();
-            self.fit_kept();
-        }
-        if input.compaction {
-            self.stated.clear();
-            // What a conditional text said went with the compacted turns:
-            // those that applied are told again below.
-            self.restate = std::mem::take(&mut self.applied);
-        }
-        let mut record = std::mem::take(&mut self.pending);
-        record.withdrawn = withdrawn;
-        let person_present = input.person_present && self.session.person.is_some();
-        let audience = |reach: Reach| match reach {
-            Reach::EveryTurn => true,
-            Reach::WithPerson => person_present,
-            Reach::Replies => person_present && input.replying,
-        };
-        let mut stored = self.retry_awaiting(at, &mut record);
-        let mut fleeting = Vec::new();
-        for entry in self.entries.clone() {
-            if !audience(entry.contributor.reach) {
-                continue;
-            }
-            let note = match entry.kind() {
-                Kind::SystemMessage => self.system_message(entry, at, &changes, &mut record),
-                Kind::Fact => self.fact(entry, at),
-                Kind::Preface => self.preface(entry, at, &mut record),
-                Kind::Text if entry.contributor.activation.is_some() => {
-                    self.conditional(entry, &input, at, &mut record)
-                }
-                Kind::Text if entry.contributor.delivery == Delivery::TurnNote => render(
-                    entry.bundle,
-                    entry.contributor,
-                    &Values::at(&self.session, at),
-                )
-                .map(|rendered| {
-                    record.withheld(&entry, rendered.withheld);
-                    Some(note(entry, rendered.text, false))
-                }),
-                _ => Ok(None),
-            };
-            match note {
-                Ok(Some(note)) if note.persisted => stored.push(note),
-                Ok(Some(note)) => fleeting.push(note),
-                Ok(None) => {}
-                Err(reason) => record.refusals.push(entry.refuse(reason)),
-            }
-        }
-        stored.extend(fleeting);
-        self.last_at = at;
-        self.skills_seen = self.session.skills.clone();
-        record.turn_contributors = self.turn_contributors(&stored);
-        Turn {
-            number: self.turns,
-            at,
-            recomposed,
-            notes: stored,
-            record,
+        self.entries = entries(&self.kept);
+        self.compose(at);
+        self.index_sections();
+    }
+
+    /// Writes the composition as it stands, once the opening is known.
+    pub(super) fn log_composition(&mut self, why: &str, at: Timestamp) {
+        let kept = self.kept_versions();
+        if let Some(log) = &mut self.log {
+            log.compose(
+                why,
+                at,
+                self.compositions,
+                kept,
+                &self.system,
+                &self.preloaded,
+                &self.opening,
+            );
         }
     }
 
-    /// Takes the turn's changes into the session and says what moved.
-    fn apply(&mut self, input: &TurnInput) -> Changes {
-        let mut changes = Changes::default();
-        if let Some(model) = &input.model {
-            if model.name != self.session.model.name {
-                changes.model_from = Some(self.session.model.name.clone());
-            }
-            self.session.model = model.clone();
+    fn kept_versions(&self) -> Vec<KeptVersion> {
+        self.kept
+            .iter()
+            .map(|bundle| KeptVersion {
+                plugin: bundle.plugin.clone(),
+                version: bundle.version.clone(),
+                digest: bundle.digest.clone().unwrap_or_default(),
+            })
+            .collect()
+    }
+
+    /// Composes and opens a new conversation.
+    fn begin(&mut self) {
+        let at = self.session.started_at_local();
+        let why = "the conversation started";
+        self.recompose(at, why);
+        self.open(at);
+        self.place();
+        self.log_composition(why, at);
+    }
+
+    fn log_header(&mut self) {
+        if let Some(log) = &mut self.log {
+            log.header();
         }
-        if let Some(tools) = &input.tools {
-            let old: BTreeSet<&String> = self.session.tools.iter().collect();
-            let new: BTreeSet<&String> = tools.iter().collect();
-            if old != new {
-                changes.tools = Some((
-                    new.difference(&old).map(|tool| tool.to_string()).collect(),
-                    old.difference(&new).map(|tool| tool.to_string()).collect(),
-                ));
-            }
-            self.session.tools = tools.clone();
-        }
-        if let Some(skills) = &input.skills {
-            self.session.skills = skills.clone();
-        }
-        if let Some(permissions) = &input.permissions {
-            changes.permissions = *permissions != self.session.permissions;
-            self.session.permissions = permissions.clone();
-        }
-        changes
+    }
+
+    /// The fact sections of the kept versions, each told once.
+    fn index_sections(&mut self) {
+        let facts = self
+            .entries
+            .iter()
+            .enumerate()
+            .filter(|(_, entry)| entry.kind() == Kind::Fact)
+            .map(|(index, entry)| {
+                (
+                    index,
+                    entry.name(),
+                    entry.contributor.heading.as_deref(),
+                    entry.contributor.says.as_slice(),
+                )
+            });
+        let (sections, merged) = facts::sections(facts);
+        self.sections = sections;
+        self.merged = merged;
     }
 
     /// Composes the kept system prompt from the session as it is at `at`.
@@ -368,6 +504,12 @@ impl<'a, G: Gate> Conversation<'a, G> {
         let mut agent = String::new();
         let mut person = String::new();
         let mut contributions = Vec::new();
+        let mut person_contributions = Vec::new();
+        let push = |part: &mut String, list: &mut Vec<Contribution>, contribution: Contribution| {
+            part.push_str(&contribution.text);
+            part.push_str("\n\n");
+            list.push(contribution);
+        };
         for entry in &self.entries {
             let contributor = entry.contributor;
             // Reach is decided here for what is kept: `with-person` text is
@@ -391,586 +533,300 @@ impl<'a, G: Gate> Conversation<'a, G> {
                 (Some(BundledActivation::Request { description }), _)
                     if contributor.placement.is_system_prompt() =>
                 {
-                    on_request_listing(entry, description)
+                    crate::ir::on_request_listing(&entry.name(), description)
                 }
                 _ => continue,
             };
-            let part = if contributor.placement == Placement::Person {
-                &mut person
+            let (part, list) = if contributor.placement == Placement::Person {
+                (&mut person, &mut person_contributions)
             } else {
-                &mut agent
+                (&mut agent, &mut contributions)
             };
-            part.push_str(&text);
-            part.push_str("\n\n");
-            contributions.push(Contribution {
-                contributor: entry.name(),
-                placement: contributor.placement,
-                text,
+            push(
+                part,
+                list,
+                Contribution {
+                    contributor: entry.name(),
+                    placement: contributor.placement,
+                    text,
+                },
+            );
+        }
+        let mut skills = Vec::new();
+        for (slug, skill) in &self.session.skills {
+            let Some(body) = &skill.body else { continue };
+            let name = skill.display_name(slug).to_string();
+            push(
+                &mut agent,
+                &mut contributions,
+                Contribution {
+                    contributor: format!("skill:{slug}@{}", skill.version),
+                    placement: Placement::Agent,
+                    text: format!("## {name}\n{body}"),
+                },
+            );
+            skills.push(KeptSkill {
+                skill: slug.clone(),
+                name,
+                version: skill.version.clone(),
             });
+        }
+        contributions.extend(person_contributions);
+        self.set_system(agent, &person, contributions, skills);
+    }
+
+    /// The kept system prompt from its parts: the agent part, then the
+    /// person part, which goes in the system field or, when the host keeps
+    /// person values out of it, first in the opening.
+    pub(super) fn set_system(
+        &mut self,
+        agent: String,
+        person: &str,
+        contributions: Vec<Contribution>,
+        skills: Vec<KeptSkill>,
+    ) {
+        let text = match self.options.person_part {
+            PersonPart::SystemPrompt => agent.clone() + person,
+            PersonPart::Opening => agent.clone(),
+        };
+        self.opening
+            .retain(|item| item.kind != OpeningKind::PersonPart);
+        if self.options.person_part == PersonPart::Opening && !person.is_empty() {
+            let person = person.trim_end().to_string();
+            self.opening.insert(
+                0,
+                OpeningItem {
+                    contributor: "person part".to_string(),
+                    kind: OpeningKind::PersonPart,
+                    tokens: count(&person),
+                    text: person,
+                    label: Some("the person's part, kept out of the system field".into()),
+                },
+            );
         }
         self.system = SystemPrompt {
             agent_end: agent.len(),
-            text: agent + &person,
+            text,
             contributions,
+            skills,
         };
     }
 
-    /// What comes before the first turn: eager loads into the shared
-    /// prefix (the same for every conversation of the agent), then the
-    /// opening: conversation texts, then eager runs, whose results are this
-    /// conversation's alone.
-    fn open(&mut self, at: Timestamp) {
-        for entry in self.entries.clone() {
-            if entry.kind() == Kind::EagerLoad {
-                self.eager_load(entry);
-            }
-        }
-        let has_person = self.session.person.is_some();
-        for entry in self.entries.clone() {
-            let contributor = entry.contributor;
-            let kept_text = contributor.kind == Kind::Text
-                && contributor.activation.is_none()
-                && contributor.delivery == Delivery::Opening;
-            if !kept_text || (contributor.reach != Reach::EveryTurn && !has_person) {
-                continue;
-            }
-            match render(entry.bundle, contributor, &Values::at(&self.session, at)) {
-                Ok(rendered) => {
-                    self.pending.withheld(&entry, rendered.withheld);
-                    self.opening.push(opening_text(entry, rendered.text));
-                }
-                Err(reason) => self.pending.refusals.push(entry.refuse(reason)),
-            }
-        }
-        for entry in self.entries.clone() {
-            if entry.kind() == Kind::EagerRun {
-                self.eager_run(entry, at);
-            }
-        }
+    /// Whether a model change from the last turn rewrites the kept part.
+    pub(super) fn recomposes_on_model_change(&self) -> bool {
+        self.options.model_change == ModelChange::Recompose
     }
 
-    fn eager_load(&mut self, entry: Entry<'a>) {
-        let contributor = entry.contributor;
-        let mut items = Vec::new();
-        let (offered, missing): (Vec<&String>, Vec<&String>) = contributor
-            .tools
-            .iter()
-            .partition(|tool| self.session.tools.contains(tool));
-        for tool in missing {
-            self.pending.refusals.push(entry.refuse(format!(
-                "`{tool}` is not among the session's tools, so it cannot be loaded"
-            )));
-        }
-        if !offered.is_empty() {
-            let text = format!("load_tools {}", serde_json::json!({ "tools": offered }));
-            items.push((OpeningKind::LoadTools, text));
-        }
-        if let Some(load) = &contributor.operations {
-            match self.session.skills.get(&load.skill) {
-                Some(version) => items.push((
-                    OpeningKind::SkillRead,
-                    format!(
-                        "read skill {} {version}: operations {}",
-                        load.skill,
-                        load.operations.join(", ")
-                    ),
-                )),
-                None => self.pending.refusals.push(entry.refuse(format!(
-                    "skill `{}` is not installed in this session",
-                    load.skill
-                ))),
-            }
-        }
-        let counted: u64 = items.iter().map(|(_, text)| count(text)).sum();
-        let unmeasured = contributor.measured_tokens.saturating_sub(counted);
-        let last = items.len().saturating_sub(1);
-        for (index, (kind, text)) in items.into_iter().enumerate() {
-            let extra = if index == last { unmeasured } else { 0 };
-            self.preloaded.push(OpeningItem {
-                contributor: entry.name(),
-                kind,
-                tokens: count(&text) + extra,
-                text,
-                label: None,
-            });
-        }
-    }
-
-    fn eager_run(&mut self, entry: Entry<'a>, at: Timestamp) {
-        let Some(call) = &entry.contributor.call else {
-            return;
-        };
-        match self.run(entry, call, at, "the result") {
-            Ok(output) => {
-                let label = (call.tool == "get_current_time")
-                    .then(|| "the time the conversation began".to_string());
-                let mut text = format!("{} {} → {output}", call.tool, arguments(call));
-                if let Some(label) = &label {
-                    text.push_str(&format!(" ({label})"));
-                }
-                self.pending.eager_runs.push(ran(entry, call));
-                self.opening.push(OpeningItem {
-                    contributor: entry.name(),
-                    kind: OpeningKind::Run,
-                    tokens: count(&text),
-                    text,
-                    label,
-                });
-            }
-            Err(not_run) if not_run.pending => self.await_approval(entry, call, not_run.reason),
-            Err(NotRun { reason, .. }) => {
-                self.pending
-                    .eager_runs
-                    .push(refused(entry, call, reason.clone()));
-                self.pending.refusals.push(entry.refuse(reason));
-            }
-        }
-    }
-
-    /// A contributor's call through the gate, held to its budget.
-    fn run(
-        &mut self,
-        entry: Entry<'a>,
-        call: &BundledCall,
-        at: Timestamp,
-        what: &str,
-    ) -> Result<String, NotRun> {
-        // A tool the permissions do not list was never approved: treat it
-        // as writing and gated, so the gate refuses it.
-        let (effect, gated) = entry
-            .bundle
-            .permissions
-            .tools_run
-            .iter()
-            .find(|run| run.tool == call.tool)
-            .map_or((Effect::Write, true), |run| (run.effect, run.gated));
-        let request = GateRequest {
-            contributor: entry.name(),
-            tool: call.tool.clone(),
-            arguments: call.arguments.clone(),
-            effect,
-            gated,
-            at,
-        };
-        match self.gate.call(&request) {
-            GateOutcome::Ran { output } => {
-                within_budget(entry.bundle, entry.contributor, &output, what)?;
-                Ok(output)
-            }
-            GateOutcome::Refused { reason } => Err(format!("the gate refused it: {reason}").into()),
-            GateOutcome::Pending { reason } => Err(NotRun {
-                reason: format!("waiting for a person's approval: {reason}"),
-                pending: true,
-            }),
-        }
-    }
-
-    /// Renders the opening's texts again after a recomposition (a new
-    /// model may be named in them). Its loads and runs are kept: nothing is
-    /// re-run.
-    fn rerender_opening(&mut self, at: Timestamp) {
-        let values = Values::at(&self.session, at);
-        let mut refusals = Vec::new();
-        let entries = &self.entries;
-        self.opening.retain_mut(|item| {
-            if item.kind != OpeningKind::Text {
-                return true;
-            }
-            let Some(entry) = entries
-                .iter()
-                .find(|entry| entry.name() == item.contributor)
-            else {
-                return true;
-            };
-            match render(entry.bundle, entry.contributor, &values) {
-                Ok(rendered) => {
-                    item.tokens = count(&rendered.text);
-                    item.text = rendered.text;
-                    true
-                }
-                Err(reason) => {
-                    refusals.push(entry.refuse(reason));
-                    false
-                }
-            }
-        });
-        self.pending.refusals.extend(refusals);
-    }
-
-    fn place(&mut self) {
-        self.placed = self
-            .profile
-            .place(&self.session.model.name, &self.prefix_tokens());
-    }
-
-    fn system_message(
-        &mut self,
-        entry: Entry<'a>,
-        at: Timestamp,
-        changes: &Changes,
-        record: &mut TurnRecord,
-    ) -> Result<Option<Note>, String> {
-        let Some(condition) = &entry.contributor.condition else {
-            return Ok(None);
-        };
-        let mut values = Values::at(&self.session, at);
-        let last = self.last_at.at_offset(at.offset_minutes);
-        let why = match condition.kind {
-            ConditionKind::Idle => {
-                let idle = at.seconds_since(last);
-                let threshold = condition.idle_seconds.unwrap_or(0);
-                values.idle_seconds = Some(idle);
-                (idle > threshold).then(|| {
-                    format!(
-                        "idle for {}, over {}",
-                        super::time::duration_in_words(idle),
-                        Duration { seconds: threshold }
-                    )
-                })
-            }
-            ConditionKind::DateCrossed => (at.date() > last.date())
-                .then(|| format!("the date moved from {} to {}", last.date(), at.date())),
-            ConditionKind::SkillUpdated => {
-                let skill = condition.skill.as_deref().unwrap_or_default();
-                let now = self.session.skills.get(skill);
-                let before = self.skills_seen.get(skill);
-                match now {
-                    Some(version) if Some(version) != before => {
-                        values.skill_version = Some(version.to_string());
-                        Some(match before {
-                            Some(before) => format!("`{skill}` went from {before} to {version}"),
-                            None => format!("`{skill}` was installed at {version}"),
-                        })
-                    }
-                    _ => None,
-                }
-            }
-            ConditionKind::ModelChanged => changes.model_from.as_ref().map(|from| {
-                format!(
-                    "the model changed from `{from}` to `{}`",
-                    self.session.model.name
-                )
-            }),
-            ConditionKind::ToolsChanged => changes.tools.as_ref().map(|(added, removed)| {
-                let named = |tools: &[String]| {
-                    tools
-                        .iter()
-                        .map(|tool| format!("`{tool}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                };
-                match (added.is_empty(), removed.is_empty()) {
-                    (false, true) => format!("tools added: {}", named(added)),
-                    (true, false) => format!("tools removed: {}", named(removed)),
-                    _ => format!("tools added: {}; removed: {}", named(added), named(removed)),
-                }
-            }),
-            ConditionKind::PermissionsChanged => changes
-                .permissions
-                .then(|| "the permissions changed".to_string()),
-        };
-        let Some(why) = why else {
-            return Ok(None);
-        };
-        let rendered = render(entry.bundle, entry.contributor, &values)?;
-        record.withheld(&entry, rendered.withheld);
-        let text = rendered.text;
-        record.system_messages.push(Fired {
-            contributor: entry.name(),
-            why,
-        });
-        Ok(Some(note(entry, text, true)))
-    }
-
-    fn fact(&mut self, entry: Entry<'a>, at: Timestamp) -> Result<Option<Note>, String> {
-        let name = entry.name();
-        let now = facts::state(&entry.contributor.says, &self.session, at);
-        let text = match self.stated.get(&name) {
-            None => facts::full(&now),
-            Some(before) => facts::changes(before, &now),
-        };
-        if text.is_empty() {
-            return Ok(None);
-        }
-        within_budget(entry.bundle, entry.contributor, &text, "the fact")?;
-        self.stated.insert(name, now);
-        Ok(Some(note(entry, text, true)))
-    }
-
-    fn preface(
-        &mut self,
-        entry: Entry<'a>,
-        at: Timestamp,
-        record: &mut TurnRecord,
-    ) -> Result<Option<Note>, String> {
-        let Some(call) = &entry.contributor.call else {
-            return Ok(None);
-        };
-        match self.run(entry, call, at, "the retrieved content") {
-            Ok(content) => {
-                record.retrievals.push(ran(entry, call));
-                let provenance = entry
-                    .contributor
-                    .source
-                    .map_or("external", |source| source.as_str());
-                let origin = entry.contributor.origin.as_deref().unwrap_or_default();
-                Ok(Some(note(
-                    entry,
-                    envelope(provenance, origin, at, &content),
-                    false,
-                )))
-            }
-            Err(not_run) => {
-                let mut retrieval = refused(entry, call, not_run.reason.clone());
-                retrieval.approval = not_run.pending.then_some(Approval::Pending);
-                record.retrievals.push(retrieval);
-                Err(not_run.reason)
-            }
-        }
-    }
-
-    /// A text that applies only when something happens: told, as a note
-    /// kept in the conversation, on the first turn its activation holds, and
-    /// again after a compaction; recorded either way with why.
-    fn conditional(
-        &mut self,
-        entry: Entry<'a>,
-        input: &TurnInput,
-        at: Timestamp,
-        record: &mut TurnRecord,
-    ) -> Result<Option<Note>, String> {
-        let Some(activation) = &entry.contributor.activation else {
-            return Ok(None);
-        };
-        let name = entry.name();
-        let holds = activation_holds(activation, &name, input);
-        let (include, why) = if self.restate.remove(&name) {
-            (
-                true,
-                "it applied before the compaction, so it is told again".to_string(),
-            )
-        } else if self.applied.contains(&name) {
-            (false, "already told in this conversation".to_string())
-        } else {
-            match holds {
-                Ok(why) => (true, why),
-                Err(why) => (false, why),
-            }
-        };
-        record.activations.push(ActivationRecord {
-            contributor: name.clone(),
-            included: include,
-            why,
-        });
-        if !include {
-            return Ok(None);
-        }
-        let rendered = render(
-            entry.bundle,
-            entry.contributor,
-            &Values::at(&self.session, at),
-        )?;
-        record.withheld(&entry, rendered.withheld);
-        self.applied.insert(name);
-        Ok(Some(note(entry, rendered.text, true)))
-    }
-
-    /// The bundles behind the system prompt, the opening and `notes`.
-    fn turn_contributors(&self, notes: &[Note]) -> Vec<TurnContributor> {
-        let names: BTreeSet<&str> = self
-            .system
-            .contributions
-            .iter()
-            .map(|contribution| contribution.contributor.as_str())
-            .chain(self.opening.iter().map(|item| item.contributor.as_str()))
-            .chain(notes.iter().map(|note| note.contributor.as_str()))
-            .collect();
-        let mut contributors: Vec<TurnContributor> = self
-            .entries
-            .iter()
-            .filter(|entry| names.contains(entry.name().as_str()))
-            .map(|entry| TurnContributor {
-                plugin: entry.bundle.id(),
-                digest: entry.bundle.digest.clone().unwrap_or_default(),
-                id: entry.contributor.id.clone(),
-            })
-            .collect();
-        contributors.sort();
-        contributors
-    }
-
-    /// Every contribution as a layout that ignores placement would put it in
-    /// the system prompt at this turn: texts with their current values, loads,
-    /// eager runs run again now, this turn's notes, and facts in full. The
-    /// simulator's naive baseline.
-    pub(crate) fn everything_now(&mut self, turn: &Turn) -> Vec<(String, u64)> {
-        let values_at = turn.at;
-        let mut pieces = Vec::new();
-        for entry in self.entries.clone() {
-            let name = entry.name();
-            let piece = match entry.kind() {
-                Kind::Text => render(
-                    entry.bundle,
-                    entry.contributor,
-                    &Values::at(&self.session, values_at),
-                )
-                .ok()
-                .map(|rendered| (count(&rendered.text), rendered.text)),
-                Kind::EagerLoad => {
-                    let text: Vec<&str> = self
-                        .preloaded
-                        .iter()
-                        .filter(|item| item.contributor == name)
-                        .map(|item| item.text.as_str())
-                        .collect();
-                    let tokens = self
-                        .preloaded
-                        .iter()
-                        .filter(|item| item.contributor == name)
-                        .map(|item| item.tokens)
-                        .sum();
-                    (!text.is_empty()).then(|| (tokens, text.join("\n")))
-                }
-                Kind::EagerRun => entry.contributor.call.as_ref().and_then(|call| {
-                    self.run(entry, call, values_at, "the result")
-                        .ok()
-                        .map(|output| {
-                            let text = format!("{} {} → {output}", call.tool, arguments(call));
-                            (count(&text), text)
-                        })
-                }),
-                Kind::Fact => {
-                    let text = facts::full(&facts::state(
-                        &entry.contributor.says,
-                        &self.session,
-                        values_at,
-                    ));
-                    Some((count(&text), text))
-                }
-                Kind::SystemMessage | Kind::Preface => turn
-                    .notes
+    /// The version records for a turn: each plugin the conversation runs on
+    /// or has installed, with what `changed` at this turn or what waits.
+    pub(super) fn version_records(&self, changed: &[VersionRecord]) -> Vec<VersionRecord> {
+        let mut plugins: BTreeSet<&str> = self.kept.iter().map(|b| b.plugin.as_str()).collect();
+        plugins.extend(self.installed.iter().map(|b| b.plugin.as_str()));
+        plugins.extend(changed.iter().map(|record| record.plugin.as_str()));
+        plugins
+            .into_iter()
+            .map(|plugin| {
+                let running = self.kept.iter().find(|b| b.plugin == plugin).map(|b| version(b));
+                let installed = self
+                    .installed
                     .iter()
-                    .find(|note| note.contributor == name)
-                    .map(|note| (count(&note.text), note.text.clone())),
-            };
-            pieces.extend(piece.map(|(tokens, text)| (text, tokens)));
-        }
-        pieces
+                    .find(|b| b.plugin == plugin)
+                    .map(|b| version(b))
+                    .filter(|installed| Some(installed) != running.as_ref());
+                let change = changed
+                    .iter()
+                    .find(|record| record.plugin == plugin)
+                    .and_then(|record| record.change.clone())
+                    .or_else(|| {
+                        installed.as_ref().map(|installed| match &running {
+                            Some(_) => format!(
+                                "{} is installed; it reaches this conversation at its next compaction",
+                                installed.version
+                            ),
+                            None => format!(
+                                "{} was installed after this conversation was composed; it reaches it at its next compaction",
+                                installed.version
+                            ),
+                        })
+                    })
+                    .or_else(|| {
+                        (running.is_some() && !self.installed.iter().any(|b| b.plugin == plugin))
+                            .then(|| "uninstalled; it leaves this conversation at its next compaction".to_string())
+                    });
+                VersionRecord {
+                    plugin: plugin.to_string(),
+                    running,
+                    installed,
+                    change,
+                }
+            })
+            .collect()
     }
-}
 
-/// Whether a conditional text's activation holds on this turn: why it
-/// does, or why not.
-fn activation_holds(
-    activation: &BundledActivation,
-    name: &str,
-    input: &TurnInput,
-) -> Result<String, String> {
-    let invoked = |what: &str, given: &Option<String>, wanted: &str| match given {
-        Some(given) if given == wanted => Ok(format!("the {what} `{wanted}` was invoked")),
-        _ => Err(format!("the {what} `{wanted}` was not invoked")),
-    };
-    match activation {
-        BundledActivation::Command { name } => invoked("command", &input.command, name),
-        BundledActivation::Skill { name } => invoked("skill", &input.invoked_skill, name),
-        BundledActivation::Subagent { name } => invoked("subagent", &input.subagent, name),
-        BundledActivation::Files { globs } => {
-            let set = globs
+    /// Restores a conversation from its log.
+    fn restore(&mut self, restored: Restored) {
+        if let Some(log) = &mut self.log {
+            log.continue_after(&restored);
+        }
+        let kept = restored.compose.as_ref().map(|compose| {
+            compose
+                .kept
                 .iter()
-                .filter_map(|glob| {
-                    globset::GlobBuilder::new(glob)
-                        .literal_separator(true)
-                        .build()
-                        .ok()
+                .map(|kept| {
+                    self.installed
+                        .iter()
+                        .copied()
+                        .find(|b| {
+                            b.plugin == kept.plugin
+                                && b.version == kept.version
+                                && b.digest.as_deref() == Some(kept.digest.as_str())
+                        })
+                        .ok_or_else(|| format!("{}@{}", kept.plugin, kept.version))
                 })
-                .fold(globset::GlobSetBuilder::new(), |mut set, glob| {
-                    set.add(glob);
-                    set
-                })
-                .build()
-                .map_err(|error| format!("its globs cannot be matched: {error}"))?;
-            match input.files.iter().find(|file| set.is_match(file.as_str())) {
-                Some(file) => Ok(format!("`{file}` is in play")),
-                None => Err("no file in play matches its globs".to_string()),
+                .collect::<Result<Vec<&'a Bundle>, String>>()
+        });
+        let started_at = self.session.started_at_local();
+        match (restored.compose, kept) {
+            (Some(compose), Some(Ok(kept))) => {
+                self.kept = kept;
+                self.entries = entries(&self.kept);
+                self.index_sections();
+                self.system = compose.system_prompt;
+                self.preloaded = compose.preloaded;
+                self.opening = compose.opening;
+                self.compositions = compose.compositions;
             }
-        }
-        BundledActivation::Request { .. } => {
-            let asked = input.requested.iter().any(|requested| {
-                requested == name || name.rsplit('/').next() == Some(requested.as_str())
-            });
-            if asked {
-                Ok("the model asked for it".to_string())
-            } else {
-                Err("the model did not ask for it".to_string())
+            (Some(compose), Some(Err(_))) => {
+                let missing: Vec<String> = compose
+                    .kept
+                    .iter()
+                    .filter(|kept| {
+                        !self
+                            .installed
+                            .iter()
+                            .any(|b| b.plugin == kept.plugin && b.version == kept.version)
+                    })
+                    .map(|kept| format!("`{}@{}`", kept.plugin, kept.version))
+                    .collect();
+                // What it was composed from is gone: compose from what is
+                // installed, keeping the opening's runs (they are snapshots).
+                self.compositions = compose.compositions;
+                self.opening = compose.opening;
+                self.kept = compose
+                    .kept
+                    .iter()
+                    .filter_map(|kept| {
+                        self.installed
+                            .iter()
+                            .copied()
+                            .find(|b| b.plugin == kept.plugin && b.version == kept.version)
+                    })
+                    .collect();
+                let why = format!(
+                    "the conversation was resumed and {} it was composed with {} no longer installed",
+                    missing.join(", "),
+                    if missing.len() == 1 { "is" } else { "are" }
+                );
+                self.recompose(started_at, &why);
+                self.refresh_opening(started_at);
+                self.log_composition(&why, started_at);
             }
+            _ => self.begin(),
         }
+        if let Some(turn) = restored.turn {
+            self.turns = turn.number;
+            self.last_at = turn.at;
+            self.applied = turn.applied;
+            self.restate = turn.restate;
+            self.history = turn.history;
+            self.seen = turn.seen;
+            self.awaiting = self
+                .entries
+                .iter()
+                .filter(|entry| turn.awaiting.contains(&entry.name()))
+                .filter_map(|entry| entry.contributor.call.as_ref().map(|call| (*entry, call)))
+                .collect();
+        }
+        self.memory = restored.memory;
+        self.place();
     }
 }
 
-fn count(text: &str) -> u64 {
+/// The newest version of each plugin among `bundles`.
+fn newest(bundles: &[Bundle]) -> Vec<&Bundle> {
+    let mut newest: BTreeMap<&str, &Bundle> = BTreeMap::new();
+    for bundle in bundles {
+        match newest.get(bundle.plugin.as_str()) {
+            Some(other) if other.version >= bundle.version => {}
+            _ => {
+                newest.insert(&bundle.plugin, bundle);
+            }
+        }
+    }
+    newest.into_values().collect()
+}
+
+/// The contributors of `bundles`, in composition order.
+fn entries<'a>(bundles: &[&'a Bundle]) -> Vec<Entry<'a>> {
+    let mut entries: Vec<Entry<'a>> = bundles
+        .iter()
+        .flat_map(|bundle| {
+            bundle.contributors.iter().map(move |contributor| Entry {
+                bundle,
+                contributor,
+            })
+        })
+        .collect();
+    entries.sort_by(|a, b| {
+        let key = |entry: &Entry<'a>| {
+            (
+                entry.contributor.placement,
+                entry.contributor.priority,
+                &entry.bundle.plugin,
+                &entry.bundle.version,
+                &entry.contributor.id,
+            )
+        };
+        key(a).cmp(&key(b))
+    });
+    entries
+}
+
+fn version(bundle: &Bundle) -> PluginVersion {
+    PluginVersion {
+        version: bundle.version.clone(),
+        digest: bundle.digest.clone().unwrap_or_default(),
+    }
+}
+
+/// What a recomposition changed, plugin by plugin.
+fn version_changes(before: &[&Bundle], after: &[&Bundle], why: &str) -> Vec<VersionRecord> {
+    let mut plugins: BTreeSet<&str> = before.iter().map(|b| b.plugin.as_str()).collect();
+    plugins.extend(after.iter().map(|b| b.plugin.as_str()));
+    plugins
+        .into_iter()
+        .filter_map(|plugin| {
+            let old = before.iter().find(|b| b.plugin == plugin);
+            let new = after.iter().find(|b| b.plugin == plugin);
+            let change = match (old, new) {
+                (Some(old), Some(new)) if old.digest == new.digest => return None,
+                (Some(old), Some(new)) => {
+                    format!("from {} to {}: {why}", old.version, new.version)
+                }
+                (None, Some(new)) => format!("{} joined: {why}", new.version),
+                (Some(old), None) => format!("{} left: {why}", old.version),
+                (None, None) => return None,
+            };
+            Some(VersionRecord {
+                plugin: plugin.to_string(),
+                running: new.map(|b| version(b)),
+                installed: None,
+                change: Some(change),
+            })
+        })
+        .collect()
+}
+
+pub(super) fn count(text: &str) -> u64 {
     REQUEST_TOKENIZER.count(text) as u64
-}
-
-fn note(entry: Entry<'_>, text: String, persisted: bool) -> Note {
-    Note {
-        contributor: entry.name(),
-        kind: entry.kind(),
-        text,
-        persisted,
-    }
-}
-
-fn opening_text(entry: Entry<'_>, text: String) -> OpeningItem {
-    OpeningItem {
-        contributor: entry.name(),
-        kind: OpeningKind::Text,
-        tokens: count(&text),
-        text,
-        label: None,
-    }
-}
-
-/// The line the system prompt keeps for a text the model may ask for.
-fn on_request_listing(entry: &Entry<'_>, description: &str) -> String {
-    crate::ir::on_request_listing(&entry.name(), description)
-}
-
-fn arguments(call: &BundledCall) -> String {
-    serde_json::to_string(&call.arguments).unwrap_or_default()
-}
-
-/// Why a contributor's call gave no result: refused, or waiting for a
-/// person's approval.
-struct NotRun {
-    reason: String,
-    pending: bool,
-}
-
-impl From<String> for NotRun {
-    fn from(reason: String) -> Self {
-        NotRun {
-            reason,
-            pending: false,
-        }
-    }
-}
-
-fn ran(entry: Entry<'_>, call: &BundledCall) -> RunRecord {
-    RunRecord {
-        contributor: entry.name(),
-        tool: call.tool.clone(),
-        ran: true,
-        reason: None,
-        approval: None,
-    }
-}
-
-fn refused(entry: Entry<'_>, call: &BundledCall, reason: String) -> RunRecord {
-    RunRecord {
-        contributor: entry.name(),
-        tool: call.tool.clone(),
-        ran: false,
-        reason: Some(reason),
-        approval: None,
-    }
 }

@@ -123,3 +123,67 @@ impl Gate for CliGate {
         GateOutcome::Ran { output }
     }
 }
+
+/// The command line's gate with the answers a script gives: a read the
+/// script answers returns that text, as a host's tool would; the rest is
+/// [`CliGate`]'s, writes and gated tools refused among it. `contrib
+/// compose` builds one from a turns file's `[answers]`, so what retrieved
+/// content becomes in its envelope shows in the layout.
+#[derive(Debug, Clone, Default)]
+pub struct ScriptedGate {
+    /// By tool name.
+    pub answers: BTreeMap<String, String>,
+}
+
+impl Gate for ScriptedGate {
+    fn call(&mut self, request: &GateRequest) -> GateOutcome {
+        match (CliGate.call(request), self.answers.get(&request.tool)) {
+            (GateOutcome::Ran { .. }, Some(answer)) => GateOutcome::Ran {
+                output: answer.clone(),
+            },
+            (outcome, _) => outcome,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(tool: &str, effect: Effect) -> GateRequest {
+        GateRequest {
+            contributor: "acme/notes@1.0.0/notes".into(),
+            tool: tool.into(),
+            arguments: BTreeMap::new(),
+            effect,
+            gated: false,
+            at: Timestamp::parse("2026-03-02T09:00:00Z").unwrap(),
+        }
+    }
+
+    #[test]
+    fn a_script_answers_reads_and_never_makes_a_write_run() {
+        let mut gate = ScriptedGate {
+            answers: BTreeMap::from([
+                ("read_memory".to_string(), "notes".to_string()),
+                ("deploy".to_string(), "done".to_string()),
+            ]),
+        };
+        assert_eq!(
+            gate.call(&request("read_memory", Effect::Read)),
+            GateOutcome::Ran {
+                output: "notes".into()
+            }
+        );
+        assert!(matches!(
+            gate.call(&request("deploy", Effect::Write)),
+            GateOutcome::Refused { .. }
+        ));
+        assert_eq!(
+            gate.call(&request("get_current_time", Effect::Read)),
+            GateOutcome::Ran {
+                output: "2026-03-02T09:00:00Z".into()
+            }
+        );
+    }
+}

@@ -79,8 +79,15 @@ impl Installation {
         kept_tokens: u64,
     ) -> Conversation<'a, G> {
         let mut conversation = Conversation::start(&self.bundles, session, gate, profile);
-        conversation.limit_kept(kept_tokens, self.installed.clone());
+        self.admit(&mut conversation, kept_tokens);
         conversation
+    }
+
+    /// Holds a conversation started (or resumed) from these bundles to
+    /// what the installation allows: its kept part to `kept_tokens`, each
+    /// refusal naming where its plugin was installed.
+    pub fn admit<G: Gate>(&self, conversation: &mut Conversation<'_, G>, kept_tokens: u64) {
+        conversation.limit_kept(kept_tokens, self.installed.clone());
     }
 }
 

@@ -8,14 +8,25 @@
 //!    a digest that does not match the content;
 //! 2. describes the conversation in a [`Session`] and implements a [`Gate`]
 //!    for contributors' tool calls (or uses [`CliGate`]);
-//! 3. starts a [`Conversation`] with a cache [`Profile`], which composes the
-//!    kept system prompt and the opening once;
-//! 4. calls [`Conversation::turn`] before each turn, and sends the notes it
-//!    returns after the cached prefix, storing those marked `persisted`.
+//! 3. starts a [`Conversation`] with a cache [`Profile`] (and, through
+//!    [`Conversation::builder`], its [`Options`] and a session log), which
+//!    composes the kept system prompt and the opening once;
+//! 4. calls [`Conversation::turn`] when a turn begins, and puts the notes
+//!    it returns where their [`Position`] says, storing those marked
+//!    `persisted`;
+//! 5. calls [`Conversation::request`] before every request the turn makes,
+//!    the first and each after a round of tool results, and appends the
+//!    fact sections it returns, one user-role message each.
 //!
-//! Every turn returns a [`TurnRecord`]: which contributors at which plugin
-//! versions and digests shaped it, which system messages fired and why,
-//! which runs ran or were refused, and what was refused for its budget.
+//! Every turn returns a [`TurnRecord`]: every contributor of the versions
+//! the conversation runs on, included or not and why, with its tokens; the
+//! agent's skills and plugin versions, kept and installed; which system
+//! messages fired, which runs ran or were refused, and what was refused.
+//! Every request returns a [`RequestRecord`] saying how each fact section
+//! was told or why not.
+//!
+//! `docs/runtime.md` describes the API a host calls per conversation, per
+//! turn and per request, and the choices where the designs disagree.
 //!
 //! [`simulate`] measures what this buys: how much of the request stays
 //! identical, and so cached, across many conversations, against a naive
@@ -41,29 +52,41 @@
 
 mod cache;
 mod compose;
+mod envelope;
 mod facts;
 mod gate;
 pub mod installed;
+mod invocation;
 pub mod layout;
+mod log;
+mod naive;
+mod opening;
+mod options;
 mod profiles;
 mod record;
 mod render;
+mod request;
 mod session;
 pub mod simulate;
 pub mod time;
+mod turn;
 
 pub use cache::CacheTotals;
-pub use compose::{Conversation, REQUEST_TOKENIZER};
-pub use facts::{MAX_ITEMS, MAX_ITEM_CHARS};
-pub use gate::{CliGate, Gate, GateOutcome, GateRequest};
+pub use compose::{Conversation, Start, REQUEST_TOKENIZER};
+pub use envelope::{defang, envelope};
+pub use facts::{Told, MAX_FACT_ITEMS as MAX_ITEMS, MAX_ITEM_CHARS};
+pub use gate::{CliGate, Gate, GateOutcome, GateRequest, ScriptedGate};
+pub use invocation::{MidTurn, PLATFORM_NOTE, READ_AHEAD_BYTES};
+pub use log::ResumeError;
+pub use options::{FactsAt, ModelChange, Options, PersonPart, PrefacesAt};
 pub use profiles::{
     Boundary, Breakpoint, Caching, Lifetime, ModelEntry, Placed, Profile, Profiles, Rates, Skipped,
 };
-pub use record::ActivationRecord;
 pub use record::{
-    Approval, Contribution, Fired, Note, OpeningItem, OpeningKind, Refusal, RunRecord,
-    SystemPrompt, Turn, TurnContributor, TurnInput, TurnRecord, Withdrawal,
+    ActivationRecord, Approval, Contribution, ContributorRecord, Fired, KeptSkill, Note, NoteKind,
+    OpeningItem, OpeningKind, PluginVersion, Position, Refusal, Request, RequestInput,
+    RequestRecord, Role, RunRecord, SectionRecord, SkillPick, SkillRecord, StoredPick,
+    SystemPrompt, Turn, TurnInput, TurnRecord, VersionRecord, Withdrawal,
 };
-pub use render::{defang, envelope};
-pub use session::{Agent, Environment, Model, Person, Session};
+pub use session::{Agent, Environment, Model, Permissions, Person, Session, Skill};
 pub use time::Timestamp;

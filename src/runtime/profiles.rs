@@ -420,8 +420,7 @@ impl Profiles {
 
     /// Reads a profiles file.
     pub fn load(path: &Path) -> Result<Profiles, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|error| format!("cannot read `{}`: {error}", path.display()))?;
+        let text = crate::fs::read_text(path, crate::limits::files::RUNTIME_INPUT)?;
         Profiles::from_toml(&text).map_err(|error| format!("`{}`: {error}", path.display()))
     }
 

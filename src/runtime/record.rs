@@ -1,36 +1,54 @@
-//! What a conversation is made of and what a turn records: the types
-//! [`super::Conversation`] hands back, all serialisable, so a host can
-//! store them and anyone can explain a turn afterwards.
+//! What a conversation is made of, what a host tells it per turn and per
+//! request, and what each records: the types [`super::Conversation`] takes
+//! and hands back, all serialisable, so a host can store them and anyone
+//! can explain a turn afterwards.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::session::Model;
+use super::facts::Told;
+use super::session::{Environment, Model, Skill};
 use super::time::Timestamp;
-use crate::ir::{Kind, Placement};
+use crate::ir::{Delivery, Kind, Placement};
 
 /// One contributor's text in the kept system prompt.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Contribution {
-    /// `plugin@version/id`.
+    /// `plugin@version/id`, or `skill:SLUG@VERSION` for a skill's body.
     pub contributor: String,
     pub placement: Placement,
     /// Framing (below agent priority) and body, as the model reads it.
     pub text: String,
 }
 
-/// The kept system prompt: platform, then agent, then person contributions.
+/// A skill whose instructions the kept system prompt holds, under its
+/// `## {name}` heading.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeptSkill {
+    pub skill: String,
+    pub name: String,
+    pub version: semver::Version,
+}
+
+/// The kept system prompt: platform, then agent, then the agent's skills,
+/// then person contributions.
 ///
-/// The platform and agent parts together are the agent prefix, identical
-/// byte for byte in every conversation of the agent; the person part
-/// follows, identical in every conversation of one person with the agent.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+/// The platform and agent parts (skills among them) together are the
+/// agent prefix, identical byte for byte in every conversation of the
+/// agent; the person part follows, identical in every conversation of one
+/// person with the agent. A host that keeps person values out of the
+/// system field ([`super::PersonPart::Opening`]) finds the person part in
+/// the opening instead, and `text` ends with the agent prefix.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct SystemPrompt {
     pub text: String,
     pub contributions: Vec<Contribution>,
     /// Where the agent prefix ends, in bytes of `text`.
     pub agent_end: usize,
+    /// The skills composed into it, and the versions they were at.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skills: Vec<KeptSkill>,
 }
 
 impl SystemPrompt {
@@ -43,10 +61,15 @@ impl SystemPrompt {
     pub fn person_part(&self) -> &str {
         self.text.get(self.agent_end..).unwrap_or_default()
     }
+
+    /// The skill `slug`, when this prompt was composed with it.
+    pub fn skill(&self, slug: &str) -> Option<&KeptSkill> {
+        self.skills.iter().find(|kept| kept.skill == slug)
+    }
 }
 
 /// What an opening item is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum OpeningKind {
     /// An eager load's `load_tools` call.
@@ -57,10 +80,12 @@ pub enum OpeningKind {
     Run,
     /// Text at conversation placement.
     Text,
+    /// The person part, when the host keeps it out of the system field.
+    PersonPart,
 }
 
 /// One message of the conversation opening, before the first prompt.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OpeningItem {
     /// `plugin@version/id`: the contributor it is marked as, never the model.
     pub contributor: String,
@@ -71,11 +96,15 @@ pub struct OpeningItem {
     /// measured (the schemas and operations the host returns).
     pub tokens: u64,
     /// What the message is, when the text alone does not say it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
 }
 
-/// A turn's circumstances, as the host knows them.
+/// A turn's circumstances, as the host knows them when the turn begins.
+///
+/// The session's fields (`model`, `tools`, `skills`, `mode`, `allowed`,
+/// `environment`) are the values from this turn on, when they changed;
+/// the same fields on a [`RequestInput`] change them between requests.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TurnInput {
@@ -90,25 +119,32 @@ pub struct TurnInput {
     /// Whether the host compacted the conversation before this turn.
     #[serde(default)]
     pub compaction: bool,
-    /// The model from this turn on, when it changed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<Model>,
-    /// The tools from this turn on, when they changed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tools: Option<Vec<String>>,
-    /// The installed skills from this turn on, when they changed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub skills: Option<BTreeMap<String, semver::Version>>,
-    /// The permissions from this turn on, when they changed.
+    pub skills: Option<BTreeMap<String, Skill>>,
+    /// The permission mode from this turn on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub permissions: Option<BTreeMap<String, String>>,
+    pub mode: Option<String>,
+    /// The scopes allowed for the rest of the session.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allowed: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub environment: Option<Environment>,
     /// The command a person invoked with this turn's message (`deploy` for
     /// `/deploy`), for texts that apply `on command`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command: Option<String>,
-    /// The skill invoked on this turn, for texts that apply `on skill`.
+    /// A skill invoked on this turn other than by the person's pick (the
+    /// agent chose it), for texts that apply `on skill`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invoked_skill: Option<String>,
+    /// The skill the person picked from the `/` menu, sent beside their
+    /// message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pick: Option<SkillPick>,
     /// The subagent the agent delegates to on this turn, for texts that
     /// apply `on subagent`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -138,26 +174,187 @@ impl TurnInput {
             model: None,
             tools: None,
             skills: None,
-            permissions: None,
+            mode: None,
+            allowed: None,
+            environment: None,
             command: None,
             invoked_skill: None,
+            pick: None,
             subagent: None,
             files: Vec::new(),
             requested: Vec::new(),
         }
     }
+
+    /// What it changes in the session.
+    pub(crate) fn changes(&self) -> Changes {
+        Changes {
+            model: self.model.clone(),
+            tools: self.tools.clone(),
+            skills: self.skills.clone(),
+            mode: self.mode.clone(),
+            allowed: self.allowed.clone(),
+            environment: self.environment.clone(),
+        }
+    }
 }
 
-/// A message placed before a turn's prompt, after the cached prefix.
+/// One request to the model within a turn: the first after the person's
+/// prompt, and one after each round of tool results.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RequestInput {
+    /// When the request is sent.
+    pub at: Timestamp,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<Model>,
+    /// The tools advertised for this request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skills: Option<BTreeMap<String, Skill>>,
+    /// A mode change made while the turn runs: held for the next turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
+    /// The scopes allowed for the rest of the session, after a person
+    /// answered "Yes, and don't ask again this session".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allowed: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub environment: Option<Environment>,
+}
+
+impl RequestInput {
+    /// A request at `at`, with nothing changed.
+    pub fn at(at: Timestamp) -> RequestInput {
+        RequestInput {
+            at,
+            model: None,
+            tools: None,
+            skills: None,
+            mode: None,
+            allowed: None,
+            environment: None,
+        }
+    }
+
+    pub(crate) fn changes(&self) -> Changes {
+        Changes {
+            model: self.model.clone(),
+            tools: self.tools.clone(),
+            skills: self.skills.clone(),
+            mode: self.mode.clone(),
+            allowed: self.allowed.clone(),
+            environment: self.environment.clone(),
+        }
+    }
+}
+
+/// What a turn or a request changes in the session.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Changes {
+    pub model: Option<Model>,
+    pub tools: Option<Vec<String>>,
+    pub skills: Option<BTreeMap<String, Skill>>,
+    pub mode: Option<String>,
+    pub allowed: Option<Vec<String>>,
+    pub environment: Option<Environment>,
+}
+
+/// A skill the person picked from the `/` menu, sent beside their message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SkillPick {
+    /// The skill's slug.
+    pub skill: String,
+    /// Whether the person typed anything beside it; when not, the note is
+    /// the whole request.
+    #[serde(default = "yes")]
+    pub with_message: bool,
+}
+
+/// A pick as the host stores it with the message (`metadata.skill`): the
+/// slug, the name it had then, and whether words came with it. The note
+/// is projected from this each time the message is sent, so a retry, a
+/// later turn and a compaction see the same thing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredPick {
+    pub skill: String,
+    pub name: String,
+    pub with_message: bool,
+}
+
+/// Who a note speaks as. Every note is a user-role message: providers take
+/// only one system field, and it is kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Role {
+    User,
+}
+
+/// Where a note goes in the request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Position {
+    /// The first message, before the opening: retrieved content when the
+    /// host places prefaces at position 0 ([`super::PrefacesAt::First`]).
+    First,
+    /// After the stored history, before the turn's prompt.
+    BeforePrompt,
+    /// In the person's message, after their words.
+    WithPrompt,
+    /// At the end of the conversation as it stands before a request: after
+    /// the prompt on a turn's first request, after the last tool results
+    /// on the others.
+    End,
+}
+
+/// A message the runtime adds to the conversation.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Note {
-    /// `plugin@version/id`.
+    /// `plugin@version/id`, or `platform` for the skill-invocation note.
     pub contributor: String,
-    pub kind: Kind,
+    pub kind: NoteKind,
+    pub role: Role,
+    pub position: Position,
+    /// The fact section it states, for a fact.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub section: Option<String>,
     pub text: String,
-    /// Whether the host stores it in the conversation. Prefaces are not:
-    /// they are fetched again each turn, so stale retrievals never pile up.
+    /// Whether the host stores it in the conversation. Prefaces and the
+    /// skill-invocation note are not: they are rebuilt each time the
+    /// conversation is sent.
     pub persisted: bool,
+}
+
+/// What made a note: a contributor of some kind, or the platform's note
+/// beside a person's pick of a skill. Written as the kind's spelling
+/// (`fact`, `preface`) or `skill-invocation`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoteKind {
+    Contributor(Kind),
+    SkillInvocation,
+}
+
+impl NoteKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NoteKind::Contributor(kind) => kind.as_str(),
+            NoteKind::SkillInvocation => "skill-invocation",
+        }
+    }
+}
+
+impl std::fmt::Display for NoteKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for NoteKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
 }
 
 /// One turn: its notes and its record.
@@ -169,21 +366,48 @@ pub struct Turn {
     /// Why the system prompt was composed again before this turn.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub recomposed: Option<String>,
-    /// In order: system messages and facts (stored), then prefaces and
-    /// message-placed texts (not stored).
+    /// In order: at [`Position::First`], then before the prompt (stored
+    /// notes, then those rebuilt each turn), then with the prompt.
     pub notes: Vec<Note>,
+    /// The person's pick, as the host stores it with their message.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pick: Option<StoredPick>,
     pub record: TurnRecord,
+}
+
+/// One request: the fact sections told before it, and its record.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Request {
+    /// The turn it belongs to (0 before the first turn).
+    pub turn: u32,
+    /// Counting from 1 within the turn.
+    pub number: u32,
+    pub at: Timestamp,
+    /// One user-role message per section told, in Crucible's order, at
+    /// [`Position::End`] (or before the prompt, on a turn's first request,
+    /// when the host places facts with the turn's notes).
+    pub messages: Vec<Note>,
+    pub record: RequestRecord,
 }
 
 /// Enough to explain a turn afterwards.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 pub struct TurnRecord {
-    /// Every contributor that shaped the request: the kept system prompt,
-    /// the opening and this turn's notes.
-    pub turn_contributors: Vec<TurnContributor>,
+    /// Every contributor of the versions the conversation runs on: at which
+    /// version and digest, whether it shaped this turn and why or why not,
+    /// and the tokens it adds to the request.
+    pub contributors: Vec<ContributorRecord>,
+    /// The agent's skills: the version installed, the version the kept
+    /// system prompt holds.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skills: Vec<SkillRecord>,
+    /// Each plugin: the version this conversation runs on, and the one
+    /// installed when they differ.
+    pub versions: Vec<VersionRecord>,
     /// System messages that fired, and why.
     pub system_messages: Vec<Fired>,
-    /// Eager runs at the opening (recorded with the first turn).
+    /// Eager runs at the opening (recorded with the first turn, and with a
+    /// compaction that ran new ones).
     pub eager_runs: Vec<RunRecord>,
     /// Prefaces' retrievals for this turn.
     pub retrievals: Vec<RunRecord>,
@@ -191,6 +415,9 @@ pub struct TurnRecord {
     /// turn, and why or why not.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub activations: Vec<ActivationRecord>,
+    /// Changes made while the previous turn ran and held for this one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub held: Vec<String>,
     /// Contributions refused: over budget, missing a value, refused by the
     /// gate, or a value withheld for being over its variable's bound.
     pub refusals: Vec<Refusal>,
@@ -198,6 +425,130 @@ pub struct TurnRecord {
     /// theirs reaches the conversation.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub withdrawn: Vec<Withdrawal>,
+}
+
+/// Enough to explain a request afterwards.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct RequestRecord {
+    /// Every fact section: told or not, how and why.
+    pub sections: Vec<SectionRecord>,
+    /// Changes this request brought that wait for the next turn.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub held: Vec<String>,
+    pub refusals: Vec<Refusal>,
+}
+
+/// One fact section on one request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SectionRecord {
+    pub section: String,
+    /// The fact that tells it.
+    pub contributor: String,
+    /// How it was told; `None` when it was not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub told: Option<Told>,
+    pub why: String,
+    /// The tokens its message adds.
+    pub tokens: u64,
+}
+
+/// One contributor on one turn.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ContributorRecord {
+    /// `plugin@version/id`.
+    pub contributor: String,
+    /// `plugin@version`.
+    pub plugin: String,
+    pub digest: String,
+    pub id: String,
+    pub kind: Kind,
+    pub delivery: Delivery,
+    /// Whether what it adds is in this turn's request.
+    pub included: bool,
+    /// Where it is or why it is not.
+    pub why: String,
+    /// What it adds to this turn's request, in the request tokenizer's
+    /// tokens (for loads, what the checker measured).
+    pub tokens: u64,
+}
+
+/// One of the agent's skills on one turn.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SkillRecord {
+    pub skill: String,
+    /// The version installed now.
+    pub version: semver::Version,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
+    /// The version the kept system prompt holds, when it holds the skill.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub in_system_prompt: Option<semver::Version>,
+    pub why: String,
+}
+
+/// One plugin version, by its digest.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PluginVersion {
+    pub version: semver::Version,
+    pub digest: String,
+}
+
+/// One plugin on one turn: what the conversation runs on, what is
+/// installed, and what changed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct VersionRecord {
+    pub plugin: String,
+    /// The version this turn had; `None` once uninstalled and compacted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub running: Option<PluginVersion>,
+    /// The version installed, when it differs from the one running.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub installed: Option<PluginVersion>,
+    /// What happened to it at this turn, or what waits.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub change: Option<String>,
+}
+
+/// Whether a conditional text was told on a turn, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ActivationRecord {
+    pub contributor: String,
+    pub included: bool,
+    pub why: String,
+}
+
+/// A system message that fired.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Fired {
+    pub contributor: String,
+    pub why: String,
+}
+
+/// A contributor's tool call and what became of it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RunRecord {
+    pub contributor: String,
+    pub tool: String,
+    pub ran: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// For a retrieval: the provenance its envelope carries.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<String>,
+    /// For a retrieval: its origin, placeholders filled.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub origin: Option<String>,
+    /// For a call to a gated tool: whether a person's approval is pending,
+    /// was given, or was refused.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub approval: Option<Approval>,
+}
+
+/// A contribution left out or narrowed, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Refusal {
+    pub contributor: String,
+    pub reason: String,
 }
 
 impl TurnRecord {
@@ -217,44 +568,6 @@ pub(crate) trait Named {
     fn name(&self) -> String;
 }
 
-/// Whether a conditional text was told on a turn, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ActivationRecord {
-    pub contributor: String,
-    pub included: bool,
-    pub why: String,
-}
-
-/// One contributor, by the bundle it came from.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-pub struct TurnContributor {
-    /// `plugin@version`.
-    pub plugin: String,
-    pub digest: String,
-    pub id: String,
-}
-
-/// A system message that fired.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Fired {
-    pub contributor: String,
-    pub why: String,
-}
-
-/// A contributor's tool call and what became of it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct RunRecord {
-    pub contributor: String,
-    pub tool: String,
-    pub ran: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-    /// For a call to a gated tool: whether a person's approval is pending,
-    /// was given, or was refused.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub approval: Option<Approval>,
-}
-
 /// Where a gated call's approval stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -272,12 +585,5 @@ pub enum Approval {
 pub struct Withdrawal {
     /// `scope/name@version`.
     pub plugin: String,
-    pub reason: String,
-}
-
-/// A contribution left out, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Refusal {
-    pub contributor: String,
     pub reason: String,
 }

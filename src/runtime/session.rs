@@ -27,11 +27,23 @@
 //! arch = "x86_64"
 //! workspace_root = "/home/sam/acme"
 //!
-//! [skills]                                   # skill → installed version
+//! [skills]                                   # skill → installed version, or a table
 //! code-review = "2.3.0"
 //!
-//! [permissions]                              # permission → level, as the host names them
-//! write_files = "ask"
+//! [skills.release-notes]                     # a skill with its instructions and files
+//! version = "1.2.0"
+//! name = "Release notes"                     # the name it is shown under
+//! digest = "sha256:…"                        # the host's digest of this version
+//! body = "Write release notes from the changelog in references/style.md."
+//! files = { "references/style.md" = "…" }
+//!
+//! [permissions]
+//! mode = "default"                           # the permission mode, in the host's words
+//! allowed = ["Bash(git status)"]             # scopes allowed for the rest of the session
+//!
+//! [origins]                                  # what `{name}` in a preface's origin stands for
+//! workspace = "acme"
+//! session = "42"
 //! ```
 //!
 //! The person's `timezone` is an IANA zone name (`Europe/London`), read
@@ -84,12 +96,125 @@ pub struct Session {
     pub model: Model,
     #[serde(default)]
     pub environment: Environment,
-    /// Installed skills and their versions.
+    /// The agent's skills, by slug.
     #[serde(default)]
-    pub skills: BTreeMap<String, semver::Version>,
-    /// Permission → level (`"allow"`, `"ask"`, …), in the host's words.
+    pub skills: BTreeMap<String, Skill>,
+    /// The permission mode and what was allowed for the rest of the
+    /// session: what `fact … says [permissions]` reports. The host's own
+    /// rules are not here; its gate enforces them.
     #[serde(default)]
-    pub permissions: BTreeMap<String, String>,
+    pub permissions: Permissions,
+    /// What `{name}` stands for in a preface's origin, as the host
+    /// identifies things (`workspace`, `session`, `job`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub origins: BTreeMap<String, String>,
+}
+
+/// The permission mode and the scopes allowed for the rest of a session.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Permissions {
+    /// The mode, in the host's words (`default`, `plan`, `accept-edits`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
+    /// Scopes a person allowed for the rest of this session ("Yes, and
+    /// don't ask again this session").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allowed: Vec<String>,
+}
+
+/// One of the agent's skills: its version and, when the host has them, its
+/// instructions and files.
+///
+/// In a session file a skill is its version (`code-review = "2.3.0"`) or
+/// a table with the fields below.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Skill {
+    pub version: semver::Version,
+    /// The name people see it under, and its `## {name}` heading in the
+    /// system prompt; the slug when not given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The host's digest of this version, for turn records.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
+    /// Its instructions: composed into the system prompt under `## {name}`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
+    /// Its reference files, path → text.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub files: BTreeMap<String, String>,
+}
+
+impl Skill {
+    /// A skill known only by its version.
+    pub fn at(version: semver::Version) -> Skill {
+        Skill {
+            version,
+            name: None,
+            digest: None,
+            body: None,
+            files: BTreeMap::new(),
+        }
+    }
+
+    /// The name it is shown under: its own, or else `slug`.
+    pub fn display_name<'s>(&'s self, slug: &'s str) -> &'s str {
+        self.name.as_deref().unwrap_or(slug)
+    }
+}
+
+impl From<semver::Version> for Skill {
+    fn from(version: semver::Version) -> Skill {
+        Skill::at(version)
+    }
+}
+
+/// A skill's table in a session file.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SkillTable {
+    version: semver::Version,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    digest: Option<String>,
+    #[serde(default)]
+    body: Option<String>,
+    #[serde(default)]
+    files: BTreeMap<String, String>,
+}
+
+impl<'de> Deserialize<'de> for Skill {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Skill, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Skill;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a version such as \"2.3.0\", or a table with `version`")
+            }
+
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Skill, E> {
+                semver::Version::parse(text)
+                    .map(Skill::at)
+                    .map_err(|error| E::custom(format!("`{text}` is not a version: {error}")))
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Skill, A::Error> {
+                let table =
+                    SkillTable::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+                Ok(Skill {
+                    version: table.version,
+                    name: table.name,
+                    digest: table.digest,
+                    body: table.body,
+                    files: table.files,
+                })
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -177,8 +302,7 @@ impl Session {
 
     /// Reads the session file at `path`.
     pub fn load(path: &Path) -> Result<Session, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|error| format!("cannot read `{}`: {error}", path.display()))?;
+        let text = crate::fs::read_text(path, crate::limits::files::RUNTIME_INPUT)?;
         Session::from_toml(&text).map_err(|error| format!("`{}`: {error}", path.display()))
     }
 

@@ -1,6 +1,12 @@
 //! pest pairs → syntax tree. The grammar guarantees the shape of every pair
 //! this module reads, so a surprise here is a grammar bug, not bad input;
 //! even then it degrades to a skipped node rather than a panic.
+//!
+//! The pairs may come from a piece of the source (a chunk the recovering
+//! parser read on its own, see `recover`), or from a copy of it with a
+//! broken region blanked out: every span is shifted by the piece's offset,
+//! and every text is taken from the source itself, so the tree always
+//! borrows the text the person wrote.
 
 use pest::iterators::{Pair as PestPair, Pairs};
 
@@ -8,24 +14,49 @@ use super::parser::Rule;
 use super::tree::*;
 use crate::source::Span;
 
-type P<'a> = PestPair<'a, Rule>;
+type P<'p> = PestPair<'p, Rule>;
 
-pub(super) fn file<'a>(source: &'a str, mut pairs: Pairs<'a, Rule>) -> File<'a> {
-    let mut builder = Builder::default();
+pub(super) fn file<'a>(source: &'a str, pairs: Pairs<'_, Rule>) -> File<'a> {
+    let piece = piece(source, 0, pairs);
+    File {
+        source,
+        items: piece.items,
+        comments: piece.comments,
+        bom: piece.bom,
+        ends_inside_string: piece.ends_inside_string,
+    }
+}
+
+/// What one parse of a piece of the source holds.
+pub(super) struct Piece<'a> {
+    pub items: Vec<Item<'a>>,
+    pub comments: Vec<Comment<'a>>,
+    pub bom: Option<Span>,
+    pub ends_inside_string: bool,
+}
+
+/// Builds the tree of a piece parsed with `Rule::file`, whose first byte
+/// is at `base` in `source`.
+pub(super) fn piece<'a>(source: &'a str, base: usize, mut pairs: Pairs<'_, Rule>) -> Piece<'a> {
+    let mut builder = Builder {
+        source,
+        base,
+        comments: Vec::new(),
+        ends_inside_string: false,
+    };
     let mut bom = None;
     let mut items = Vec::new();
     if let Some(file) = pairs.next() {
         for child in file.into_inner() {
             match child.as_rule() {
-                Rule::bom => bom = Some(Span::from(child.as_span())),
+                Rule::bom => bom = Some(builder.span(&child)),
                 Rule::items => items = builder.items(child),
                 Rule::COMMENT => builder.comment(child),
                 _ => {}
             }
         }
     }
-    File {
-        source,
+    Piece {
         items,
         comments: builder.comments,
         bom,
@@ -33,21 +64,42 @@ pub(super) fn file<'a>(source: &'a str, mut pairs: Pairs<'a, Rule>) -> File<'a> 
     }
 }
 
-#[derive(Default)]
 struct Builder<'a> {
+    source: &'a str,
+    /// Where the parsed piece starts in `source`.
+    base: usize,
     comments: Vec<Comment<'a>>,
     ends_inside_string: bool,
 }
 
 impl<'a> Builder<'a> {
-    fn comment(&mut self, pair: P<'a>) {
+    fn span(&self, pair: &P<'_>) -> Span {
+        let span = pair.as_span();
+        Span::new(self.base + span.start(), self.base + span.end())
+    }
+
+    /// The source's text at `span`.
+    fn text(&self, span: Span) -> &'a str {
+        self.source.get(span.range()).unwrap_or("")
+    }
+
+    fn word(&self, pair: &P<'_>) -> Word<'a> {
+        let span = self.span(pair);
+        Word {
+            text: self.text(span),
+            span,
+        }
+    }
+
+    fn comment(&mut self, pair: P<'_>) {
+        let span = self.span(&pair);
         self.comments.push(Comment {
-            text: pair.as_str(),
-            span: pair.as_span().into(),
+            text: self.text(span),
+            span,
         });
     }
 
-    fn items(&mut self, pair: P<'a>) -> Vec<Item<'a>> {
+    fn items(&mut self, pair: P<'_>) -> Vec<Item<'a>> {
         let mut items = Vec::new();
         for child in pair.into_inner() {
             match child.as_rule() {
@@ -61,20 +113,18 @@ impl<'a> Builder<'a> {
         items
     }
 
-    fn block(&mut self, pair: P<'a>) -> Block<'a> {
-        let span = pair.as_span().into();
+    fn block(&mut self, pair: P<'_>) -> Block<'a> {
+        let span = self.span(&pair);
         let mut words = Vec::new();
         let mut open = Span::default();
         let mut close = None;
         let mut items = Vec::new();
         for child in pair.into_inner() {
             match child.as_rule() {
-                Rule::word => words.push(word(&child)),
-                Rule::open_brace => open = child.as_span().into(),
+                Rule::word => words.push(self.word(&child)),
+                Rule::open_brace => open = self.span(&child),
                 Rule::items => items = self.items(child),
-                Rule::close_brace if !child.as_str().is_empty() => {
-                    close = Some(child.as_span().into())
-                }
+                Rule::close_brace if !child.as_str().is_empty() => close = Some(self.span(&child)),
                 Rule::COMMENT => self.comment(child),
                 _ => {}
             }
@@ -91,18 +141,19 @@ impl<'a> Builder<'a> {
             close,
             items,
             span,
+            damaged: false,
         }
     }
 
-    fn field(&mut self, pair: P<'a>) -> Field<'a> {
-        let span: Span = pair.as_span().into();
+    fn field(&mut self, pair: P<'_>) -> Field<'a> {
+        let span = self.span(&pair);
         let mut key = None;
         let mut tokens = Vec::new();
         for child in pair.into_inner() {
             if child.as_rule() == Rule::COMMENT {
                 self.comment(child);
             } else if key.is_none() && child.as_rule() == Rule::word {
-                key = Some(word(&child));
+                key = Some(self.word(&child));
             } else if let Some(token) = self.token(child) {
                 tokens.push(token);
             }
@@ -117,16 +168,16 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn pair(&mut self, pair: P<'a>) -> Option<Pair<'a>> {
-        let span: Span = pair.as_span().into();
-        let text = pair.as_str();
+    fn pair(&mut self, pair: P<'_>) -> Option<Pair<'a>> {
+        let span = self.span(&pair);
+        let text = self.text(span);
         let mut key = None;
         let mut value = None;
         for child in pair.into_inner() {
             if child.as_rule() == Rule::COMMENT {
                 self.comment(child);
             } else if key.is_none() {
-                key = Some(word(&child));
+                key = Some(self.word(&child));
             } else {
                 value = self.token(child);
             }
@@ -147,13 +198,13 @@ impl<'a> Builder<'a> {
         })
     }
 
-    fn token(&mut self, pair: P<'a>) -> Option<Token<'a>> {
+    fn token(&mut self, pair: P<'_>) -> Option<Token<'a>> {
         Some(match pair.as_rule() {
-            Rule::word => Token::Word(word(&pair)),
-            Rule::op => Token::Op(word(&pair)),
-            Rule::string => Token::Str(string(pair, Quotes::Single)),
+            Rule::word => Token::Word(self.word(&pair)),
+            Rule::op => Token::Op(self.word(&pair)),
+            Rule::string => Token::Str(self.string(pair, Quotes::Single)),
             Rule::triple_string => {
-                let literal = string(pair, Quotes::Triple);
+                let literal = self.string(pair, Quotes::Triple);
                 self.ends_inside_string |= !literal.terminated;
                 Token::Str(literal)
             }
@@ -166,43 +217,36 @@ impl<'a> Builder<'a> {
         })
     }
 
-    fn list(&mut self, pair: P<'a>) -> List<'a> {
-        let span = pair.as_span().into();
+    fn list(&mut self, pair: P<'_>) -> List<'a> {
+        let span = self.span(&pair);
         let items = pair
             .into_inner()
             .filter_map(|child| self.token(child))
             .collect();
         List { items, span }
     }
-}
 
-fn word<'a>(pair: &P<'a>) -> Word<'a> {
-    Word {
-        text: pair.as_str(),
-        span: pair.as_span().into(),
-    }
-}
-
-fn string(pair: P<'_>, quotes: Quotes) -> StrLit<'_> {
-    let span: Span = pair.as_span().into();
-    let mut body = "";
-    let mut body_span = Span::point(span.end);
-    let mut terminated = false;
-    for child in pair.into_inner() {
-        match child.as_rule() {
-            Rule::string_body | Rule::triple_string_body => {
-                body = child.as_str();
-                body_span = child.as_span().into();
+    fn string(&self, pair: P<'_>, quotes: Quotes) -> StrLit<'a> {
+        let span = self.span(&pair);
+        let mut body = "";
+        let mut body_span = Span::point(span.end);
+        let mut terminated = false;
+        for child in pair.into_inner() {
+            match child.as_rule() {
+                Rule::string_body | Rule::triple_string_body => {
+                    body_span = self.span(&child);
+                    body = self.text(body_span);
+                }
+                Rule::string_close | Rule::triple_string_close => terminated = true,
+                _ => {}
             }
-            Rule::string_close | Rule::triple_string_close => terminated = true,
-            _ => {}
         }
-    }
-    StrLit {
-        quotes,
-        body,
-        body_span,
-        span,
-        terminated,
+        StrLit {
+            quotes,
+            body,
+            body_span,
+            span,
+            terminated,
+        }
     }
 }

@@ -8,16 +8,29 @@
 use pest::error::{Error, ErrorVariant, InputLocation};
 
 use super::parser::Rule;
+use super::tree::Block;
 use crate::diagnostic::Diagnostic;
 use crate::rules::SYNTAX_ERROR;
 use crate::source::{floor_char_boundary, Span};
 
 pub(super) fn from_pest(text: &str, error: &Error<Rule>) -> Diagnostic {
+    from_pest_at(text, 0, error, false)
+}
+
+/// The error of a parse of the piece of `text` that starts at `base`;
+/// `in_block` when the piece lies inside a block, whose `}` its end then
+/// stands for.
+pub(super) fn from_pest_at(
+    text: &str,
+    base: usize,
+    error: &Error<Rule>,
+    in_block: bool,
+) -> Diagnostic {
     let offset = match error.location {
         InputLocation::Pos(offset) => offset,
         InputLocation::Span((start, _)) => start,
     };
-    let offset = floor_char_boundary(text, offset);
+    let offset = floor_char_boundary(text, base + offset);
     let (found, span) = found_at(text, offset);
     let positives: &[Rule] = match &error.variant {
         ErrorVariant::ParsingError { positives, .. } => positives,
@@ -41,12 +54,59 @@ pub(super) fn from_pest(text: &str, error: &Error<Rule>) -> Diagnostic {
                 .help(help)
         }
         _ => {
-            let expected = describe_expected(positives);
-            Diagnostic::new(&SYNTAX_ERROR, format!("expected {expected}, found {found}"))
-                .primary(span, format!("expected {expected} here"))
-                .help(help_for(text, offset, positives))
+            let shown: Vec<Rule> = positives
+                .iter()
+                .map(|&rule| match rule {
+                    Rule::EOI if in_block => Rule::close_brace,
+                    other => other,
+                })
+                .collect();
+            let expected = describe_expected(&shown);
+            let diagnostic =
+                Diagnostic::new(&SYNTAX_ERROR, format!("expected {expected}, found {found}"));
+            let diagnostic = match typing_at(text, offset) {
+                // What is missing belongs where the line being written
+                // ends, not on the line below where the parser noticed.
+                Some(at) => {
+                    let diagnostic =
+                        diagnostic.primary(Span::point(at), format!("expected {expected} here"));
+                    if span.is_empty() {
+                        diagnostic
+                    } else {
+                        diagnostic.secondary(span, format!("{found} comes first"))
+                    }
+                }
+                None => diagnostic.primary(span, format!("expected {expected} here")),
+            };
+            diagnostic.help(help_for(text, offset, positives))
         }
     }
+}
+
+/// The error for a block whose `}` never came.
+pub fn unclosed(block: &Block<'_>) -> Diagnostic {
+    Diagnostic::new(
+        &SYNTAX_ERROR,
+        format!("unclosed `{}` block", block.keyword.text),
+    )
+    .primary(block.open, "this `{` is never closed")
+    .help("add the matching `}` on a line of its own")
+}
+
+/// The end of the last thing written before `offset`, when a line break
+/// stands between the two and what stands at `offset` is a closing bracket
+/// or the end: the item left unfinished is the line above.
+fn typing_at(text: &str, offset: usize) -> Option<usize> {
+    let closer = text[offset..]
+        .chars()
+        .next()
+        .is_none_or(|c| matches!(c, '}' | ']'));
+    if !closer {
+        return None;
+    }
+    let before = text[..offset].trim_end_matches([' ', '\t', '\n', '\r']);
+    let gap = &text[before.len()..offset];
+    (!before.is_empty() && gap.contains(['\n', '\r'])).then_some(before.len())
 }
 
 /// What stands at `offset`, and the span to underline.

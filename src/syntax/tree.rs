@@ -54,6 +54,10 @@ pub struct Block<'a> {
     pub close: Option<Span>,
     pub items: Vec<Item<'a>>,
     pub span: Span,
+    /// Whether a syntax error inside it was recovered from (see
+    /// `syntax::recover`): its items are what parsed around the error, so
+    /// what is missing from it was not necessarily left out by its author.
+    pub damaged: bool,
 }
 
 /// `key token…` on one line, e.g. `budget 120 tokens`.

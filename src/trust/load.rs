@@ -162,7 +162,9 @@ pub fn fetch(folder: &Path, plugin: &str, version: &semver::Version) -> Result<F
         ));
     }
     if !lock.trusted_keys.is_empty() {
-        catalog::verify_signature(&path, &bundle, &lock.trusted_keys).map_err(|why| {
+        let root =
+            crate::fs::Root::open(folder).map_err(|why| refuse(&UNTRUSTED_SIGNATURE, why))?;
+        catalog::verify_signature(&root, &path, &bundle, &lock.trusted_keys).map_err(|why| {
             refuse(
                 &UNTRUSTED_SIGNATURE,
                 format!("it is not signed by a key the catalog trusts: {why}"),

@@ -146,9 +146,7 @@ impl WorkspaceLock {
         let text = format!(
             "# Written by `contrib install`, `update` and `uninstall`; do not edit by hand.\n{text}"
         );
-        // TODO(harden): `crate::fs::write_atomically` once the file-system
-        // leaf is merged; a library module should not reach into `cli`.
-        crate::cli::files::write_atomically(&folder.join(LOCK_FILE), text.as_bytes())
+        crate::fs::write_atomically(&folder.join(LOCK_FILE), text.as_bytes())
     }
 
     /// The entry of `plugin`, if installed.

@@ -26,6 +26,8 @@
 //!   digests checked, each re-checked under the policy as it is now, and
 //!   gets [`Approved`] bundles, the only kind [`policy`] and the runtime's
 //!   installed path accept;
+//! - [`screen`]: what a person approves, drawn by the terminal preview
+//!   and the page;
 //! - [`policy`]: the installer's tools, egress and gates as the runtime
 //!   applies them to each call, read live each turn.
 //!
@@ -37,6 +39,7 @@ pub mod lock;
 pub mod policy;
 pub mod recheck;
 pub mod reread;
+pub mod screen;
 
 use crate::bundle::Bundle;
 use crate::ir::Owner;

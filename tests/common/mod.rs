@@ -154,6 +154,39 @@ pub fn relative(path: &Path) -> String {
         .replace('\\', "/")
 }
 
+/// The bundle `manifest` builds to in the workspace whose `contrib.toml`
+/// is `config`, failing on any error diagnostic.
+pub fn bundle_in(config: &str, manifest: &str) -> contrib::bundle::Bundle {
+    let (config, diagnostics) = Config::from_source(SourceFile::new("contrib.toml", config));
+    assert!(diagnostics.is_empty(), "{diagnostics:#?}");
+    let source = SourceFile::new("test.contrib", manifest);
+    let analysis = contrib::analyze(&source, &config);
+    let errors: Vec<&Diagnostic> = analysis
+        .diagnostics
+        .iter()
+        .filter(|diagnostic| diagnostic.is_error())
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    contrib::bundle::build(&analysis.plugin.expect("a plugin"), &config)
+        .expect("a canonical bundle")
+}
+
+/// The bundle an example under `examples/` builds to, in the examples'
+/// workspace.
+pub fn example_bundle(name: &str) -> contrib::bundle::Bundle {
+    let path = root().join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{name}: {error}"));
+    let config = config_for(name);
+    let analysis = contrib::analyze(&SourceFile::new(name, text), &config);
+    assert!(
+        analysis.diagnostics.iter().all(|d| !d.is_error()),
+        "{name}: {:#?}",
+        analysis.diagnostics
+    );
+    contrib::bundle::build(&analysis.plugin.expect("a plugin"), &config)
+        .expect("a canonical bundle")
+}
+
 /// The SARIF 2.1.0 schema (`tests/data`), with format checks on. It is
 /// draft-04, which predates `uri-reference`, so that format is checked by
 /// an RFC 3986 parser; without it an unencoded path would pass.

@@ -11,6 +11,7 @@ const path = require('path');
 const vscode = require('vscode');
 const { LanguageClient } = require('vscode-languageclient/node');
 const { registerTasks } = require('./tasks');
+const { registerPreview } = require('./preview');
 
 const CLIENT_ID = 'contrib'; // the client reads `contrib.trace.server` from this id
 const CLIENT_NAME = 'contrib language server';
@@ -163,6 +164,7 @@ function activate(context) {
   context.subscriptions.push(
     vscode.commands.registerCommand('contrib.restartServer', () => restart()),
     registerTasks(configuredCommand),
+    registerPreview(() => client),
     vscode.workspace.onDidChangeConfiguration((event) => {
       const changed = RESTART_ON.find((setting) => event.affectsConfiguration(setting));
       if (changed) {

@@ -120,6 +120,24 @@ test('the extension drives the real contrib lsp', { skip, timeout: 120000 }, asy
     assert.equal(doc.getText(hover.range), 'agent');
   });
 
+  await t.test('the preview shows what the model is told, and follows typing', async () => {
+    const panels = [];
+    vscode.window.activeTextEditor = { document: doc };
+    vscode.window.createWebviewPanel = (viewType, title, column, options) => {
+      const panel = { viewType, title, options, webview: { html: '' }, reveal() {}, dispose() {}, onDidDispose: () => new vscode.Disposable(() => {}) };
+      panels.push(panel);
+      return panel;
+    };
+    await harness.commands['contrib.showPreview']();
+    const [panel] = panels;
+    assert.equal(panel.options.enableScripts, false);
+    await until('the page', () => panel.webview.html.includes('Challenge premises.'));
+    assert.match(panel.webview.html, /Content-Security-Policy" content="default-src 'none';/);
+    assert.equal(panel.title, 'What the model is told: acme/vscode-test@1.0.0');
+    harness.edit(doc, OVER_BUDGETED.replace('Challenge premises.', 'Question <b>premises</b>.'));
+    await until('the page after the edit', () => panel.webview.html.includes('Question &lt;b&gt;premises&lt;/b&gt;.'));
+  });
+
   await t.test('completion offers the placements', async () => {
     const [completionProvider] = harness.providers.completion;
     const list = await completionProvider.provideCompletionItems(doc, new Position(4, 18), harness.token(), { triggerKind: 0 });

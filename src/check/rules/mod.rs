@@ -2,7 +2,7 @@
 //! `RULE` (its code, name, default level and explanation) and a `check`
 //! function; adding one is that file and one line below.
 
-use super::CheckRule;
+use super::{CheckRule, TextRule};
 
 macro_rules! registry {
     ($($rule:ident),* $(,)?) => {
@@ -31,7 +31,20 @@ registry![
     system_prompt_over_budget,
     budget_unused,
     reach_without_audience,
+    duplicate_fact_section,
+    fact_over_budget,
+    invalid_origin_placeholder,
 ];
+
+/// Rules over the manifest's text as written, whatever it declares: they
+/// run on every file that parses, beside the rules above.
+pub mod hidden_character;
+
+/// Every text rule, in the order they run.
+pub static TEXT_REGISTRY: &[TextRule] = &[TextRule {
+    rule: &hidden_character::RULE,
+    check: hidden_character::check_text,
+}];
 
 /// What every rule file needs.
 mod prelude {

@@ -24,7 +24,7 @@ use crate::lsp::convert;
 use crate::lsp::rule_docs::RuleDocs;
 use crate::lsp::state::{self, Snapshot};
 use crate::source::SourceFile;
-use crate::syntax::{self, tree::Item};
+use crate::syntax::tree::Item;
 
 /// The kind of the fix-all action.
 pub fn fix_all_kind() -> CodeActionKind {
@@ -94,7 +94,7 @@ fn quick_fixes(
             ..CodeAction::default()
         });
     }
-    if let Some(edit) = suppression(snapshot.source, diagnostic) {
+    if let Some(edit) = suppression(snapshot, diagnostic) {
         out.push(CodeAction {
             title: format!(
                 "Allow `{}` here (write the reason after `--`)",
@@ -112,12 +112,13 @@ fn quick_fixes(
 /// A `# contrib: allow(rule) -- ` line above the item the diagnostic is
 /// on, indented like it; `None` for rules that cannot be suppressed, or
 /// when the item does not start its line.
-fn suppression(source: &SourceFile, diagnostic: &Diagnostic) -> Option<TextEdit> {
+fn suppression(snapshot: &Snapshot<'_>, diagnostic: &Diagnostic) -> Option<TextEdit> {
     let rule = diagnostic.rule;
     if !rule.is_configurable() || rule.name == "unused-suppression" {
         return None;
     }
-    let tree = syntax::parse(&source.text).ok()?;
+    let source = snapshot.source;
+    let tree = snapshot.syntax.tree()?;
     let at = diagnostic.span().start;
     let mut items = &tree.items;
     let mut target = None;
@@ -146,7 +147,8 @@ fn suppression(source: &SourceFile, diagnostic: &Diagnostic) -> Option<TextEdit>
     ))
 }
 
-/// Every safe fix, applied in rounds until nothing changes.
+/// Every safe fix, applied in rounds until nothing changes; worked out
+/// once per version (clients ask on every cursor move).
 ///
 /// Not offered while the manifest has a language error: a contributor
 /// that does not lower is left out of the checker's view, so the
@@ -159,6 +161,18 @@ fn fix_all(snapshot: &Snapshot<'_>) -> Option<CodeAction> {
     if unreadable {
         return None;
     }
+    let text = snapshot.checked.fixed(|| every_safe_fix(snapshot))?;
+    let edit = whole_document_edit(snapshot.source, text)?;
+    Some(CodeAction {
+        title: "Apply every safe fix".to_string(),
+        kind: Some(fix_all_kind()),
+        edit: Some(edit_of(snapshot, vec![edit])),
+        ..CodeAction::default()
+    })
+}
+
+/// The text with every safe fix applied, or `None` when none applies.
+fn every_safe_fix(snapshot: &Snapshot<'_>) -> Option<String> {
     let mut text = snapshot.source.text.to_string();
     let mut diagnostics = snapshot.analysis.diagnostics.clone();
     let mut changed = false;
@@ -172,16 +186,7 @@ fn fix_all(snapshot: &Snapshot<'_>) -> Option<CodeAction> {
         let source = SourceFile::new(snapshot.source.name.clone(), text.as_str());
         diagnostics = state::analyze(&source, &snapshot.config).diagnostics;
     }
-    if !changed {
-        return None;
-    }
-    let edit = whole_document_edit(snapshot.source, &text)?;
-    Some(CodeAction {
-        title: "Apply every safe fix".to_string(),
-        kind: Some(fix_all_kind()),
-        edit: Some(edit_of(snapshot, vec![edit])),
-        ..CodeAction::default()
-    })
+    changed.then_some(text)
 }
 
 fn edit_of(snapshot: &Snapshot<'_>, edits: Vec<TextEdit>) -> WorkspaceEdit {

@@ -42,7 +42,7 @@ pub fn completion(
     snippets: bool,
 ) -> Vec<CompletionItem> {
     let offset = convert::offset(snapshot.source, position);
-    let cursor = Cursor::new(&snapshot.source.text, offset);
+    let cursor = Cursor::new(&snapshot.source.text, snapshot.syntax.tree(), offset);
     let mut items = Items {
         snapshot,
         cursor: &cursor,

@@ -14,7 +14,7 @@ use crate::lsp::state::Snapshot;
 
 pub fn definition(snapshot: &Snapshot<'_>, position: Position) -> Option<GotoDefinitionResponse> {
     let offset = convert::offset(snapshot.source, position);
-    let cursor = Cursor::new(&snapshot.source.text, offset);
+    let cursor = Cursor::new(&snapshot.source.text, snapshot.syntax.tree(), offset);
     if cursor.comment.is_some()
         || cursor.string.is_some()
         || cursor.block().is_some_and(|head| head.keyword == "call")

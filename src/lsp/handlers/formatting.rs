@@ -9,6 +9,7 @@ use lsp_types::TextEdit;
 
 use super::whole_document_edit;
 use crate::diagnostic::Diagnostic;
+use crate::lsp::version::Syntax;
 use crate::source::SourceFile;
 
 /// A formatter: the text, formatted, or why it cannot be.
@@ -17,9 +18,24 @@ pub type Formatter = fn(&str) -> Result<String, Diagnostic>;
 /// The formatter the server uses.
 pub const FORMATTER: Option<Formatter> = Some(crate::fmt::format);
 
-/// The edits that format `source` with [`FORMATTER`].
-pub fn formatting(source: &SourceFile) -> Vec<TextEdit> {
-    format_with(FORMATTER, source)
+/// The edits that format `source` with `contrib fmt`'s formatter, from the
+/// version's own tree (read once) and computed once per version. Text with
+/// a syntax error is left alone.
+pub fn formatting(source: &SourceFile, syntax: &Syntax) -> Vec<TextEdit> {
+    syntax
+        .formatting(|syntax| {
+            let tree = match syntax.tree() {
+                Some(tree) if syntax.errors().is_empty() => tree,
+                _ => return Vec::new(),
+            };
+            match crate::fmt::format_tree(&source.text, tree) {
+                Ok(formatted) => whole_document_edit(source, &formatted)
+                    .into_iter()
+                    .collect(),
+                Err(_) => Vec::new(),
+            }
+        })
+        .to_vec()
 }
 
 /// The edits that format `source` with `formatter`: one edit covering
@@ -52,6 +68,7 @@ mod tests {
         assert_eq!(edits[0].new_text, "AGENT");
         assert_eq!(edits[0].range.start, lsp_types::Position::new(1, 10));
         assert!(format_with(None, &source).is_empty());
-        assert!(formatting(&source).is_empty());
+        let syntax = Syntax::new(source.text.clone());
+        assert!(formatting(&source, &syntax).is_empty());
     }
 }

@@ -39,7 +39,7 @@ use crate::source::Span;
 
 pub fn hover(snapshot: &Snapshot<'_>, position: Position) -> Option<Hover> {
     let offset = convert::offset(snapshot.source, position);
-    let cursor = Cursor::new(&snapshot.source.text, offset);
+    let cursor = Cursor::new(&snapshot.source.text, snapshot.syntax.tree(), offset);
     let (markdown, span) = with_rules(markdown(snapshot, &cursor), snapshot, offset)?;
     Some(Hover {
         contents: HoverContents::Markup(MarkupContent {
@@ -73,7 +73,7 @@ pub fn markdown(snapshot: &Snapshot<'_>, cursor: &Cursor<'_>) -> Option<(String,
         contributor(snapshot, cursor, key)
     } else {
         match (key, index) {
-            ("plugin", _) => plugin.map(|plugin| plugin_summary(plugin, config))?,
+            ("plugin", _) => plugin.map(|plugin| plugin_summary(snapshot, plugin, config))?,
             ("placement", _) => vocabulary::<Placement>(pick(&words), placement_item),
             ("owner", _) => vocabulary::<Owner>(pick(&words), owner_item),
             ("priority", _) => vocabulary::<Priority>(pick(&words), priority_item),
@@ -292,7 +292,7 @@ fn kind_summary(kind: Kind) -> &'static str {
     }
 }
 
-fn plugin_summary(plugin: &Plugin, config: &Config) -> String {
+fn plugin_summary(snapshot: &Snapshot<'_>, plugin: &Plugin, config: &Config) -> String {
     let in_prompt: u64 = plugin
         .contributors
         .iter()
@@ -306,7 +306,21 @@ fn plugin_summary(plugin: &Plugin, config: &Config) -> String {
         plugin.contributors.len(),
         plugin.owner.value,
         config.system_prompt_budget()
-    )
+    ) + &by_placement(snapshot)
+}
+
+/// The plugin's totals at each placement, as its code lens shows them.
+fn by_placement(snapshot: &Snapshot<'_>) -> String {
+    let mut text = String::from("\n\nBy placement:\n\n");
+    for (placement, total) in super::code_lens::totals(snapshot) {
+        let bound = if total.complete { "" } else { "≥ " };
+        let _ = writeln!(
+            text,
+            "- `{placement}`: {} budgeted, {bound}{} measured, {} contributors",
+            total.budgeted, total.measured, total.contributors
+        );
+    }
+    text
 }
 
 fn tool(config: &Config, name: &str) -> String {

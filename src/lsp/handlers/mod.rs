@@ -6,11 +6,15 @@
 //! [`Snapshot`]: super::state::Snapshot
 
 pub mod code_action;
+pub mod code_lens;
 pub mod completion;
 pub mod definition;
 pub mod diagnostics;
 pub mod formatting;
 pub mod hover;
+pub mod inlay_hint;
+pub mod preview;
+pub mod semantic_tokens;
 pub mod symbols;
 
 #[cfg(test)]

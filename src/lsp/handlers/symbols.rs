@@ -1,24 +1,20 @@
 //! `textDocument/documentSymbol`: the outline, plugin → contributors.
 //!
 //! Read from the syntax tree, not the IR, so the outline stays whole while
-//! a contributor has errors (lowering leaves such contributors out).
+//! a contributor has errors (lowering leaves such contributors out), and
+//! from the tree the recovering parser read, so it stays whole while one
+//! contributor is being typed. The tree is the version's own, read once.
 
 use lsp_types::{DocumentSymbol, SymbolKind};
 
 use crate::ir::Kind;
-use crate::limits::MAX_FILE_BYTES;
 use crate::lsp::convert;
+use crate::lsp::version::Syntax;
 use crate::source::SourceFile;
-use crate::syntax::{
-    self,
-    tree::{Block, Item},
-};
+use crate::syntax::tree::{Block, Item};
 
-pub fn symbols(source: &SourceFile) -> Vec<DocumentSymbol> {
-    if source.text.len() > MAX_FILE_BYTES {
-        return Vec::new();
-    }
-    let Ok(tree) = syntax::parse(&source.text) else {
+pub fn symbols(source: &SourceFile, syntax: &Syntax) -> Vec<DocumentSymbol> {
+    let Some(tree) = syntax.tree() else {
         return Vec::new();
     };
     tree.items

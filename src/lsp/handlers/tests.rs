@@ -16,7 +16,8 @@ use crate::config::Config;
 use crate::lsp::context::line_bounds;
 use crate::lsp::convert;
 use crate::lsp::rule_docs::RuleDocs;
-use crate::lsp::state::{analyze, Snapshot};
+use crate::lsp::state::{analyze_syntax, Snapshot};
+use crate::lsp::version::{Checked, Syntax};
 use crate::source::SourceFile;
 
 const CONFIG: &str = r#"[egress]
@@ -89,6 +90,7 @@ plugin acme/code-review 1.4.0 {
         body "It has been {idle} since your last turn."
     }
 
+    # contrib: allow(fact-over-budget) -- the platform names its OS and architecture in a word each
     fact environment {
         says [date, os, arch]
         budget 60 tokens
@@ -99,7 +101,8 @@ plugin acme/code-review 1.4.0 {
 struct Fixture {
     uri: Uri,
     source: SourceFile,
-    analysis: crate::Analysis,
+    syntax: Syntax,
+    checked: Checked,
     config: Arc<Config>,
     position: Position,
     offset: usize,
@@ -114,12 +117,14 @@ impl Fixture {
         assert!(problems.is_empty(), "{problems:?}");
         let config = Arc::new(config);
         let source = SourceFile::new("/ws/test.contrib", text);
-        let analysis = analyze(&source, &config);
+        let syntax = Syntax::new(source.text.clone());
+        let checked = Checked::new(analyze_syntax(&source, &syntax, &config));
         let position = convert::position(&source, offset);
         Fixture {
             uri: Uri::from_str("file:///ws/test.contrib").unwrap(),
             source,
-            analysis,
+            syntax,
+            checked,
             config,
             position,
             offset,
@@ -136,7 +141,9 @@ impl Fixture {
         Snapshot {
             uri: &self.uri,
             source: &self.source,
-            analysis: &self.analysis,
+            syntax: &self.syntax,
+            checked: &self.checked,
+            analysis: &self.checked.analysis,
             config: self.config.clone(),
             config_uri: Some(Uri::from_str("file:///ws/contrib.toml").unwrap()),
         }
@@ -308,6 +315,7 @@ fn hover_on_a_diagnostic_adds_its_rule_after_the_rest() {
 
 fn codes(fixture: &Fixture) -> Vec<&'static str> {
     fixture
+        .checked
         .analysis
         .diagnostics
         .iter()
@@ -460,7 +468,7 @@ fn code_actions_offer_the_fixes_safe_ones_preferred() {
 fn document_symbols_outline_the_plugin() {
     let fixture = Fixture::new(MANIFEST);
     let mut out = String::new();
-    for plugin in symbols::symbols(&fixture.source) {
+    for plugin in symbols::symbols(&fixture.source, &fixture.syntax) {
         let _ = writeln!(
             out,
             "{} {:?} ({:?})",
@@ -496,8 +504,8 @@ fn go_to_definition_lands_on_the_tool_table() {
 fn the_base_manifest_is_clean() {
     let fixture = Fixture::new(MANIFEST);
     assert!(
-        fixture.analysis.diagnostics.is_empty(),
+        fixture.checked.analysis.diagnostics.is_empty(),
         "{:#?}",
-        fixture.analysis.diagnostics
+        fixture.checked.analysis.diagnostics
     );
 }

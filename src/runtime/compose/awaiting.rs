@@ -7,12 +7,20 @@
 //! runs, and since the opening was already sent its exchange joins the
 //! conversation as a note kept there, marked as the contributor's and as
 //! approved late; once refused it is recorded `denied`.
+//!
+//! [`GateOutcome::Pending`]: crate::runtime::GateOutcome::Pending
 
-use super::*;
+use super::{Conversation, Entry};
+use crate::bundle::BundledCall;
+use crate::runtime::gate::Gate;
+use crate::runtime::opening::{call_text, ran, refused, NotRun};
+use crate::runtime::record::{Approval, Named, Note, Position, RunRecord, TurnRecord};
+use crate::runtime::time::Timestamp;
+use crate::runtime::turn::note;
 
 impl<'a, G: Gate> Conversation<'a, G> {
     /// Records a gated eager run as pending and keeps it to ask about again.
-    pub(super) fn await_approval(
+    pub(in crate::runtime) fn await_approval(
         &mut self,
         entry: Entry<'a>,
         call: &'a BundledCall,
@@ -27,7 +35,11 @@ impl<'a, G: Gate> Conversation<'a, G> {
     /// Asks the gate again about each waiting run: an approved one runs
     /// now and its exchange is returned as a kept note, a refused one is
     /// recorded denied, the rest stay pending.
-    pub(super) fn retry_awaiting(&mut self, at: Timestamp, record: &mut TurnRecord) -> Vec<Note> {
+    pub(in crate::runtime) fn retry_awaiting(
+        &mut self,
+        at: Timestamp,
+        record: &mut TurnRecord,
+    ) -> Vec<Note> {
         let mut notes = Vec::new();
         for (entry, call) in std::mem::take(&mut self.awaiting) {
             match self.run(entry, call, at, "the result") {
@@ -36,11 +48,10 @@ impl<'a, G: Gate> Conversation<'a, G> {
                         .eager_runs
                         .push(approval(ran(entry, call), Approval::Approved));
                     let text = format!(
-                        "{} {} → {output} (run when a person approved it, after the conversation began)",
-                        call.tool,
-                        arguments(call)
+                        "{} → {output} (run when a person approved it, after the conversation began)",
+                        call_text(call)
                     );
-                    notes.push(note(entry, text, true));
+                    notes.push(note(entry, text, true, Position::BeforePrompt));
                 }
                 Err(not_run) if not_run.pending => {
                     let name = entry.name();

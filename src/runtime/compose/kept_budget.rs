@@ -10,7 +10,12 @@
 //! is recorded, naming where its plugin was installed, so whoever
 //! installed it sees why it is missing.
 
-use super::*;
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::{Conversation, Entry};
+use crate::ir::Placement;
+use crate::runtime::gate::Gate;
+use crate::runtime::record::Named;
 
 /// The tokens the kept part may take, and where each plugin was installed.
 pub(in crate::runtime) struct KeptLimit {
@@ -29,7 +34,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
     }
 
     /// Refuses what does not fit, lowest priority first.
-    pub(super) fn fit_kept(&mut self) {
+    pub(in crate::runtime) fn fit_kept(&mut self) {
         let Some(limit) = &self.kept_limit else {
             return;
         };
@@ -44,10 +49,9 @@ impl<'a, G: Gate> Conversation<'a, G> {
                 break;
             };
             let name = entry.name();
-            self.system.contributions.retain(|c| c.contributor != name);
             self.preloaded.retain(|item| item.contributor != name);
             self.opening.retain(|item| item.contributor != name);
-            self.rebuild_system_text();
+            self.drop_from_system(&name);
             let place = installed
                 .get(&entry.bundle.id())
                 .map_or_else(String::new, |place| format!("; installed {place}"));
@@ -86,12 +90,14 @@ impl<'a, G: Gate> Conversation<'a, G> {
             .copied()
     }
 
-    /// The system prompt's text from its contributions, as `compose`
-    /// writes it: the agent part, then the person part.
-    fn rebuild_system_text(&mut self) {
+    /// The kept system prompt without `contributor`'s contribution, its
+    /// parts laid out as `compose` lays them out.
+    fn drop_from_system(&mut self, contributor: &str) {
+        let mut contributions = std::mem::take(&mut self.system.contributions);
+        contributions.retain(|contribution| contribution.contributor != contributor);
         let mut agent = String::new();
         let mut person = String::new();
-        for contribution in &self.system.contributions {
+        for contribution in &contributions {
             let part = if contribution.placement == Placement::Person {
                 &mut person
             } else {
@@ -100,7 +106,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
             part.push_str(&contribution.text);
             part.push_str("\n\n");
         }
-        self.system.agent_end = agent.len();
-        self.system.text = agent + &person;
+        let skills = std::mem::take(&mut self.system.skills);
+        self.set_system(agent, &person, contributions, skills);
     }
 }

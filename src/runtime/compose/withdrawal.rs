@@ -4,15 +4,21 @@
 //! version yanked from its catalog, or uninstalled) must reach it now. The
 //! host calls [`Conversation::withdraw`] when it learns of one (it reads
 //! its locks before each turn); from the next turn nothing of that version
-//! reaches the model: the kept system prompt is composed again without it,
-//! its tools are no longer preloaded, its notes and retrievals stop, its
-//! waiting runs are dropped. What it already put into the conversation
-//! stays in the history, as anything said does. The turn's record names
-//! the withdrawal and why.
+//! reaches the model: the kept system prompt is composed again without it
+//! (from the versions the conversation runs on, not those installed since:
+//! a withdrawal is not an edit), its tools are no longer preloaded, its
+//! notes, facts and retrievals stop, its waiting runs are dropped. What it
+//! already put into the conversation stays in the history, as anything
+//! said does. The turn's record names the withdrawal and why.
 
-use super::*;
+use std::collections::BTreeSet;
 
-impl<G: Gate> Conversation<'_, G> {
+use super::Conversation;
+use crate::bundle::Bundle;
+use crate::runtime::gate::Gate;
+use crate::runtime::record::Withdrawal;
+
+impl<'a, G: Gate> Conversation<'a, G> {
     /// Withdraws `plugin` (`scope/name@version`) for `reason`; whether this
     /// conversation had it.
     pub fn withdraw(&mut self, plugin: &str, reason: impl Into<String>) -> bool {
@@ -21,6 +27,7 @@ impl<G: Gate> Conversation<'_, G> {
         if self.entries.len() == before {
             return false;
         }
+        self.installed.retain(|bundle| bundle.id() != plugin);
         self.awaiting
             .retain(|(entry, _)| entry.bundle.id() != plugin);
         let prefix = format!("{plugin}/");
@@ -37,10 +44,20 @@ impl<G: Gate> Conversation<'_, G> {
     pub fn plugins(&self) -> BTreeSet<String> {
         self.entries.iter().map(|entry| entry.bundle.id()).collect()
     }
+
+    /// The versions the conversation runs on, less those `withdrawn`.
+    pub(in crate::runtime) fn kept_without(&self, withdrawn: &[Withdrawal]) -> Vec<&'a Bundle> {
+        let gone: BTreeSet<&str> = withdrawn.iter().map(|w| w.plugin.as_str()).collect();
+        self.kept
+            .iter()
+            .copied()
+            .filter(|bundle| !gone.contains(bundle.id().as_str()))
+            .collect()
+    }
 }
 
 /// Why the system prompt is composed again, when versions were withdrawn.
-pub(super) fn why_recomposed(withdrawn: &[Withdrawal]) -> Option<String> {
+pub(in crate::runtime) fn why_recomposed(withdrawn: &[Withdrawal]) -> Option<String> {
     if withdrawn.is_empty() {
         return None;
     }

@@ -104,6 +104,39 @@ pub struct LayoutReport {
     pub rounds: u64,
     pub agent_prefix_tokens_per_request: f64,
     pub mean_request_tokens: f64,
+    /// The cache's tokens hour by hour of simulated time, for charts.
+    pub timeline: Vec<Interval>,
+}
+
+/// What the cache did in one hour of simulated time, for one layout.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Interval {
+    /// Seconds since the simulation's start at which the hour begins.
+    pub offset_seconds: i64,
+    pub requests: u64,
+    pub read_tokens: u64,
+    pub write_tokens: u64,
+    pub uncached_tokens: u64,
+}
+
+/// Adds one request's tokens (the change from `before` to `after`) to the
+/// hour `offset` seconds after the start falls in, filling empty hours so
+/// the timeline is evenly spaced.
+fn record(timeline: &mut Vec<Interval>, offset: i64, before: &CacheTotals, after: &CacheTotals) {
+    const HOUR: i64 = 3600;
+    let hour = offset.max(0) / HOUR;
+    while timeline.len() as i64 <= hour {
+        timeline.push(Interval {
+            offset_seconds: timeline.len() as i64 * HOUR,
+            ..Interval::default()
+        });
+    }
+    if let Some(interval) = timeline.get_mut(hour as usize) {
+        interval.requests += 1;
+        interval.read_tokens += after.read_tokens - before.read_tokens;
+        interval.write_tokens += after.write_tokens - before.write_tokens;
+        interval.uncached_tokens += after.uncached_tokens - before.uncached_tokens;
+    }
 }
 
 /// Plays `sent` through `cache_profile`'s cache in time order, pricing it
@@ -115,6 +148,7 @@ pub(super) fn figures(
     price_profile: &Profile,
     conversations: u64,
     agents: &[String],
+    start: i64,
 ) -> LayoutReport {
     let mut order: Vec<usize> = (0..sent.len()).collect();
     order.sort_by_key(|&index| (sent[index].request.at, sent[index].key.writer, index));
@@ -132,13 +166,16 @@ pub(super) fn figures(
     let mut changes = 0u64;
     let mut output_tokens = 0;
     let mut rounds = 0;
+    let mut timeline = Vec::new();
     for &index in &order {
         let one = &sent[index];
         let rate = rates
             .entry(one.model.as_str())
             .or_insert_with(|| price_profile.rates(&one.model));
         let served = cache.send(&one.request, cache_profile.minimum_prefix(&one.model));
+        let before = totals;
         totals.add(&served, rate);
+        record(&mut timeline, one.request.at - start, &before, &totals);
         output_tokens += one.output_tokens;
         rounds += u64::from(one.round);
         usd = usd
@@ -222,6 +259,7 @@ pub(super) fn figures(
         rounds,
         agent_prefix_tokens_per_request: agent_prefix.tokens as f64 / requests.max(1) as f64,
         mean_request_tokens: totals.input_tokens as f64 / requests.max(1) as f64,
+        timeline,
     }
 }
 

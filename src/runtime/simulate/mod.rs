@@ -65,7 +65,7 @@ use crate::runtime::profiles::{Boundary, Caching, Profile};
 use crate::runtime::record::TurnInput;
 use crate::runtime::session::Person;
 use crate::runtime::time::Timestamp;
-pub use figures::{AgentShares, LayoutReport, PersonShares, Shares, Usd};
+pub use figures::{AgentShares, Interval, LayoutReport, PersonShares, Shares, Usd};
 use play::Key;
 use script::{person, script, session, Rng};
 
@@ -349,6 +349,7 @@ pub fn simulate(
                 profile,
                 conversations,
                 &agent_names,
+                options.start.unix_seconds,
             ))
         })
         .collect();

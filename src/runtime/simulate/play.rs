@@ -13,7 +13,7 @@ use crate::runtime::cache::{Block, Mark, Request};
 use crate::runtime::compose::REQUEST_TOKENIZER;
 use crate::runtime::layout::{self, EagerLoads, Part, Segment};
 use crate::runtime::profiles::{Boundary, Profile};
-use crate::runtime::record::TurnInput;
+use crate::runtime::record::{RequestInput, TurnInput};
 use crate::runtime::session::Session;
 use crate::runtime::{CliGate, Conversation};
 
@@ -125,6 +125,11 @@ pub(super) fn play(
             compaction: true,
             ..step.input.clone()
         });
+        // The turn's first request: the fact sections to tell, appended
+        // after the prompt; the host that rebuilds everything tells them in
+        // full every turn.
+        let told = told_pieces(conversation.request(RequestInput::at(turn.at)));
+        let told_afresh = told_pieces(fresh.request(RequestInput::at(turn.at)));
         let model = conversation.session().model.name.clone();
         let at = turn.at.unix_seconds;
         let user = Piece::text(Segment::Turn, &words.words(step.user_words));
@@ -154,6 +159,7 @@ pub(super) fn play(
                        kept: &[Part],
                        history: &[Piece],
                        tail: &[Piece],
+                       told: &[Piece],
                        rounds: &[Piece]|
          -> Vec<(LayoutName, Sent)> {
             let mut pieces: Vec<Piece> = kept.iter().map(Piece::of).collect();
@@ -161,6 +167,7 @@ pub(super) fn play(
             let history_end = pieces.len().saturating_sub(1);
             pieces.extend_from_slice(tail);
             pieces.push(user);
+            pieces.extend_from_slice(told);
             let marks = composed_marks(profile, &model, kept, &pieces, history_end);
             requests(name, &facts, &pieces, rounds, &marks)
         };
@@ -174,6 +181,7 @@ pub(super) fn play(
             &kept,
             &stored.pieces,
             &notes,
+            &told,
             &full_rounds,
         ));
         let in_opening = layout::kept(&conversation, Some(host.clone()), EagerLoads::Opening);
@@ -182,6 +190,7 @@ pub(super) fn play(
             &in_opening,
             &stored.pieces,
             &notes,
+            &told,
             &full_rounds,
         ));
         if !loadable.is_empty() {
@@ -192,10 +201,12 @@ pub(super) fn play(
                 &unloaded,
                 &bare.pieces,
                 &notes,
+                &told,
                 &bare_rounds,
             ));
             bare.pieces.extend_from_slice(&kept_notes);
-            bare.pieces.extend(stored_turn(user, &bare_rounds, reply));
+            bare.pieces
+                .extend(stored_turn(user, &told, &bare_rounds, reply));
         }
 
         // (b): the same static prefix, a plain history, and a per-turn block
@@ -210,6 +221,7 @@ pub(super) fn play(
             &kept,
             &plain.pieces,
             &block,
+            &told_afresh,
             &full_rounds,
         ));
 
@@ -236,8 +248,12 @@ pub(super) fn play(
         ));
 
         stored.pieces.extend_from_slice(&kept_notes);
-        stored.pieces.extend(stored_turn(user, &full_rounds, reply));
-        plain.pieces.extend(stored_turn(user, &full_rounds, reply));
+        stored
+            .pieces
+            .extend(stored_turn(user, &told, &full_rounds, reply));
+        plain
+            .pieces
+            .extend(stored_turn(user, &[], &full_rounds, reply));
     }
     played.recompositions = conversation.recompositions();
     played
@@ -319,9 +335,20 @@ fn rounds(
     pieces
 }
 
-/// What a turn leaves in the history: the prompt, its rounds, the reply.
-fn stored_turn(user: Piece, rounds: &[Piece], reply: Piece) -> Vec<Piece> {
+/// The fact sections a request tells, one message each.
+fn told_pieces(request: crate::runtime::Request) -> Vec<Piece> {
+    request
+        .messages
+        .iter()
+        .map(|message| Piece::text(Segment::Turn, &message.text))
+        .collect()
+}
+
+/// What a turn leaves in the history: the prompt, the facts told after it,
+/// its rounds, the reply.
+fn stored_turn(user: Piece, told: &[Piece], rounds: &[Piece], reply: Piece) -> Vec<Piece> {
     std::iter::once(user)
+        .chain(told.iter().copied())
         .chain(rounds.iter().copied())
         .chain(std::iter::once(reply))
         .map(|piece| Piece {

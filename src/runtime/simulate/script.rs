@@ -8,7 +8,7 @@ use crate::bundle::usage::Item;
 use crate::bundle::Bundle;
 use crate::ir::Kind;
 use crate::runtime::record::TurnInput;
-use crate::runtime::session::{Agent, Environment, Model, Person, Session};
+use crate::runtime::session::{Agent, Environment, Model, Permissions, Person, Session, Skill};
 use crate::runtime::time::Timestamp;
 
 const AGENTS: &[&str] = &[
@@ -115,7 +115,11 @@ pub(super) fn session(
             workspace_root: Some(format!("/srv/workspaces/agent-{agent}")),
         },
         skills: skills(bundles),
-        permissions: BTreeMap::from([("write_files".to_string(), "ask".to_string())]),
+        permissions: Permissions {
+            mode: Some("default".to_string()),
+            allowed: Vec::new(),
+        },
+        origins: BTreeMap::new(),
     }
 }
 
@@ -131,7 +135,7 @@ fn working_hours(week: Timestamp, days: u32, offset_minutes: i32, rng: &mut Rng)
 }
 
 /// A version of each required skill that meets every requirement on it.
-fn skills(bundles: &[Bundle]) -> BTreeMap<String, semver::Version> {
+fn skills(bundles: &[Bundle]) -> BTreeMap<String, Skill> {
     let mut requirements: BTreeMap<&str, Vec<semver::VersionReq>> = BTreeMap::new();
     for bundle in bundles {
         for (skill, requirement) in &bundle.requires {
@@ -158,7 +162,7 @@ fn skills(bundles: &[Bundle]) -> BTreeMap<String, semver::Version> {
                 .max()
                 .or_else(|| candidates.max())
                 .unwrap_or_else(|| semver::Version::new(1, 0, 0));
-            (skill.to_string(), version)
+            (skill.to_string(), Skill::at(version))
         })
         .collect()
 }
@@ -196,10 +200,11 @@ pub(super) fn script(
                 session
                     .skills
                     .iter()
-                    .map(|(skill, version)| {
+                    .map(|(slug, skill)| {
+                        let version = &skill.version;
                         (
-                            skill.clone(),
-                            semver::Version::new(version.major, version.minor + 1, 0),
+                            slug.clone(),
+                            Skill::at(semver::Version::new(version.major, version.minor + 1, 0)),
                         )
                     })
                     .collect(),

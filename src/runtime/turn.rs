@@ -1,0 +1,728 @@
+//! A turn: what changes when it begins, the notes before its prompt, and
+//! its record.
+//!
+//! Before each turn the conversation takes in what changed (held changes
+//! first: a mode change made while the last turn ran is told now), then
+//! recomposes if the host compacted, then decides its notes: system
+//! messages whose condition holds and conditional texts that apply
+//! (stored), message-placed texts and prefaces (rebuilt every turn), and
+//! the note beside a person's pick of a skill (projected each time the
+//! message is sent). Facts are compared before each request instead (see
+//! `request.rs`), unless the host places them before the prompt.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::compose::{count, withdrawal, Audience, Conversation, Entry};
+use super::envelope::{envelope, fill_origin, granted};
+use super::gate::Gate;
+use super::log::Seen;
+use super::opening::{ran, refused};
+use super::options::{FactsAt, PrefacesAt};
+use super::record::{
+    ActivationRecord, Approval, Changes, ContributorRecord, Fired, Named, Note, NoteKind,
+    OpeningKind, Position, Refusal, Role, SkillRecord, StoredPick, Turn, TurnInput, TurnRecord,
+};
+use super::render::{render, Values};
+use super::time::Timestamp;
+use crate::bundle::BundledActivation;
+use crate::ir::{ConditionKind, Delivery, Duration, Kind, Source};
+
+/// A contributor's note on a turn, if any, and why it is there or not; or
+/// why it was refused.
+type Decided = Result<(Option<Note>, String), String>;
+
+/// What became of a contributor on a turn, for its record.
+struct Outcome {
+    included: bool,
+    why: String,
+}
+
+impl<'a, G: Gate> Conversation<'a, G> {
+    /// Begins a turn: the notes to put before (and with) its prompt, and
+    /// its record. Call [`Conversation::request`] before each request the
+    /// turn then makes.
+    pub fn turn(&mut self, input: TurnInput) -> Turn {
+        self.turns += 1;
+        self.requests = 0;
+        self.waiting = self.waiting.saturating_sub(1);
+        let at = self.session.local(input.at);
+        let mut record = std::mem::take(&mut self.pending);
+        if let Some(mode) = self.held_mode.take() {
+            record.held.push(format!(
+                "the mode changed to `{mode}` while the last turn ran, and is told now"
+            ));
+            self.session.permissions.mode = Some(mode);
+        }
+        let model_from = self.apply(&input.changes());
+        let withdrawn = std::mem::take(&mut self.withdrawals);
+        let edits = if input.compaction {
+            Some("the conversation was compacted".to_string())
+        } else {
+            model_from
+                .as_ref()
+                .filter(|_| self.recomposes_on_model_change())
+                .map(|from| {
+                    format!(
+                        "the model changed from `{from}` to `{}`",
+                        self.session.model.name
+                    )
+                })
+        };
+        // A compaction (or a model change the host recomposes on) takes the
+        // versions installed now; a withdrawal alone keeps the others.
+        let recomposed = edits
+            .clone()
+            .or_else(|| withdrawal::why_recomposed(&withdrawn));
+        if let Some(why) = &recomposed {
+            self.pending = record;
+            let bundles = match edits {
+                Some(_) => self.installed.clone(),
+                None => self.kept_without(&withdrawn),
+            };
+            self.recompose_from(bundles, at, why);
+            self.refresh_opening(at);
+            self.fit_kept();
+            self.place();
+            self.log_composition(why, at);
+            record = std::mem::take(&mut self.pending);
+        }
+        record.withdrawn = withdrawn;
+        if input.compaction {
+            // Compaction removes every fact section and every stored note
+            // with the turns it summarises: facts are told again in full,
+            // and conditional texts that applied are told again.
+            self.memory.clear();
+            self.history.clear();
+            self.restate = std::mem::take(&mut self.applied);
+        }
+        self.audience = Audience {
+            person_present: input.person_present && self.session.person.is_some(),
+            replying: input.replying,
+        };
+
+        let mut outcomes: BTreeMap<String, Outcome> = BTreeMap::new();
+        let mut stored = self.retry_awaiting(at, &mut record);
+        let mut fleeting = Vec::new();
+        for entry in self.entries.clone() {
+            let name = entry.name();
+            if !matches!(
+                entry.contributor.delivery,
+                Delivery::StoredNote | Delivery::TurnNote
+            ) || entry.kind() == Kind::Fact
+            {
+                continue;
+            }
+            if !self.audience.reaches(entry.contributor.reach) {
+                outcomes.insert(
+                    name,
+                    left_out(self.audience.why_not(entry.contributor.reach)),
+                );
+                continue;
+            }
+            let note = match entry.kind() {
+                Kind::SystemMessage => self.system_message(entry, at, &mut record),
+                Kind::Preface => self.preface(entry, at, &mut record),
+                Kind::Text if entry.contributor.activation.is_some() => {
+                    self.conditional(entry, &input, at, &mut record)
+                }
+                Kind::Text => self.message_text(entry, at, &mut record),
+                _ => Ok((None, String::new())),
+            };
+            match note {
+                Ok((Some(note), why)) => {
+                    outcomes.insert(
+                        name,
+                        Outcome {
+                            included: true,
+                            why,
+                        },
+                    );
+                    if note.persisted {
+                        stored.push(note);
+                    } else {
+                        fleeting.push(note);
+                    }
+                }
+                Ok((None, why)) => {
+                    outcomes.insert(name, left_out(why));
+                }
+                Err(reason) => {
+                    outcomes.insert(name, left_out(format!("refused: {reason}")));
+                    record.refusals.push(entry.refuse(reason));
+                }
+            }
+        }
+        for note in &stored {
+            self.remember(&note.contributor, &note.text);
+        }
+        let (first, before): (Vec<Note>, Vec<Note>) = fleeting
+            .into_iter()
+            .partition(|note| note.position == Position::First);
+        let mut notes = first;
+        notes.extend(stored);
+        notes.extend(before);
+        if self.options.facts == FactsAt::BeforePrompt {
+            let request = self.tell(at, Position::BeforePrompt);
+            record.refusals.extend(request.record.refusals);
+            notes.extend(request.messages);
+        }
+        let pick = input.pick.as_ref().and_then(|pick| match self.pick(pick) {
+            Ok(stored) => Some(stored),
+            Err(reason) => {
+                record.refusals.push(Refusal {
+                    contributor: "platform".to_string(),
+                    reason,
+                });
+                None
+            }
+        });
+        if let Some(pick) = &pick {
+            notes.push(self.project(pick));
+        }
+
+        record.contributors = self.contributor_records(&notes, &outcomes, &record.refusals);
+        record.skills = self.skill_records(pick.as_ref());
+        record.versions = self.version_records(&record.versions);
+        self.last_at = at;
+        self.seen = Seen::of(&self.session);
+        self.log_turn(at, input.compaction);
+        Turn {
+            number: self.turns,
+            at,
+            recomposed,
+            notes,
+            pick,
+            record,
+        }
+    }
+
+    /// Takes `changes` into the session; the previous model's name when the
+    /// model changed.
+    pub(super) fn apply(&mut self, changes: &Changes) -> Option<String> {
+        let mut model_from = None;
+        if let Some(model) = &changes.model {
+            if model.name != self.session.model.name {
+                model_from = Some(self.session.model.name.clone());
+            }
+            self.session.model = model.clone();
+        }
+        if let Some(tools) = &changes.tools {
+            self.session.tools = tools.clone();
+        }
+        if let Some(skills) = &changes.skills {
+            self.session.skills = skills.clone();
+        }
+        if let Some(mode) = &changes.mode {
+            self.session.permissions.mode = Some(mode.clone());
+        }
+        if let Some(allowed) = &changes.allowed {
+            self.session.permissions.allowed = allowed.clone();
+        }
+        if let Some(environment) = &changes.environment {
+            self.session.environment = environment.clone();
+        }
+        model_from
+    }
+
+    /// Counts a stored note into its contributor's share of the history.
+    pub(super) fn remember(&mut self, contributor: &str, text: &str) {
+        let turn = self.turns;
+        let entry = self
+            .history
+            .entry(contributor.to_string())
+            .or_insert((0, turn));
+        entry.0 += count(text);
+    }
+
+    fn system_message(
+        &mut self,
+        entry: Entry<'a>,
+        at: Timestamp,
+        record: &mut TurnRecord,
+    ) -> Decided {
+        let Some(condition) = &entry.contributor.condition else {
+            return Ok((None, "it has no condition".to_string()));
+        };
+        let mut values = Values::at(&self.session, at);
+        let last = self.last_at.at_offset(at.offset_minutes);
+        let seen = &self.seen;
+        let why = match condition.kind {
+            ConditionKind::Idle => {
+                let idle = at.seconds_since(last);
+                let threshold = condition.idle_seconds.unwrap_or(0);
+                values.idle_seconds = Some(idle);
+                (idle > threshold).then(|| {
+                    format!(
+                        "idle for {}, over {}",
+                        super::time::duration_in_words(idle),
+                        Duration { seconds: threshold }
+                    )
+                })
+            }
+            ConditionKind::DateCrossed => (at.date() > last.date())
+                .then(|| format!("the date moved from {} to {}", last.date(), at.date())),
+            ConditionKind::SkillUpdated => {
+                let skill = condition.skill.as_deref().unwrap_or_default();
+                let now = self.session.skills.get(skill).map(|skill| &skill.version);
+                let before = seen.skills.get(skill);
+                match now {
+                    Some(version) if Some(version) != before => {
+                        values.skill_version = Some(version.to_string());
+                        Some(match before {
+                            Some(before) => format!("`{skill}` went from {before} to {version}"),
+                            None => format!("`{skill}` was installed at {version}"),
+                        })
+                    }
+                    _ => None,
+                }
+            }
+            ConditionKind::ModelChanged => (seen.model != self.session.model.name).then(|| {
+                format!(
+                    "the model changed from `{}` to `{}`",
+                    seen.model, self.session.model.name
+                )
+            }),
+            ConditionKind::ToolsChanged => {
+                let old: BTreeSet<&String> = seen.tools.iter().collect();
+                let new: BTreeSet<&String> = self.session.tools.iter().collect();
+                (old != new).then(|| {
+                    let named = |tools: Vec<&&String>| {
+                        tools
+                            .iter()
+                            .map(|tool| format!("`{tool}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    };
+                    let added = named(new.difference(&old).collect());
+                    let removed = named(old.difference(&new).collect());
+                    match (added.is_empty(), removed.is_empty()) {
+                        (false, true) => format!("tools added: {added}"),
+                        (true, false) => format!("tools removed: {removed}"),
+                        _ => format!("tools added: {added}; removed: {removed}"),
+                    }
+                })
+            }
+            ConditionKind::PermissionsChanged => (seen.permissions != self.session.permissions)
+                .then(|| "the permissions changed".to_string()),
+        };
+        let Some(why) = why else {
+            return Ok((None, "its condition did not hold".to_string()));
+        };
+        let rendered = render(entry.bundle, entry.contributor, &values)?;
+        record.withheld(&entry, rendered.withheld);
+        record.system_messages.push(Fired {
+            contributor: entry.name(),
+            why: why.clone(),
+        });
+        Ok((
+            Some(note(entry, rendered.text, true, Position::BeforePrompt)),
+            format!("told before this turn's prompt: {why}"),
+        ))
+    }
+
+    /// A text rendered with the session's values at `at`, the values
+    /// withheld for being over their bound recorded.
+    fn rendered(
+        &self,
+        entry: Entry<'a>,
+        at: Timestamp,
+        record: &mut TurnRecord,
+    ) -> Result<String, String> {
+        let rendered = render(
+            entry.bundle,
+            entry.contributor,
+            &Values::at(&self.session, at),
+        )?;
+        record.withheld(&entry, rendered.withheld);
+        Ok(rendered.text)
+    }
+
+    fn message_text(
+        &mut self,
+        entry: Entry<'a>,
+        at: Timestamp,
+        record: &mut TurnRecord,
+    ) -> Decided {
+        let text = self.rendered(entry, at, record)?;
+        Ok((
+            Some(note(entry, text, false, Position::BeforePrompt)),
+            "told before this turn's prompt, rebuilt every turn".to_string(),
+        ))
+    }
+
+    fn preface(&mut self, entry: Entry<'a>, at: Timestamp, record: &mut TurnRecord) -> Decided {
+        let Some(call) = &entry.contributor.call else {
+            return Ok((None, "it makes no call".to_string()));
+        };
+        let content = match self.run(entry, call, at, "the retrieved content") {
+            Ok(content) => content,
+            Err(not_run) => {
+                let mut retrieval = refused(entry, call, not_run.reason.clone());
+                retrieval.approval = not_run.pending.then_some(Approval::Pending);
+                record.retrievals.push(retrieval);
+                return Err(not_run.reason);
+            }
+        };
+        let claimed = entry.contributor.source.unwrap_or(Source::External);
+        let (provenance, narrowed) = granted(entry.contributor.owner, claimed);
+        if let Some(why) = narrowed {
+            record.refusals.push(entry.refuse(why));
+        }
+        let (origin, missing) = fill_origin(
+            entry.contributor.origin.as_deref().unwrap_or_default(),
+            &self.session,
+            call,
+        );
+        for placeholder in missing {
+            record.refusals.push(entry.refuse(format!(
+                "the origin's `{placeholder}` has no value in this session, so it is shown as written"
+            )));
+        }
+        let mut run = ran(entry, call);
+        run.provenance = Some(provenance.to_string());
+        run.origin = Some(origin.clone());
+        record.retrievals.push(run);
+        let position = match self.options.prefaces {
+            PrefacesAt::AfterHistory => Position::BeforePrompt,
+            PrefacesAt::First => Position::First,
+        };
+        let where_ = match position {
+            Position::First => "as the first message, rebuilt every turn",
+            _ => "after the history, rebuilt every turn",
+        };
+        Ok((
+            Some(note(
+                entry,
+                envelope(provenance.as_str(), &origin, at, &content),
+                false,
+                position,
+            )),
+            format!("retrieved and told {where_}"),
+        ))
+    }
+
+    /// A text that applies only when something happens: told, as a note
+    /// kept in the conversation, on the first turn its activation holds, and
+    /// again after a compaction; recorded either way with why.
+    fn conditional(
+        &mut self,
+        entry: Entry<'a>,
+        input: &TurnInput,
+        at: Timestamp,
+        record: &mut TurnRecord,
+    ) -> Decided {
+        let Some(activation) = &entry.contributor.activation else {
+            return Ok((None, String::new()));
+        };
+        let name = entry.name();
+        let (include, why) = if self.restate.remove(&name) {
+            (
+                true,
+                "it applied before the compaction, so it is told again".to_string(),
+            )
+        } else if self.applied.contains(&name) {
+            (false, "already told in this conversation".to_string())
+        } else {
+            match activation_holds(activation, &name, input) {
+                Ok(why) => (true, why),
+                Err(why) => (false, why),
+            }
+        };
+        record.activations.push(ActivationRecord {
+            contributor: name.clone(),
+            included: include,
+            why: why.clone(),
+        });
+        if !include {
+            return Ok((None, why));
+        }
+        let text = self.rendered(entry, at, record)?;
+        self.applied.insert(name);
+        Ok((
+            Some(note(entry, text, true, Position::BeforePrompt)),
+            format!("told before this turn's prompt: {why}"),
+        ))
+    }
+
+    /// Every contributor of the versions the conversation runs on, with
+    /// where it is in this turn's request or why it is not, and its tokens.
+    fn contributor_records(
+        &self,
+        notes: &[Note],
+        outcomes: &BTreeMap<String, Outcome>,
+        refusals: &[Refusal],
+    ) -> Vec<ContributorRecord> {
+        self.entries
+            .iter()
+            .enumerate()
+            .map(|(index, entry)| {
+                let name = entry.name();
+                let (included, why, tokens) =
+                    self.whereabouts(index, entry, &name, notes, outcomes, refusals);
+                ContributorRecord {
+                    plugin: entry.bundle.id(),
+                    digest: entry.bundle.digest.clone().unwrap_or_default(),
+                    id: entry.contributor.id.clone(),
+                    kind: entry.kind(),
+                    delivery: entry.contributor.delivery,
+                    contributor: name,
+                    included,
+                    why,
+                    tokens,
+                }
+            })
+            .collect()
+    }
+
+    /// Where a contributor is in this turn's request (and its tokens
+    /// there), or why it is not.
+    fn whereabouts(
+        &self,
+        index: usize,
+        entry: &Entry<'a>,
+        name: &str,
+        notes: &[Note],
+        outcomes: &BTreeMap<String, Outcome>,
+        refusals: &[Refusal],
+    ) -> (bool, String, u64) {
+        let mut tokens = 0;
+        let mut places = Vec::new();
+        if let Some(contribution) = self
+            .system
+            .contributions
+            .iter()
+            .find(|c| c.contributor == name)
+        {
+            tokens += count(&contribution.text);
+            places.push(format!(
+                "in the kept system prompt's {} part",
+                contribution.placement
+            ));
+        }
+        let mut add = |items: &mut dyn Iterator<Item = u64>, place: &str| {
+            let sum: u64 = items.sum();
+            if sum > 0 {
+                tokens += sum;
+                places.push(place.to_string());
+            }
+        };
+        add(
+            &mut self
+                .preloaded
+                .iter()
+                .filter(|item| item.contributor == name)
+                .map(|item| item.tokens),
+            "loaded before the first turn, in the shared prefix",
+        );
+        add(
+            &mut self
+                .opening
+                .iter()
+                .filter(|item| item.contributor == name && item.kind != OpeningKind::PersonPart)
+                .map(|item| item.tokens),
+            "in the conversation's opening",
+        );
+        let mine = || notes.iter().filter(|note| note.contributor == name);
+        let stored_now: u64 = mine()
+            .filter(|note| note.persisted)
+            .map(|note| count(&note.text))
+            .sum();
+        if let Some((stored, since)) = self.history.get(name) {
+            let earlier = stored.saturating_sub(stored_now);
+            if earlier > 0 {
+                tokens += earlier;
+                places.push(format!("its notes since turn {since} are in the history"));
+            }
+        }
+        tokens += mine().map(|note| count(&note.text)).sum::<u64>();
+        if let Some(outcome) = outcomes.get(name).filter(|outcome| outcome.included) {
+            places.push(outcome.why.clone());
+        }
+        if entry.kind() == Kind::Fact {
+            let tells = self.sections.iter().any(|section| section.teller == index);
+            match self.merged.iter().find(|merged| merged.entry == index) {
+                Some(merged) if !tells => {
+                    return (false, format!("merged: {}", merged.why), tokens)
+                }
+                _ => places.push("its sections are compared before every request".to_string()),
+            }
+        }
+        if !places.is_empty() {
+            return (true, places.join("; "), tokens);
+        }
+        let why = outcomes
+            .get(name)
+            .map(|outcome| outcome.why.clone())
+            .or_else(|| {
+                refusals
+                    .iter()
+                    .find(|refusal| refusal.contributor == name)
+                    .map(|refusal| format!("refused: {}", refusal.reason))
+            })
+            .unwrap_or_else(|| self.left_out_when_composed(entry));
+        (false, why, 0)
+    }
+
+    /// Why a contributor kept in the system prompt or the opening is not
+    /// there.
+    fn left_out_when_composed(&self, entry: &Entry<'a>) -> String {
+        let contributor = entry.contributor;
+        if contributor.reach != crate::ir::Reach::EveryTurn && self.session.person.is_none() {
+            return format!(
+                "it reaches `{}` and this conversation was composed with no person",
+                contributor.reach
+            );
+        }
+        match contributor.delivery {
+            Delivery::StoredNote | Delivery::TurnNote => "it was not told on this turn".to_string(),
+            _ => "it added nothing when the conversation was composed".to_string(),
+        }
+    }
+
+    /// The agent's skills: the version installed, and whether the kept
+    /// system prompt holds it.
+    /// The agent's skills on this turn; a skill the person picked at a
+    /// version newer than the kept one had the newer instructions in the
+    /// note beside their message.
+    fn skill_records(&self, pick: Option<&StoredPick>) -> Vec<SkillRecord> {
+        self.session
+            .skills
+            .iter()
+            .map(|(slug, skill)| {
+                let kept = self.system.skill(slug).map(|kept| kept.version.clone());
+                let picked = pick.is_some_and(|pick| pick.skill == *slug);
+                let why = match (&kept, &skill.body) {
+                    (Some(kept), _) if *kept == skill.version => {
+                        "its instructions are in the kept system prompt".to_string()
+                    }
+                    (Some(kept), Some(_)) if picked => format!(
+                        "the kept system prompt holds {kept}; the person picked it, and the note beside their message gave {}'s instructions",
+                        skill.version
+                    ),
+                    (Some(kept), _) => format!(
+                        "the kept system prompt holds {kept}; {} reaches it at the next compaction",
+                        skill.version
+                    ),
+                    (None, Some(_)) if picked => {
+                        "given after the kept system prompt was composed; the person picked it, and the note beside their message gave its instructions".to_string()
+                    }
+                    (None, Some(_)) => {
+                        "given after the kept system prompt was composed; it reaches it at the next compaction".to_string()
+                    }
+                    (None, None) => "installed; the host gave no instructions to compose".to_string(),
+                };
+                SkillRecord {
+                    skill: slug.clone(),
+                    version: skill.version.clone(),
+                    digest: skill.digest.clone(),
+                    in_system_prompt: kept,
+                    why,
+                }
+            })
+            .collect()
+    }
+
+    fn log_turn(&mut self, at: Timestamp, compaction: bool) {
+        if self.log.is_none() {
+            return;
+        }
+        let entry = super::log::TurnEntry {
+            number: self.turns,
+            at,
+            compaction,
+            applied: self.applied.clone(),
+            restate: self.restate.clone(),
+            history: self.history.clone(),
+            seen: self.seen.clone(),
+            awaiting: self
+                .awaiting
+                .iter()
+                .map(|(entry, _)| entry.name())
+                .collect(),
+        };
+        if let Some(log) = &mut self.log {
+            log.turn(&entry);
+        }
+    }
+}
+
+fn left_out(why: String) -> Outcome {
+    Outcome {
+        included: false,
+        why,
+    }
+}
+
+pub(super) fn note(entry: Entry<'_>, text: String, persisted: bool, position: Position) -> Note {
+    Note {
+        contributor: entry.name(),
+        kind: NoteKind::Contributor(entry.kind()),
+        role: Role::User,
+        position,
+        section: None,
+        text,
+        persisted,
+    }
+}
+
+/// Whether a conditional text's activation holds on this turn: why it
+/// does, or why not.
+fn activation_holds(
+    activation: &BundledActivation,
+    name: &str,
+    input: &TurnInput,
+) -> Result<String, String> {
+    let invoked = |what: &str, given: &[Option<&str>], wanted: &str| {
+        if given.contains(&Some(wanted)) {
+            Ok(format!("the {what} `{wanted}` was invoked"))
+        } else {
+            Err(format!("the {what} `{wanted}` was not invoked"))
+        }
+    };
+    match activation {
+        BundledActivation::Command { name } => {
+            invoked("command", &[input.command.as_deref()], name)
+        }
+        BundledActivation::Skill { name } => invoked(
+            "skill",
+            &[
+                input.invoked_skill.as_deref(),
+                input.pick.as_ref().map(|pick| pick.skill.as_str()),
+            ],
+            name,
+        ),
+        BundledActivation::Subagent { name } => {
+            invoked("subagent", &[input.subagent.as_deref()], name)
+        }
+        BundledActivation::Files { globs } => {
+            let set = globs
+                .iter()
+                .filter_map(|glob| {
+                    globset::GlobBuilder::new(glob)
+                        .literal_separator(true)
+                        .build()
+                        .ok()
+                })
+                .fold(globset::GlobSetBuilder::new(), |mut set, glob| {
+                    set.add(glob);
+                    set
+                })
+                .build()
+                .map_err(|error| format!("its globs cannot be matched: {error}"))?;
+            match input.files.iter().find(|file| set.is_match(file.as_str())) {
+                Some(file) => Ok(format!("`{file}` is in play")),
+                None => Err("no file in play matches its globs".to_string()),
+            }
+        }
+        BundledActivation::Request { .. } => {
+            let asked = input.requested.iter().any(|requested| {
+                requested == name || name.rsplit('/').next() == Some(requested.as_str())
+            });
+            if asked {
+                Ok("the model asked for it".to_string())
+            } else {
+                Err("the model did not ask for it".to_string())
+            }
+        }
+    }
+}
