@@ -13,7 +13,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// A manifest whose every text tries to break out of the page.
-const HOSTILE: &str = "plugin acme/hostile 1.0.0 {
+/// Its author silenced `hidden-character`, as a hostile author would: the
+/// page must still show the bidirectional controls rather than obey them.
+const HOSTILE: &str = "# contrib: allow(hidden-character) -- the page must defang them anyway
+plugin acme/hostile 1.0.0 {
     owner workspace
     summary \"</title><script>document.title=1</script><img src=x onerror=alert(1)>\"
 

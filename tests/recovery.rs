@@ -129,7 +129,9 @@ fn inside(outcome: &Outcome, contributor: &Contributor) -> Vec<Seen> {
     let mut seen: Vec<Seen> = outcome
         .diagnostics
         .iter()
-        .filter(|d| d.rule.name != "duplicate-id")
+        // Rules about two contributors at once rightly change when the
+        // other one is edited.
+        .filter(|d| !matches!(d.rule.name, "duplicate-id" | "duplicate-fact-section"))
         .filter(|d| {
             let span = d.span();
             contributor.span.start <= span.start && span.end <= contributor.span.end
