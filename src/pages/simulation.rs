@@ -56,6 +56,23 @@ fn layout_series(report: &Report) -> Vec<Series> {
         .collect()
 }
 
+/// A grouped bar chart's numbers in words, for its description: each
+/// group, then each series' value to three places.
+fn in_words(series: &[Series], groups: &[(String, Vec<f64>)]) -> String {
+    groups
+        .iter()
+        .map(|(group, values)| {
+            let values: Vec<String> = series
+                .iter()
+                .zip(values)
+                .map(|(one, value)| format!("{} {value:.3}", one.name))
+                .collect();
+            format!("{group}: {}", values.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 /// The page for `reports`: the first is the run asked for, the others the
 /// same run under other cache profiles (for the cost comparison).
 pub fn render(reports: &[Report]) -> String {
@@ -219,18 +236,7 @@ fn sharing_section(body: &mut String, report: &Report) {
             )
         })
         .collect();
-    let description = groups
-        .iter()
-        .map(|(agent, shares)| {
-            let shares: Vec<String> = series
-                .iter()
-                .zip(shares)
-                .map(|(one, share)| format!("{} {share:.3}", one.name))
-                .collect();
-            format!("{agent}: {}", shares.join(", "))
-        })
-        .collect::<Vec<_>>()
-        .join("; ");
+    let description = in_words(&series, &groups);
     body.push_str("<figure>\n");
     body.push_str(&svg::grouped_bars(
         Labels {
@@ -399,18 +405,7 @@ fn cost_section(body: &mut String, reports: &[Report]) {
             )
         })
         .collect();
-    let description = groups
-        .iter()
-        .map(|(profile, costs)| {
-            let costs: Vec<String> = series
-                .iter()
-                .zip(costs)
-                .map(|(one, cost)| format!("{} {:.3}", one.name, cost))
-                .collect();
-            format!("{profile}: {}", costs.join(", "))
-        })
-        .collect::<Vec<_>>()
-        .join("; ");
+    let description = in_words(&series, &groups);
     body.push_str("<figure>\n");
     body.push_str(&svg::grouped_bars(
         Labels {
