@@ -59,6 +59,9 @@ pub mod files {
     pub const KEY: Limit = Limit::new(64 * KIB, "a key or signature file");
     /// A `README.md` read for its attribution table.
     pub const README: Limit = Limit::new(MIB, "a README read for attribution");
+    /// A usage file (one JSON line per recorded turn, about 150 bytes
+    /// each): a million turns with room.
+    pub const USAGE: Limit = Limit::new(256 * MIB, "a usage file");
     /// The check cache's index.
     pub const CACHE_INDEX: Limit = Limit::new(256 * MIB, "the check cache");
 }

@@ -565,3 +565,167 @@ fn format_one_bundles_load_upgraded_with_their_digest_kept() {
         Err(LoadError::Schema(_))
     ));
 }
+
+/// Each change says which cached prefixes it invalidates, and the update
+/// what writing them again costs under the traffic the user sets.
+#[test]
+fn diff_says_what_each_change_costs_the_cache() {
+    let workspace = Workspace::new();
+    assert!(workspace
+        .run(&["publish", "review.contrib", "--catalog", "c"])
+        .status
+        .success());
+    workspace.edit("1.4.0 {", "1.4.1 {");
+    workspace.edit("merely fine.", "merely adequate.");
+    workspace.edit("in British English.", "in Canadian English.");
+    workspace.edit("budget 50 tokens", "budget 60 tokens");
+    workspace.edit("since your last turn.", "since you last wrote.");
+    assert!(workspace
+        .run(&["publish", "review.contrib", "--catalog", "c"])
+        .status
+        .success());
+    std::fs::write(
+        workspace.path().join("traffic.toml"),
+        "agents = 2\nmodels = 1\npersons = 3\nagent_prefix_tokens = 2000\nperson_part_tokens = 100\n",
+    )
+    .expect("traffic");
+    let old = "c/acme/code-review/1.4.0.bundle.json";
+    let new = "c/acme/code-review/1.4.1.bundle.json";
+    let json = workspace.run(&[
+        "diff",
+        old,
+        new,
+        "--format",
+        "json",
+        "--traffic",
+        "traffic.toml",
+    ]);
+    let document: serde_json::Value =
+        serde_json::from_slice(&json.stdout).expect("diff --format json prints JSON");
+    let changes = document["changes"].as_array().expect("changes");
+    let invalidates = |id: &str| -> Vec<serde_json::Value> {
+        changes
+            .iter()
+            .filter(|change| change["contributor"] == id)
+            .map(|change| change["cache"]["invalidates"].clone())
+            .collect()
+    };
+    assert_eq!(invalidates("stance"), [serde_json::json!("agent")]);
+    assert_eq!(invalidates("voice"), [serde_json::json!("person")]);
+    // A budget is approved, never sent; a system message is composed per
+    // turn: neither touches a cached byte.
+    assert_eq!(invalidates("started-at"), [serde_json::Value::Null]);
+    assert_eq!(invalidates("idle"), [serde_json::Value::Null]);
+    for change in changes {
+        assert!(change["cache"]["prefixes"].is_string(), "{change}");
+    }
+
+    // The update as a whole: the agent prefixes of 2 agents and the person
+    // parts of their 3 people each, written again once. On
+    // claude-sonnet-4-6 a read is 0.1 of an input token, a 1h write 2 and
+    // a 5m write 1.25: 4,000 × 1.9 + 600 × 1.15 = 8,290 units more.
+    let update = &document["cache"];
+    assert_eq!(update["invalidates"], "agent");
+    assert_eq!(update["rewrite"]["entries"], 8);
+    assert_eq!(update["rewrite"]["tokens"], 4_600);
+    let extra = update["rewrite"]["extra_cost"].as_f64().expect("a cost");
+    assert!((extra - 8_290.0).abs() < 1e-6, "{extra}");
+    let usd = update["rewrite"]["extra_usd"].as_f64().expect("dollars");
+    assert!((usd - 8_290.0 * 3.0e-6).abs() < 1e-9, "{usd}");
+
+    // Without caching, writing again costs nothing more than reading.
+    let none = workspace.run(&[
+        "diff",
+        old,
+        new,
+        "--format",
+        "json",
+        "--traffic",
+        "traffic.toml",
+        "--profile",
+        "none",
+    ]);
+    let none: serde_json::Value = serde_json::from_slice(&none.stdout).expect("JSON");
+    assert_eq!(none["cache"]["rewrite"]["extra_cost"].as_f64(), Some(0.0));
+
+    let human = stdout(&workspace.run(&["diff", old, new]));
+    assert!(
+        human.contains("cache: the agent prefix of each agent it is installed on"),
+        "{human}"
+    );
+    assert!(
+        human.contains("the update invalidates cached prefixes up to agent placement"),
+        "{human}"
+    );
+    let check = stdout(&workspace.run(&["catalog", "check", "c"]));
+    assert!(
+        check.contains("the catalog's latest update (acme/code-review@1.4.1) writes about"),
+        "{check}"
+    );
+
+    let bad = workspace.run(&["diff", old, new, "--traffic", "missing.toml"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("cannot read `missing.toml`"));
+}
+
+/// An eager load that chooses from usage loads what recorded turns called
+/// most, within its budget, and the choice is frozen with the version: a
+/// new usage file is a new version, never a silent change of what every
+/// request's cached prefix holds.
+#[test]
+fn eager_loads_chosen_from_usage_are_shown_and_frozen_per_version() {
+    let folder = tempfile::tempdir().expect("a temp folder");
+    let path = folder.path();
+    std::fs::copy(
+        root().join("examples/contrib.toml"),
+        path.join("contrib.toml"),
+    )
+    .expect("config");
+    std::fs::copy(
+        root().join("examples/support-desk.contrib"),
+        path.join("desk.contrib"),
+    )
+    .expect("manifest");
+    std::fs::create_dir(path.join("usage")).expect("a folder");
+    let turns = std::fs::read_to_string(root().join("examples/usage/support-turns.jsonl"))
+        .expect("the usage file");
+    std::fs::write(path.join("usage/support-turns.jsonl"), &turns).expect("usage");
+
+    let shown = contrib(&["usage", "desk.contrib"], path);
+    assert!(shown.status.success(), "{shown:?}");
+    let text = stdout(&shown);
+    assert!(
+        text.contains("chosen from `usage/support-turns.jsonl`"),
+        "{text}"
+    );
+    assert!(text.contains("loaded  read_object"), "{text}");
+    assert!(text.contains("under the 5% floor"), "{text}");
+
+    assert!(
+        contrib(&["publish", "desk.contrib", "--catalog", "c"], path)
+            .status
+            .success()
+    );
+    // Turns that only ever call one operation: the same version would load
+    // something else, so it is refused as a changed published version.
+    let only_refunds: String = (0..40)
+        .map(|n| {
+            format!(
+                "{{\"conversation\": \"c{n}\", \"calls\": [{{\"skill\": \"support-desk\", \"operation\": \"issue-refund\"}}]}}\n"
+            )
+        })
+        .collect();
+    std::fs::write(path.join("usage/support-turns.jsonl"), only_refunds).expect("usage");
+    let changed = stdout(&contrib(&["usage", "desk.contrib"], path));
+    assert!(
+        changed.contains("loaded  support-desk.issue-refund"),
+        "{changed}"
+    );
+    let refused = contrib(&["publish", "desk.contrib", "--catalog", "c"], path);
+    assert_eq!(refused.status.code(), Some(1), "{}", stdout(&refused));
+    assert!(
+        stdout(&refused).contains("frozen-version-changed"),
+        "{}",
+        stdout(&refused)
+    );
+}

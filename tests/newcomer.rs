@@ -459,18 +459,20 @@ fn simulate_refuses_nobody_and_its_sums_do_not_drift() {
     ]);
     assert_eq!(code(&output), 0, "{}", stderr(&output));
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
-    let requests = report["requests"].as_f64().expect("requests");
-    for layout in ["composed", "naive"] {
-        let figures = &report[layout];
+    let layouts = report["layouts"].as_array().expect("layouts");
+    assert!(!layouts.is_empty());
+    for figures in layouts {
+        let layout = figures["name"].as_str().expect("a name");
         // Costs are sums of prices in millionths: exact to the millionth.
-        let cost = figures["cache"]["cost"].as_f64().expect("cost");
+        let cost = figures["input_cost"].as_f64().expect("cost");
         let millionths = cost * 1e6;
         assert!(
             (millionths - millionths.round()).abs() < 1e-3,
             "{layout}: {cost}"
         );
-        // A mean of whole bytes times the number of requests is whole.
-        for key in ["system_prompt_bytes", "request_bytes", "request_tokens"] {
+        // A mean of whole tokens times the number of requests is whole.
+        let requests = figures["requests"].as_f64().expect("requests");
+        for key in ["mean_request_tokens", "agent_prefix_tokens_per_request"] {
             let total = figures[key].as_f64().expect(key) * requests;
             assert!(
                 (total - total.round()).abs() < 1e-6,

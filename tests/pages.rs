@@ -312,10 +312,12 @@ fn the_simulations_page_shows_the_json_reports_numbers() {
     let report: serde_json::Value =
         serde_json::from_slice(&output.stdout).expect("the JSON report on standard output");
     let page = std::fs::read_to_string(&page_path).expect("the page was written");
+    let layouts = report["layouts"].as_array().expect("a layouts array");
+    assert!(layouts.len() >= 5, "{layouts:?}");
     assert_eq!(
         page.matches("<svg ").count(),
-        4,
-        "two timelines, cost, recompositions"
+        layouts.len() + 3,
+        "a timeline per layout, sharing, cost, system prompt changes"
     );
     let shown = match chromium() {
         Some(browser) => {
@@ -328,31 +330,52 @@ fn the_simulations_page_shows_the_json_reports_numbers() {
             key_numbers(&page)
         }
     };
-    assert_eq!(shown["requests"], report["requests"].to_string());
-    for layout in ["composed", "naive"] {
+    assert_eq!(shown["turns"], report["turns"].to_string());
+    assert_eq!(shown["conversations"], report["conversations"].to_string());
+    let close = |key: &str, json: &serde_json::Value, within: f64| {
+        let on_page: f64 = shown[key].parse().expect("a number");
+        let json = json.as_f64().expect("a number");
+        assert!(
+            (on_page - json).abs() <= within,
+            "{key}: {on_page} on the page, {json} in the JSON"
+        );
+    };
+    close("fair-ratio", &report["fair_ratio"], 0.005);
+    for layout in layouts {
+        let name = layout["name"].as_str().expect("a name");
         for field in [
             "input_tokens",
             "read_tokens",
-            "write_tokens",
+            "written_tokens",
             "uncached_tokens",
+            "output_tokens",
+            "rounds",
         ] {
             assert_eq!(
-                shown[&format!("{layout}-{}", field.replace('_', "-"))],
-                report[layout]["cache"][field].to_string(),
-                "{layout} {field}"
+                shown[&format!("{name}-{}", field.replace('_', "-"))],
+                layout[field].to_string(),
+                "{name} {field}"
             );
         }
-        let cost: f64 = shown[&format!("{layout}-cost")].parse().expect("a number");
-        let json_cost = report[layout]["cache"]["cost"].as_f64().expect("a cost");
-        assert!(
-            (cost - json_cost).abs() <= 0.05,
-            "{layout} cost {cost} against {json_cost}"
+        close(&format!("{name}-input-cost"), &layout["input_cost"], 0.05);
+        close(
+            &format!("{name}-relative-cost"),
+            &layout["relative_cost"],
+            0.001,
         );
+        close(
+            &format!("{name}-agent-shared"),
+            &layout["agent_shared_from_other_conversations"],
+            0.001,
+        );
+        let agents = layout["by_agent"].as_array().expect("per agent");
+        assert!(!agents.is_empty(), "{name}");
+        for (index, agent) in agents.iter().enumerate() {
+            close(
+                &format!("{name}-agent-{index}-shared"),
+                &agent["from_other_conversations"],
+                0.001,
+            );
+        }
     }
-    let ratio: f64 = shown["naive-cost-ratio"].parse().expect("a number");
-    let json_ratio = report["naive_cost_ratio"].as_f64().expect("a ratio");
-    assert!(
-        (ratio - json_ratio).abs() <= 0.005,
-        "{ratio} against {json_ratio}"
-    );
 }

@@ -11,6 +11,7 @@ use std::process::Output;
 
 use contrib::bundle::{self, Bundle, LoadError};
 use contrib::config::Effect;
+use contrib::runtime::layout::{self, Segment};
 use contrib::runtime::simulate::{self, simulate};
 use contrib::runtime::{
     Agent, CliGate, Conversation, Environment, Gate, GateOutcome, GateRequest, Model, ModelChange,
@@ -849,9 +850,8 @@ plugin acme/long 1.0.0 {{
 
     let short = [build(BASE)];
     let conversation = Conversation::start(&short, sam(), CliGate, anthropic);
-    assert!(
-        conversation.warnings()[0].starts_with("the agent prefix (platform and agent parts) is")
-    );
+    assert!(conversation.warnings()[0]
+        .starts_with("the agent prefix (tools, platform and agent parts, eager loads) is"));
     let none = none();
     let conversation = Conversation::start(&short, sam(), CliGate, &none);
     assert!(conversation.breakpoints().is_empty() && conversation.warnings().is_empty());
@@ -859,8 +859,31 @@ plugin acme/long 1.0.0 {{
 
 // The simulation
 
+/// An agent whose shared prefix is long enough for every shipped model to
+/// cache (over 4,096 tokens), with an eager run and a person's voice.
+fn long_agent() -> Bundle {
+    let long_rules = "Read every diff twice before you comment on it. ".repeat(450);
+    build(&format!(
+        r#"
+plugin acme/long 1.0.0 {{
+    owner operator
+    text rules {{
+        placement agent
+        priority agent
+        budget 5000 tokens
+        body "{long_rules}"
+    }}
+    eager-run started-at {{
+        budget 40 tokens
+        call get_current_time {{}}
+    }}
+}}
+"#
+    ))
+}
+
 #[test]
-fn the_simulation_is_deterministic_and_the_composed_layout_shares_more() {
+fn the_simulation_is_deterministic_and_reports_every_baseline() {
     let bundles = [
         build(BASE),
         build(CLOCK),
@@ -874,27 +897,137 @@ fn the_simulation_is_deterministic_and_the_composed_layout_shares_more() {
         persons: 2,
         conversations: 2,
         turns: 6,
+        min_turns: 6,
         ..simulate::Options::default()
     };
-    let report = simulate(&bundles, anthropic, &options);
-    assert_eq!(report, simulate(&bundles, anthropic, &options));
-    assert_ne!(
-        report,
-        simulate(
-            &bundles,
-            anthropic,
-            &simulate::Options {
-                seed: 2,
-                ..options.clone()
-            }
-        )
+    let report = simulate(&bundles, anthropic, &options, None);
+    assert_eq!(report, simulate(&bundles, anthropic, &options, None));
+    let reseeded = simulate::Options {
+        seed: 2,
+        ..options.clone()
+    };
+    assert_ne!(report, simulate(&bundles, anthropic, &reseeded, None));
+    assert_eq!((report.conversations, report.turns), (8, 48));
+    let names: Vec<&str> = report.layouts.iter().map(|layout| layout.name).collect();
+    // Without a usage file there are no rounds to save, so no layout
+    // without eager loads.
+    assert_eq!(
+        names,
+        [
+            "contrib",
+            "hand-placed",
+            "uncached",
+            "naive",
+            "design-table"
+        ]
     );
-    assert_eq!(report.requests, 48);
-    assert_eq!(report.naive.recompositions_per_conversation, 5.0);
-    assert!(report.composed.recompositions_per_conversation < 1.0);
-    assert!(report.composed.resent_bytes_per_turn < report.naive.resent_bytes_per_turn);
-    assert!(report.composed.cache.read_tokens > report.naive.cache.read_tokens);
-    assert!(report.naive_cost_ratio() > 1.0);
+    let layout = |name: &str| report.layout(name).expect("a layout");
+    for layout in &report.layouts {
+        assert_eq!(layout.requests, 48, "{}", layout.name);
+        assert_eq!(
+            layout.input_tokens,
+            layout.read_tokens + layout.written_tokens + layout.uncached_tokens,
+            "{}",
+            layout.name
+        );
+        assert!((0.0..=1.0).contains(&layout.agent_shared_from_other_conversations));
+    }
+    // (c) is (b)'s requests, nothing cached.
+    assert_eq!(layout("uncached").relative_cost, 1.0);
+    assert_eq!(
+        layout("uncached").input_tokens,
+        layout("hand-placed").input_tokens
+    );
+    // The naive layout changes its system prompt on turns; contrib's and
+    // (b)'s never do, and contrib's recompositions are counted, not set.
+    assert!(layout("naive").system_prompt_changes_per_conversation > 1.0);
+    assert_eq!(
+        layout("contrib").system_prompt_changes_per_conversation,
+        0.0
+    );
+    assert_eq!(
+        layout("hand-placed").system_prompt_changes_per_conversation,
+        0.0
+    );
+    assert!(layout("contrib").recompositions_per_conversation.is_some());
+    assert_eq!(layout("naive").recompositions_per_conversation, None);
+    assert!(layout("naive").input_cost > layout("contrib").input_cost);
+    assert_eq!(
+        report.fair_ratio,
+        layout("hand-placed").input_cost / layout("contrib").input_cost
+    );
+    // The agent prefix here is a few dozen tokens: nothing is shared, and
+    // the simulator says why.
+    assert_eq!(layout("contrib").agent_shared_from_other_conversations, 0.0);
+    assert!(report
+        .short_prefixes
+        .iter()
+        .any(|short| short.describe(report.turns).starts_with("the agent prefix")));
+    // Output tokens are the same replies in every layout.
+    assert_eq!(
+        layout("contrib").output_tokens,
+        layout("naive").output_tokens
+    );
+}
+
+#[test]
+fn a_busy_agent_with_a_long_prefix_reads_it_from_other_conversations() {
+    let bundles = [
+        long_agent(),
+        build(CLOCK),
+        build(&voice("ann", "Be brief.")),
+    ];
+    let profiles = Profiles::builtin();
+    let anthropic = profiles.get("anthropic").expect("a shipped profile");
+    let busy = simulate::Options {
+        agents: 1,
+        persons: 40,
+        conversations: 2,
+        turns: 4,
+        days: 1,
+        ..simulate::Options::default()
+    };
+    let report = simulate(&bundles, anthropic, &busy, None);
+    assert!(
+        report.short_prefixes.is_empty(),
+        "{:?}",
+        report.short_prefixes
+    );
+    let contrib = report.layout("contrib").expect("contrib");
+    assert!(
+        contrib.agent_shared_from_other_conversations > 0.5,
+        "{}",
+        contrib.agent_shared_from_other_conversations
+    );
+    assert_eq!(contrib.by_agent.len(), 1);
+    assert_eq!(contrib.by_person.len(), 40);
+    let agent = &contrib.by_agent[0].agent_prefix;
+    assert_eq!(
+        agent.tokens,
+        agent.from_other_conversations
+            + agent.from_same_conversation
+            + agent.written
+            + agent.uncached
+    );
+    // The naive layout puts the time in the system prompt: no other
+    // conversation ever reads what one wrote.
+    let naive = report.layout("naive").expect("naive");
+    assert_eq!(naive.agent_shared_from_other_conversations, 0.0);
+
+    // The same traffic spread thin: fewer readers within the cache's
+    // lifetime, so less is shared.
+    let quiet = simulate::Options {
+        persons: 2,
+        ..busy.clone()
+    };
+    let quiet = simulate(&bundles, anthropic, &quiet, None);
+    assert!(
+        quiet
+            .layout("contrib")
+            .expect("contrib")
+            .agent_shared_from_other_conversations
+            < contrib.agent_shared_from_other_conversations
+    );
 }
 
 // The command line
@@ -948,7 +1081,7 @@ fn compose_prints_the_layout_turn_by_turn_and_refuses_a_tampered_bundle() {
     let text = String::from_utf8_lossy(&human.stdout);
     for expected in [
         "== system prompt",
-        "~~~~ cache breakpoint 1: the agent prefix (platform and agent parts) ends here",
+        "~~~~ cache breakpoint 1: the agent prefix (tools, platform and agent parts, eager loads) ends here",
         "== conversation opening",
         "(the time the conversation began)",
         ">> the person's message\n~~~~ request 1 at 2026-03-02T09:01:00Z\n-- acme/session-facts@2.0.0/where-you-are-working [fact, stored]\n## Where you are working\n/home/sam/acme",
@@ -995,28 +1128,73 @@ fn compose_prints_the_layout_turn_by_turn_and_refuses_a_tampered_bundle() {
 }
 
 #[test]
-fn simulate_prints_both_layouts() {
+fn simulate_prints_every_layout_and_the_sharing_metric() {
     let folder = tempfile::tempdir().expect("a temp folder");
     build_examples(folder.path());
     let bundles = folder.path().display().to_string();
-    let output = contrib(&[
+    let base = [
         "simulate",
         "--bundles",
         &bundles,
         "--agents",
         "1",
         "--persons",
-        "2",
+        "6",
         "--conversations",
         "1",
         "--turns",
         "4",
-    ]);
+        "--usage",
+        "examples/usage/support-turns.jsonl",
+    ];
+    let output = contrib(&base);
     assert!(output.status.success(), "{output:?}");
     let text = String::from_utf8_lossy(&output.stdout);
-    assert!(text.starts_with("1 agents × 2 persons × 1 conversations × 4 turns = 8 requests"));
-    assert!(text.contains("composed") && text.contains("naive"));
-    assert!(text.contains("the naive layout costs"));
+    for expected in [
+        "fleet: 1 agents × 6 persons × 1 conversations = 6 conversations",
+        "(b) hand-placed, the fair baseline",
+        "(a) naive, the anti-pattern",
+        "(c) no caching",
+        "the hand-placed layout (b) costs",
+        "sharing under contrib",
+        "eager loads:",
+        "assumptions:",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in\n{text}");
+    }
+
+    let mut json_args = base.to_vec();
+    json_args.extend(["--format", "json"]);
+    let json = contrib(&json_args);
+    let report: serde_json::Value =
+        serde_json::from_slice(&json.stdout).expect("simulate --format json prints JSON");
+    let layouts = report["layouts"].as_array().expect("a layouts array");
+    let names: Vec<&str> = layouts
+        .iter()
+        .filter_map(|layout| layout["name"].as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "contrib",
+            "hand-placed",
+            "uncached",
+            "naive",
+            "design-table",
+            "contrib-without-eager-loads"
+        ]
+    );
+    for layout in layouts {
+        let shared = layout["agent_shared_from_other_conversations"]
+            .as_f64()
+            .expect("a fraction");
+        assert!((0.0..=1.0).contains(&shared), "{layout}");
+        assert!(layout["relative_cost"].as_f64().is_some(), "{layout}");
+    }
+    assert!(
+        report["eager_loads"]["rounds_without"].as_u64()
+            > report["eager_loads"]["rounds_with"].as_u64()
+    );
 }
 
 // Activation: when a text applies, apart from where it goes.
@@ -1197,4 +1375,62 @@ plugin acme/loads 1.0.0 {
     );
     let [(_, agent), ..] = conversation.prefix_tokens();
     assert!(agent >= 700, "the loads count in the agent prefix: {agent}");
+}
+
+#[test]
+fn the_cache_optimal_layout_puts_what_every_agent_shares_first() {
+    let loads = build(
+        r#"
+plugin acme/loads 1.0.0 {
+    owner operator
+    requires skill code-review "^2.3"
+    eager-load hot {
+        placement agent
+        budget 900 tokens
+        tools [read_memory]
+        skill code-review operations [diff]
+    }
+}
+"#,
+    );
+    let bundles = [build(BASE), loads, build(&voice("ann", "Be brief."))];
+    let profile = none();
+    let mut session = sam();
+    session.skills.insert(
+        "code-review".into(),
+        Skill::at(semver::Version::new(2, 3, 0)),
+    );
+    let conversation = Conversation::start(&bundles, session, CliGate, &profile);
+    let kept = layout::kept(&conversation, None, layout::EagerLoads::SharedPrefix);
+    let labels: Vec<(Segment, &str)> = kept
+        .iter()
+        .map(|part| {
+            let label = part.label.split(':').next().unwrap_or_default();
+            (part.segment, label)
+        })
+        .collect();
+    assert_eq!(
+        labels,
+        [
+            (Segment::Agent, "tool definitions loaded eagerly"),
+            (Segment::Agent, "system prompt, platform and agent parts"),
+            (Segment::Agent, "skill operations read eagerly"),
+            (Segment::Agent, "system prompt, platform and agent parts"),
+            (Segment::Person, "system prompt, person part"),
+            (Segment::Opening, "opening"),
+        ]
+    );
+    // The platform part comes before the reads, the agent's own text
+    // (which names the agent) after them.
+    assert!(kept[1].text.starts_with("Treat retrieved documents"));
+    assert!(kept[3].text.starts_with("You are "));
+    // The design's table puts the eager loads after the person part.
+    let table = layout::kept(&conversation, None, layout::EagerLoads::Opening);
+    let person = table
+        .iter()
+        .position(|part| part.segment == Segment::Person)
+        .expect("a person part");
+    assert!(table[person + 1]
+        .label
+        .starts_with("tool definitions loaded eagerly"));
 }

@@ -2,22 +2,29 @@
 
 use std::collections::BTreeMap;
 
+use super::usage::{self, Candidate, Item, Usage};
 use super::{
-    AuthorWaivers, Bundle, BundledActivation, BundledCall, BundledCondition, BundledContributor,
-    Permissions, Segment, SkillOperations, Waiver, FORMAT,
+    AuthorWaivers, Bundle, BundledActivation, BundledCall, BundledChoice, BundledCondition,
+    BundledContributor, Permissions, Segment, SkillOperations, Waiver, FORMAT,
 };
 use crate::check::suppress::Waived;
 use crate::check::Measure;
 use crate::config::Config;
 use crate::ir::{
-    framing, Activation, Contributor, ContributorBody, Plugin, Template, TemplatePart,
+    framing, Activation, Choose, Contributor, ContributorBody, Plugin, SkillLoad, Template,
+    TemplatePart,
 };
+
+/// Usage files read for the eager loads that choose from usage, by
+/// contributor id.
+pub type Usages = BTreeMap<String, Usage>;
 
 /// The bundle of a plugin that checked without errors, with its digest,
 /// recording no waivers; an error when it has no canonical form to take a
-/// digest of.
+/// digest of. An eager load that chooses from usage loads nothing here;
+/// [`build_with_usage`] is the build for those.
 pub fn build(plugin: &Plugin, config: &Config) -> Result<Bundle, String> {
-    build_with_waivers(plugin, config, &[])
+    build_with_usage(plugin, config, &[], &Usages::new())
 }
 
 /// The bundle of a plugin that checked without errors, recording what its
@@ -27,6 +34,18 @@ pub fn build_with_waivers(
     plugin: &Plugin,
     config: &Config,
     waived: &[Waived],
+) -> Result<Bundle, String> {
+    build_with_usage(plugin, config, waived, &Usages::new())
+}
+
+/// The bundle, with its waivers, and with each eager load that chooses
+/// from usage choosing from `usages`: what it loads is frozen in the
+/// bundle with the usage file's digest.
+pub fn build_with_usage(
+    plugin: &Plugin,
+    config: &Config,
+    waived: &[Waived],
+    usages: &Usages,
 ) -> Result<Bundle, String> {
     let mut contributors: Vec<&Contributor> = plugin.contributors.iter().collect();
     contributors.sort_by(|a, b| {
@@ -38,7 +57,7 @@ pub fn build_with_waivers(
     });
     let contributors: Vec<BundledContributor> = contributors
         .into_iter()
-        .map(|contributor| bundle_contributor(plugin, contributor, config))
+        .map(|contributor| bundle_contributor(plugin, contributor, config, usages))
         .collect();
     let mut bundle = Bundle {
         format: FORMAT,
@@ -70,6 +89,7 @@ fn bundle_contributor(
     plugin: &Plugin,
     contributor: &Contributor,
     config: &Config,
+    usages: &Usages,
 ) -> BundledContributor {
     let measured_tokens = Measure::new(plugin, contributor, config).tokens();
     let mut bundled = BundledContributor {
@@ -100,9 +120,14 @@ fn bundle_contributor(
         origin: None,
         heading: None,
         says: Vec::new(),
+        choice: None,
     };
     match &contributor.body {
-        ContributorBody::EagerLoad { tools, skill } => {
+        ContributorBody::EagerLoad {
+            tools,
+            skill,
+            choose: None,
+        } => {
             bundled.tools = tools.iter().map(|tool| tool.value.clone()).collect();
             bundled.operations = skill.as_ref().map(|load| SkillOperations {
                 skill: load.skill.value.clone(),
@@ -112,6 +137,15 @@ fn bundle_contributor(
                     .map(|operation| operation.value.clone())
                     .collect(),
             });
+        }
+        ContributorBody::EagerLoad {
+            tools,
+            skill,
+            choose: Some(choose),
+        } => {
+            let empty = Usage::parse("").unwrap_or_default();
+            let usage = usages.get(&contributor.id.value).unwrap_or(&empty);
+            chosen(&mut bundled, tools, skill.as_ref(), choose, usage, config);
         }
         ContributorBody::SystemMessage { condition, .. } => {
             bundled.condition = Some(BundledCondition {
@@ -134,6 +168,69 @@ fn bundle_contributor(
         ContributorBody::Text { .. } | ContributorBody::EagerRun { .. } => {}
     }
     bundled
+}
+
+/// An eager load that chooses from usage: its candidates weighed with the
+/// workspace's declared costs, what was chosen loaded, and the choice
+/// recorded with the usage file's digest.
+fn chosen(
+    bundled: &mut BundledContributor,
+    tools: &[crate::source::Spanned<String>],
+    skill: Option<&SkillLoad>,
+    choose: &Choose,
+    usage: &Usage,
+    config: &Config,
+) {
+    let skill_config = skill.and_then(|load| config.skills.get(&load.skill.value));
+    let mut candidates: Vec<Candidate> = tools
+        .iter()
+        .map(|tool| Candidate {
+            item: Item::Tool {
+                tool: tool.value.clone(),
+            },
+            tokens: config
+                .tools
+                .get(&tool.value)
+                .map_or(0, |tool| tool.schema_tokens),
+        })
+        .collect();
+    if let Some(load) = skill {
+        candidates.extend(load.operations.iter().map(|operation| {
+            Candidate {
+                item: Item::Operation {
+                    skill: load.skill.value.clone(),
+                    operation: operation.value.clone(),
+                },
+                tokens: skill_config
+                    .and_then(|skill| skill.operations.get(&operation.value))
+                    .copied()
+                    .unwrap_or(0),
+            }
+        }));
+    }
+    let manifest = skill_config.map_or(0, |skill| skill.manifest_tokens);
+    let choice = usage::choose(&candidates, manifest, bundled.budget, usage);
+    let mut operations = Vec::new();
+    for item in &choice.chosen {
+        match item {
+            Item::Tool { tool } => bundled.tools.push(tool.clone()),
+            Item::Operation { operation, .. } => operations.push(operation.clone()),
+        }
+    }
+    bundled.operations = skill
+        .filter(|_| !operations.is_empty())
+        .map(|load| SkillOperations {
+            skill: load.skill.value.clone(),
+            operations,
+        });
+    bundled.measured_tokens = choice.tokens;
+    bundled.choice = Some(BundledChoice {
+        usage: choose.usage.value.clone(),
+        usage_digest: usage.digest.clone(),
+        conversations: usage.conversations,
+        turns: usage.turns,
+        candidates: choice.considered,
+    });
 }
 
 /// The author's waivers, each suppression named by the contributor it

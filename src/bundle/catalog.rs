@@ -379,6 +379,8 @@ pub struct Delta {
     pub from: semver::Version,
     pub to: semver::Version,
     pub changes: Vec<Change>,
+    /// The newer version, for what its changes cost the cache.
+    pub new: Bundle,
 }
 
 /// Checks a catalog: every bundle against its own digest and the lock,
@@ -614,6 +616,7 @@ fn deltas(lock: &Lock, loaded: &HashMap<(String, semver::Version), Bundle>) -> V
                 from: pair[0].version.clone(),
                 to: pair[1].version.clone(),
                 changes: diff::diff(pair[0], pair[1]),
+                new: pair[1].clone(),
             });
         }
     }

@@ -1,13 +1,25 @@
 //! The approval delta between two versions of a plugin: what the new one
 //! asks for beyond the old (needs a person's approval) and what merely
-//! changed (an update, approved already).
+//! changed (an update, approved already); and for each change, the cached
+//! prefixes it invalidates and what writing them again costs.
+//!
+//! A change to bytes a provider caches as a shared prefix (the kept system
+//! prompt and the eager loads) invalidates that prefix for everyone who
+//! shares it: a platform edit, every agent's; an agent edit, the agent
+//! prefix of every conversation of the agents it is installed on; a person
+//! edit, that person's. Running conversations keep the prompt they were
+//! composed with until they compact, so the cost is paid as new
+//! conversations start: each invalidated prefix written once again,
+//! instead of read. What is not shared (the opening, notes) is composed per
+//! conversation anyway and costs nothing extra.
 
 use std::collections::BTreeSet;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use super::{Bundle, BundledContributor, Permissions};
+use super::{Bundle, BundledActivation, BundledContributor, Permissions};
 use crate::config::Effect;
+use crate::ir::{Delivery, Placement};
 
 /// Whether a change needs a new approval.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -19,12 +31,14 @@ pub enum Class {
     Update,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Change {
     pub class: Class,
     /// The contributor it concerns, or `None` for the plugin as a whole.
     pub contributor: Option<String>,
     pub message: String,
+    /// What it does to cached prefixes.
+    pub cache: CacheImpact,
 }
 
 impl Change {
@@ -33,8 +47,209 @@ impl Change {
             class,
             contributor: contributor.map(str::to_string),
             message,
+            cache: CacheImpact::none("it changes no byte of a cached prefix"),
         }
     }
+
+    fn invalidating(mut self, placement: Option<Placement>) -> Self {
+        if let Some(placement) = placement {
+            self.cache = CacheImpact::of(placement);
+        }
+        self
+    }
+}
+
+/// What a change does to the provider's cached prefixes.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CacheImpact {
+    /// The widest placement whose cached prefix the change writes again,
+    /// or `None` when it changes no byte of a shared prefix.
+    pub invalidates: Option<Placement>,
+    /// Which cached prefixes, in words.
+    pub prefixes: String,
+    /// What writing them again costs, under a traffic assumption, when
+    /// [`estimate`] priced it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rewrite: Option<Rewrite>,
+}
+
+impl CacheImpact {
+    pub fn none(why: &str) -> CacheImpact {
+        CacheImpact {
+            invalidates: None,
+            prefixes: format!("none: {why}"),
+            rewrite: None,
+        }
+    }
+
+    fn of(placement: Placement) -> CacheImpact {
+        let prefixes = match placement {
+            Placement::Platform => "every agent's cached prefix, and so every request on the platform once",
+            Placement::Agent => "the agent prefix of each agent it is installed on, and so every conversation of those agents",
+            Placement::Person => "the person prefix of each person it is installed for, with each agent",
+            Placement::Conversation | Placement::Message => {
+                return CacheImpact::none("it is composed per conversation or per turn, never shared");
+            }
+        };
+        CacheImpact {
+            invalidates: Some(placement),
+            prefixes: format!(
+                "{prefixes}; running conversations keep the prefix they were composed with until they compact"
+            ),
+            rewrite: None,
+        }
+    }
+}
+
+/// What is warm in the provider's cache when an update lands: the
+/// assumption a re-write estimate rests on, which the user sets.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Traffic {
+    /// Agents holding the edited prefix: every agent on the platform for a
+    /// platform edit, those the plugin is installed on otherwise.
+    pub agents: u64,
+    /// Models each agent runs on: the cache is per model.
+    pub models: u64,
+    /// People per agent whose person prefix is warm.
+    pub persons: u64,
+    /// Tokens of each agent prefix (tools, platform and agent parts, eager
+    /// loads); by default this plugin's own kept contributions at platform
+    /// and agent placement, a lower bound.
+    pub agent_prefix_tokens: Option<u64>,
+    /// Tokens of each person part; by default this plugin's own.
+    pub person_part_tokens: Option<u64>,
+}
+
+impl Default for Traffic {
+    fn default() -> Self {
+        Traffic {
+            agents: 1,
+            models: 1,
+            persons: 10,
+            agent_prefix_tokens: None,
+            person_part_tokens: None,
+        }
+    }
+}
+
+/// What a written token costs against a read one, on one model of one
+/// profile, in uncached-input-token units.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RewritePrice {
+    pub profile: String,
+    pub model: String,
+    pub read: f64,
+    /// Writing an agent prefix (the longest lifetime on offer).
+    pub agent_write: f64,
+    /// Writing a person prefix (the shortest).
+    pub person_write: f64,
+    /// USD per uncached input token, when the profile prices the model.
+    pub input_usd: Option<f64>,
+}
+
+/// The estimated cost of writing invalidated prefixes again.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Rewrite {
+    /// Cache entries written again.
+    pub entries: u64,
+    /// Tokens written again instead of read.
+    pub tokens: u64,
+    /// What that costs beyond reading them, in uncached-input-token units.
+    pub extra_cost: f64,
+    pub extra_usd: Option<f64>,
+    /// The traffic and prices it assumes, in a sentence.
+    pub assumes: String,
+}
+
+/// Prices every change's re-write under `traffic` and `price`; the
+/// prefix sizes default to `new`'s own kept contributions.
+pub fn estimate(changes: &mut [Change], new: &Bundle, traffic: &Traffic, price: &RewritePrice) {
+    for change in changes {
+        if let Some(placement) = change.cache.invalidates {
+            change.cache.rewrite = Some(rewrite(placement, new, traffic, price));
+        }
+    }
+}
+
+/// The cost of one update: the widest prefix its changes invalidate,
+/// written again once however many changes touch it.
+pub fn update_rewrite(
+    changes: &[Change],
+    new: &Bundle,
+    traffic: &Traffic,
+    price: &RewritePrice,
+) -> Option<(Placement, Rewrite)> {
+    let widest = changes
+        .iter()
+        .filter_map(|change| change.cache.invalidates)
+        .min()?;
+    Some((widest, rewrite(widest, new, traffic, price)))
+}
+
+fn rewrite(placement: Placement, new: &Bundle, traffic: &Traffic, price: &RewritePrice) -> Rewrite {
+    let own = |placements: &[Placement]| -> u64 {
+        new.contributors
+            .iter()
+            .filter(|contributor| kept(contributor) && placements.contains(&contributor.placement))
+            .map(|contributor| contributor.measured_tokens)
+            .sum()
+    };
+    let agent_tokens = traffic
+        .agent_prefix_tokens
+        .unwrap_or_else(|| own(&[Placement::Platform, Placement::Agent]));
+    let person_tokens = traffic
+        .person_part_tokens
+        .unwrap_or_else(|| own(&[Placement::Person]));
+    let agents = traffic.agents * traffic.models;
+    let persons = agents * traffic.persons;
+    let (entries, agent_written, person_written) = match placement {
+        Placement::Platform | Placement::Agent => (
+            agents + persons,
+            agents * agent_tokens,
+            persons * person_tokens,
+        ),
+        _ => (agents, 0, agents * person_tokens),
+    };
+    let extra_cost = agent_written as f64 * (price.agent_write - price.read)
+        + person_written as f64 * (price.person_write - price.read);
+    Rewrite {
+        entries,
+        tokens: agent_written + person_written,
+        extra_cost,
+        extra_usd: price.input_usd.map(|usd| extra_cost * usd),
+        assumes: format!(
+            "{} agent(s) × {} model(s), {} warm person prefix(es) per agent, agent prefixes of {agent_tokens} tokens and person parts of {person_tokens}, `{}` on the `{}` profile",
+            traffic.agents, traffic.models, traffic.persons, price.model, price.profile
+        ),
+    }
+}
+
+/// Whether what `contributor` adds is kept in a shared prefix: the system
+/// prompt (its text, or the listing of a text asked for by description) or
+/// the eager loads.
+fn kept(contributor: &BundledContributor) -> bool {
+    matches!(
+        contributor.delivery,
+        Delivery::SystemPrompt | Delivery::Preloaded
+    ) || matches!(
+        contributor.activation,
+        Some(BundledActivation::Request { .. })
+    ) && contributor.placement.is_system_prompt()
+}
+
+/// The placement whose prefix a change to `old` or `new` invalidates: the
+/// wider of the two kept ones.
+fn kept_placement(
+    old: Option<&BundledContributor>,
+    new: Option<&BundledContributor>,
+) -> Option<Placement> {
+    [old, new]
+        .into_iter()
+        .flatten()
+        .filter(|contributor| kept(contributor))
+        .map(|contributor| contributor.placement)
+        .min()
 }
 
 /// Whether `old` and `new` are versions of one plugin: a delta between
@@ -67,14 +282,24 @@ pub fn diff(old: &Bundle, new: &Bundle) -> Vec<Change> {
         ));
     }
     if old.requested_owner != new.requested_owner {
-        changes.push(Change::new(
-            Class::NeedsApproval,
-            None,
-            format!(
-                "the plugin's owner changes from {} to {}",
-                old.requested_owner, new.requested_owner
-            ),
-        ));
+        // Priorities and framing follow the owner: every kept text may read
+        // differently.
+        let widest = new
+            .contributors
+            .iter()
+            .filter_map(|contributor| kept_placement(None, Some(contributor)))
+            .min();
+        changes.push(
+            Change::new(
+                Class::NeedsApproval,
+                None,
+                format!(
+                    "the plugin's owner changes from {} to {}",
+                    old.requested_owner, new.requested_owner
+                ),
+            )
+            .invalidating(widest),
+        );
     }
     for contributor in &new.contributors {
         match old
@@ -82,17 +307,20 @@ pub fn diff(old: &Bundle, new: &Bundle) -> Vec<Change> {
             .iter()
             .find(|previous| previous.id == contributor.id)
         {
-            None => changes.push(Change::new(
-                Class::NeedsApproval,
-                Some(&contributor.id),
-                format!(
-                    "adds {} at {} placement, {} priority, budget {} tokens",
-                    contributor.kind.with_article(),
-                    contributor.placement,
-                    contributor.priority,
-                    contributor.budget
-                ),
-            )),
+            None => changes.push(
+                Change::new(
+                    Class::NeedsApproval,
+                    Some(&contributor.id),
+                    format!(
+                        "adds {} at {} placement, {} priority, budget {} tokens",
+                        contributor.kind.with_article(),
+                        contributor.placement,
+                        contributor.priority,
+                        contributor.budget
+                    ),
+                )
+                .invalidating(kept_placement(None, Some(contributor))),
+            ),
             Some(previous) => compare(previous, contributor, &mut changes),
         }
     }
@@ -102,11 +330,14 @@ pub fn diff(old: &Bundle, new: &Bundle) -> Vec<Change> {
             .iter()
             .any(|contributor| contributor.id == previous.id)
         {
-            changes.push(Change::new(
-                Class::Update,
-                Some(&previous.id),
-                format!("removes the `{}`", previous.kind),
-            ));
+            changes.push(
+                Change::new(
+                    Class::Update,
+                    Some(&previous.id),
+                    format!("removes the `{}`", previous.kind),
+                )
+                .invalidating(kept_placement(Some(previous), None)),
+            );
         }
     }
     compare_tools(&old.permissions, &new.permissions, &mut changes);
@@ -136,7 +367,17 @@ pub fn needs_approval(changes: &[Change]) -> bool {
 
 fn compare(old: &BundledContributor, new: &BundledContributor, changes: &mut Vec<Change>) {
     let id = Some(new.id.as_str());
-    let mut push = |class, message: String| changes.push(Change::new(class, id, message));
+    let invalidated = kept_placement(Some(old), Some(new));
+    let mut push = |class, message: String| {
+        let change = Change::new(class, id, message);
+        // A budget is approved, never sent: it changes no cached byte.
+        let change = if change.message.starts_with("budget ") {
+            change
+        } else {
+            change.invalidating(invalidated)
+        };
+        changes.push(change);
+    };
     if new.owner != old.owner {
         push(
             Class::NeedsApproval,
@@ -203,6 +444,12 @@ fn compare(old: &BundledContributor, new: &BundledContributor, changes: &mut Vec
         push(
             Class::Update,
             "content changes within its budget".to_string(),
+        );
+    }
+    if new.tools != old.tools || new.operations != old.operations {
+        push(
+            Class::Update,
+            "what it loads changes within its budget".to_string(),
         );
     }
 }

@@ -19,6 +19,7 @@ mod load;
 mod permissions;
 
 pub mod sign;
+pub mod usage;
 mod v1;
 mod write;
 
@@ -26,7 +27,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-pub use build::{build, build_with_waivers};
+pub use build::{build, build_with_usage, build_with_waivers, Usages};
 pub use canonical::{canonical_bytes, digest_of};
 pub(crate) use load::is_plugin_name;
 pub use load::LoadError;
@@ -120,6 +121,26 @@ pub struct BundledContributor {
     pub heading: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub says: Vec<FactSection>,
+    /// For an eager load chosen by usage: what was weighed and why, frozen
+    /// with the usage file's digest. `tools` and `operations` hold what was
+    /// chosen.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub choice: Option<BundledChoice>,
+}
+
+/// How an eager load's tools and operations were chosen from usage.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BundledChoice {
+    /// The usage file, as the manifest names it.
+    pub usage: String,
+    /// `sha256:<hex>` of its bytes when the bundle was built.
+    pub usage_digest: String,
+    /// Conversations and turns it records.
+    pub conversations: u64,
+    pub turns: u64,
+    /// Every candidate, chosen or not, and why.
+    pub candidates: Vec<usage::Considered>,
 }
 
 /// `applies …` of a contributor that does not apply always.

@@ -135,6 +135,7 @@ impl Contributor {
             origin: self.origin,
             heading: None,
             says: self.says,
+            choice: None,
         }
     }
 }

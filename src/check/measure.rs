@@ -7,7 +7,9 @@
 //! - `eager-load`: each tool's `schema_tokens`, the skill's
 //!   `manifest_tokens` and each loaded operation's `tokens` (from the
 //!   workspace configuration), plus framing. A tool, skill or operation the
-//!   workspace does not declare makes the measure a lower bound.
+//!   workspace does not declare makes the measure a lower bound. One that
+//!   chooses from usage measures its candidates: the build loads only what
+//!   fits the budget, so neither `over-budget` nor `budget-unused` applies.
 //! - `eager-run`, `preface`, `fact`: only the call (or the fact sections'
 //!   headings) is known before run time; the budget bounds the result, which
 //!   the runtime refuses when it is larger (`fact-over-budget` computes a
@@ -36,6 +38,10 @@ pub struct Measure {
     /// Whether the whole of what it adds is known before run time; when
     /// not, the measure is a lower bound.
     pub complete: bool,
+    /// Whether what it adds is chosen within its budget when the bundle is
+    /// built (an eager load that chooses from usage): the runs are its
+    /// candidates, not what it will add.
+    pub chosen_within_budget: bool,
     tokenizer: TokenizerKind,
     counted: OnceCell<u64>,
 }
@@ -53,7 +59,7 @@ impl Measure {
                 configured_tokens += body.variable_tokens();
                 true
             }
-            ContributorBody::EagerLoad { tools, skill } => {
+            ContributorBody::EagerLoad { tools, skill, .. } => {
                 // What the workspace does not declare costs an unknown
                 // amount (`unknown-tool` and friends say so): the sum is then
                 // only a lower bound.
@@ -95,10 +101,18 @@ impl Measure {
                 false
             }
         };
+        let chosen_within_budget = matches!(
+            &contributor.body,
+            ContributorBody::EagerLoad {
+                choose: Some(_),
+                ..
+            }
+        );
         Measure {
             runs,
             configured_tokens,
             complete,
+            chosen_within_budget,
             tokenizer: config.tokenizer,
             counted: OnceCell::new(),
         }

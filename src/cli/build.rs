@@ -346,6 +346,18 @@ pub fn print_changes(
                 Some(id) => writeln!(out, "    - {}: {}", visible(id), visible(&change.message))?,
                 None => writeln!(out, "    - {}", visible(&change.message))?,
             }
+            let cache = &change.cache;
+            let cost = cache.rewrite.as_ref().map_or_else(String::new, |rewrite| {
+                format!(
+                    "; about {} tokens written again, {:.0} units more{}",
+                    rewrite.tokens,
+                    rewrite.extra_cost,
+                    rewrite
+                        .extra_usd
+                        .map_or_else(String::new, |usd| format!(" (${usd:.4})"))
+                )
+            });
+            writeln!(out, "      cache: {}{cost}", cache.prefixes)?;
         }
     }
     Ok(())

@@ -7,6 +7,7 @@ use clap::{Args, Subcommand};
 use super::build::print_changes;
 use super::compile::{bundle_or_manifest, compile, Compiled, NotBuilt};
 use super::output::{self, status, ReportFormat};
+use super::rewrite::{print_update, RewriteArgs};
 use super::{fail, Outcome};
 use crate::bundle::catalog::{self, Lock};
 use crate::bundle::diff;
@@ -51,6 +52,8 @@ pub struct CatalogCheckArgs {
     /// How to write diagnostics.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
+    #[command(flatten)]
+    rewrite: RewriteArgs,
 }
 
 #[derive(Args)]
@@ -78,6 +81,8 @@ pub struct DiffArgs {
     /// How to write the delta.
     #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
     format: ReportFormat,
+    #[command(flatten)]
+    rewrite: RewriteArgs,
 }
 
 #[derive(Args)]
@@ -165,6 +170,10 @@ fn check(args: &CatalogCheckArgs) -> Outcome {
             Err(message) => return fail(message),
         }
     }
+    let (traffic, price) = match args.rewrite.pricing() {
+        Ok(pricing) => pricing,
+        Err(message) => return fail(message),
+    };
     let reached = |totals: Totals| {
         if totals.errors > 0 {
             Outcome::Problems
@@ -185,13 +194,17 @@ fn check(args: &CatalogCheckArgs) -> Outcome {
         if args.format == Format::Human {
             for delta in &report.deltas {
                 writeln!(out)?;
+                let mut changes = delta.changes.clone();
+                diff::estimate(&mut changes, &delta.new, &traffic, &price);
                 print_changes(
                     out,
                     &format!("{}@{}", delta.plugin, delta.from),
                     &format!("{}@{}", delta.plugin, delta.to),
-                    &delta.changes,
+                    &changes,
                 )?;
+                print_update(out, &changes, &delta.new, &traffic, &price)?;
             }
+            update_total(out, &report.deltas, &traffic, &price)?;
         }
         Ok(())
     });
@@ -200,6 +213,46 @@ fn check(args: &CatalogCheckArgs) -> Outcome {
     }
     status(totals.summary());
     reached(totals)
+}
+
+/// The catalog's latest update as a whole: each plugin's newest version
+/// against the one before, re-written once each.
+fn update_total(
+    out: &mut dyn std::io::Write,
+    deltas: &[catalog::Delta],
+    traffic: &diff::Traffic,
+    price: &diff::RewritePrice,
+) -> std::io::Result<()> {
+    let mut latest: Vec<&catalog::Delta> = Vec::new();
+    for delta in deltas {
+        match latest.last_mut() {
+            Some(last) if last.plugin == delta.plugin => *last = delta,
+            _ => latest.push(delta),
+        }
+    }
+    let priced: Vec<(String, diff::Rewrite)> = latest
+        .iter()
+        .filter_map(|delta| {
+            let (_, rewrite) = diff::update_rewrite(&delta.changes, &delta.new, traffic, price)?;
+            Some((format!("{}@{}", delta.plugin, delta.to), rewrite))
+        })
+        .collect();
+    if priced.is_empty() {
+        return Ok(());
+    }
+    let tokens: u64 = priced.iter().map(|(_, rewrite)| rewrite.tokens).sum();
+    let units: f64 = priced.iter().map(|(_, rewrite)| rewrite.extra_cost).sum();
+    let usd = priced
+        .iter()
+        .map(|(_, rewrite)| rewrite.extra_usd)
+        .sum::<Option<f64>>()
+        .map_or_else(String::new, |usd| format!(" (${usd:.4})"));
+    let names: Vec<&str> = priced.iter().map(|(name, _)| name.as_str()).collect();
+    writeln!(
+        out,
+        "\nthe catalog's latest update ({}) writes about {tokens} cached tokens again, {units:.0} uncached-input-token units more{usd}, once, under the same traffic",
+        names.join(", ")
+    )
 }
 
 /// Builds each source and compares it with what the catalog published for
@@ -288,7 +341,12 @@ pub fn diff(args: &DiffArgs) -> Outcome {
     if let Err(message) = diff::comparable(&old, &new) {
         return fail(message);
     }
-    let changes = diff::diff(&old, &new);
+    let (traffic, price) = match args.rewrite.pricing() {
+        Ok(pricing) => pricing,
+        Err(message) => return fail(message),
+    };
+    let mut changes = diff::diff(&old, &new);
+    diff::estimate(&mut changes, &new, &traffic, &price);
     let reached = if diff::needs_approval(&changes) {
         Outcome::NeedsApproval
     } else {
@@ -296,16 +354,26 @@ pub fn diff(args: &DiffArgs) -> Outcome {
     };
     let written = output::write_result(|out| match args.format {
         ReportFormat::Json => {
+            let update = diff::update_rewrite(&changes, &new, &traffic, &price);
             let document = serde_json::json!({
                 "old": old.id(),
                 "new": new.id(),
                 "needs_approval": reached == Outcome::NeedsApproval,
                 "changes": changes,
+                "cache": {
+                    "invalidates": update.as_ref().map(|(placement, _)| placement),
+                    "rewrite": update.map(|(_, rewrite)| rewrite),
+                    "traffic": traffic,
+                    "price": price,
+                },
             });
             serde_json::to_writer_pretty(&mut *out, &document)?;
             writeln!(out)
         }
-        ReportFormat::Human => print_changes(out, &old.id(), &new.id(), &changes),
+        ReportFormat::Human => {
+            print_changes(out, &old.id(), &new.id(), &changes)?;
+            print_update(out, &changes, &new, &traffic, &price)
+        }
     });
     match written {
         Ok(()) => reached,
@@ -483,6 +551,9 @@ fn added_text(text: &mut String, added: &Added) {
     }
     if let Some((skill, operations)) = &added.loads_skill {
         text.push_str(&format!("loads skill {skill}: {}\n", operations.join(", ")));
+    }
+    if let Some(chosen) = &added.chosen {
+        text.push_str(&format!("{chosen}\n"));
     }
     if let Some(call) = &added.calls {
         text.push_str(&format!(

@@ -34,6 +34,16 @@ pub enum NotBuilt {
 }
 
 pub fn compile(path: &Path, resolver: &mut Resolver) -> Result<Compiled, NotBuilt> {
+    compile_with_usage(path, resolver, None)
+}
+
+/// [`compile`], with `usage` read instead of the file each eager load that
+/// chooses from usage names.
+pub fn compile_with_usage(
+    path: &Path,
+    resolver: &mut Resolver,
+    usage: Option<&Path>,
+) -> Result<Compiled, NotBuilt> {
     let (loaded, first_use) = resolver.for_manifest(path).map_err(NotBuilt::Failed)?;
     if loaded.diagnostics.iter().any(Diagnostic::is_error) {
         let shown = first_use
@@ -49,8 +59,9 @@ pub fn compile(path: &Path, resolver: &mut Resolver) -> Result<Compiled, NotBuil
         Some(plugin) if !diagnostics.iter().any(Diagnostic::is_error) => plugin,
         _ => return Err(NotBuilt::Errors(source, diagnostics)),
     };
+    let usages = bundle::usage::for_plugin(path, &plugin, usage).map_err(NotBuilt::Failed)?;
     Ok(Compiled {
-        bundle: bundle::build_with_waivers(&plugin, &loaded.config, &analysis.waived)
+        bundle: bundle::build_with_usage(&plugin, &loaded.config, &analysis.waived, &usages)
             .map_err(NotBuilt::Failed)?,
         version_span: plugin.version.span,
         source,

@@ -17,7 +17,7 @@ use super::{fail, Outcome};
 use crate::bundle::Bundle;
 use crate::runtime::{
     Approval, Boundary, Breakpoint, FactsAt, ModelChange, Note, OpeningItem, OpeningKind, Options,
-    PersonPart, Position, PrefacesAt, Request, RequestInput, Session, SystemPrompt, Turn,
+    PersonPart, Position, PrefacesAt, Request, RequestInput, Session, Skipped, SystemPrompt, Turn,
     TurnInput,
 };
 
@@ -93,9 +93,14 @@ struct Layout {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     refused_at_load: Vec<String>,
     profile: String,
+    model: String,
     options: Options,
     system_prompt: SystemPrompt,
     breakpoints: Vec<Breakpoint>,
+    /// The shared prefixes that got no breakpoint, and why.
+    skipped: Vec<Skipped>,
+    /// Tools advertised and skill operations read before the first turn,
+    /// in the agent prefix.
     preloaded: Vec<OpeningItem>,
     opening: Vec<OpeningItem>,
     turns: Vec<TurnLayout>,
@@ -176,6 +181,9 @@ fn layout(args: &ComposeArgs) -> Result<Layout, String> {
     host.admit(&mut conversation);
     let system_prompt = conversation.system_prompt().clone();
     let breakpoints = conversation.breakpoints().to_vec();
+    let model = conversation.session().model.name.clone();
+    // The same placement the composer made, with the boundaries it skipped.
+    let skipped = profile.place(&model, &conversation.prefix_tokens()).skipped;
     let preloaded = conversation.preloaded().to_vec();
     let opening = conversation.opening().to_vec();
     let mut warnings = conversation.warnings().to_vec();
@@ -222,9 +230,11 @@ fn layout(args: &ComposeArgs) -> Result<Layout, String> {
         unapproved: host.unapproved(),
         refused_at_load: host.refused_at_load().to_vec(),
         profile: profile.name.clone(),
+        model,
         options,
         system_prompt,
         breakpoints,
+        skipped,
         preloaded,
         opening,
         turns: laid_out,
@@ -339,6 +349,10 @@ fn read_steps(
     Ok((steps, answers))
 }
 
+/// The request as the provider reads it: tools, the system prompt with the
+/// eager loads' skill reads after its platform part, the opening; a marker
+/// where each shared prefix ends, saying whether a breakpoint went there
+/// and why.
 fn human_layout(layout: &Layout) -> String {
     let mut out = String::new();
     if layout.unapproved {
@@ -358,38 +372,49 @@ fn human_layout(layout: &Layout) -> String {
             .breakpoints
             .iter()
             .position(|breakpoint| breakpoint.after == boundary);
-        match placed {
-            Some(index) => {
-                let breakpoint = &layout.breakpoints[index];
-                let _ = writeln!(
-                    out,
-                    "~~~~ cache breakpoint {}: {} ends here ({} tokens, lifetime {})",
-                    index + 1,
-                    boundary.describe(),
-                    breakpoint.tokens,
-                    breakpoint.lifetime
-                );
-            }
-            None => {
-                let _ = writeln!(out, "~~~~ {} ends here", boundary.describe());
-            }
+        if let Some(index) = placed {
+            let breakpoint = &layout.breakpoints[index];
+            let _ = writeln!(
+                out,
+                "~~~~ cache breakpoint {}: {} ends here ({} tokens, lifetime {})\n     {}",
+                index + 1,
+                boundary.describe(),
+                breakpoint.tokens,
+                breakpoint.lifetime,
+                breakpoint.why
+            );
+        } else if let Some(skipped) = layout
+            .skipped
+            .iter()
+            .find(|skipped| skipped.after == boundary)
+        {
+            let _ = writeln!(
+                out,
+                "~~~~ {} ends here ({} tokens): no breakpoint, {}",
+                boundary.describe(),
+                skipped.tokens,
+                skipped.why
+            );
         }
     };
+    let (tools, reads): (Vec<OpeningItem>, Vec<OpeningItem>) = layout
+        .preloaded
+        .iter()
+        .cloned()
+        .partition(|item| item.kind == OpeningKind::LoadTools);
     let _ = writeln!(
         out,
-        "== system prompt (kept; cache profile `{}`)",
-        layout.profile
+        "== tools (first in the request; cache profile `{}`, model `{}`)",
+        layout.profile, layout.model
     );
-    system_prompt(&mut out, &layout.system_prompt, |out| {
+    if tools.is_empty() {
+        let _ = writeln!(out, "(the host's own tool definitions only)");
+    }
+    opening(&mut out, &tools);
+    let _ = writeln!(out, "\n== system prompt (kept)");
+    system_prompt(&mut out, &layout.system_prompt, &reads, |out| {
         marker(out, Boundary::Agent)
     });
-    if !layout.preloaded.is_empty() {
-        let _ = writeln!(
-            out,
-            "== before the first turn (shared by the agent's conversations)"
-        );
-        opening(&mut out, &layout.preloaded);
-    }
     marker(&mut out, Boundary::Person);
     let _ = writeln!(out, "\n== conversation opening");
     opening(&mut out, &layout.opening);
@@ -403,12 +428,26 @@ fn human_layout(layout: &Layout) -> String {
     out.trim_end().to_string()
 }
 
-/// The system prompt's contributions, calling `agent_end` where the agent
-/// prefix ends.
-fn system_prompt(out: &mut String, prompt: &SystemPrompt, agent_end: impl Fn(&mut String)) {
+/// The system prompt's contributions in the order the cache-optimal layout
+/// sends them ([`crate::runtime::layout::kept`]): the platform part,
+/// `reads` (the eager loads' skill reads, the same for every agent), the
+/// agent part, calling `agent_end` where the agent prefix ends, then the
+/// person part.
+fn system_prompt(
+    out: &mut String,
+    prompt: &SystemPrompt,
+    reads: &[OpeningItem],
+    agent_end: impl Fn(&mut String),
+) {
+    use crate::ir::Placement;
+    let mut read = false;
     let mut marked = false;
     for contribution in &prompt.contributions {
-        if contribution.placement == crate::ir::Placement::Person && !marked {
+        if contribution.placement != Placement::Platform && !read {
+            opening(out, reads);
+            read = true;
+        }
+        if contribution.placement == Placement::Person && !marked {
             agent_end(out);
             marked = true;
         }
@@ -417,6 +456,9 @@ fn system_prompt(out: &mut String, prompt: &SystemPrompt, agent_end: impl Fn(&mu
             "-- {} [{}]\n{}\n",
             contribution.contributor, contribution.placement, contribution.text
         );
+    }
+    if !read {
+        opening(out, reads);
     }
     if !marked {
         agent_end(out);
@@ -474,7 +516,7 @@ fn human_turn(out: &mut String, layout: &TurnLayout) {
         let _ = writeln!(out, "system prompt {what}: {why}");
     }
     if let Some(prompt) = &layout.system_prompt {
-        system_prompt(out, prompt, |_| {});
+        system_prompt(out, prompt, &[], |_| {});
     }
     if let Some(items) = &layout.preloaded {
         let _ = writeln!(out, "before the first turn, as recomposed:");

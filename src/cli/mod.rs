@@ -22,8 +22,11 @@ mod lsp;
 mod migrate;
 pub mod output;
 mod progress;
+mod rewrite;
 mod runtime;
 mod sign;
+mod simulate;
+mod usage;
 
 use std::process::ExitCode;
 
@@ -85,9 +88,11 @@ enum Command {
     Uninstall(install::UninstallArgs),
     /// Print the request layout the runtime composes, turn by turn.
     Compose(compose::ComposeArgs),
-    /// Simulate many conversations and compare cache sharing against a
-    /// naive layout.
-    Simulate(runtime::SimulateArgs),
+    /// What the eager loads that choose from usage load, and why.
+    Usage(usage::UsageArgs),
+    /// Simulate a fleet of conversations and compare the cache cost of
+    /// contrib's layout with a careful engineer's, a naive one and none.
+    Simulate(simulate::SimulateArgs),
     /// Rewrite manifests in the canonical layout (`-` for standard input).
     Fmt(fmt::FmtArgs),
     /// Rewrite manifests and `contrib.toml` files of the language's first
@@ -161,7 +166,8 @@ pub fn main() -> ExitCode {
         Command::Update(args) => install::update(&args),
         Command::Uninstall(args) => install::uninstall(&args),
         Command::Compose(args) => compose::compose(&args),
-        Command::Simulate(args) => runtime::simulate(&args),
+        Command::Simulate(args) => simulate::simulate(&args),
+        Command::Usage(args) => usage::run(&args),
         Command::Fmt(args) => fmt::run(&args),
         Command::Migrate(args) => migrate::run(&args),
         Command::Explain { rule } => explain::explain(&rule),

@@ -384,7 +384,7 @@ fn detail(out: &mut String, imports: &[Imported]) {
 }
 
 /// `12345` → `12,345`.
-fn thousands(value: u64) -> String {
+pub(crate) fn thousands(value: u64) -> String {
     let digits = value.to_string();
     let mut out = String::new();
     for (index, digit) in digits.chars().enumerate() {

@@ -76,6 +76,11 @@ pub static FIELDS: &[FieldSpec] = &[
         doc: "the most it may add, measured with the workspace's tokenizer; what a person approves",
     },
     FieldSpec {
+        name: "choose",
+        syntax: "from usage \"FILE\"",
+        doc: "its tools and operations are candidates, and the build loads those the turns in the usage file called most, within the budget",
+    },
+    FieldSpec {
         name: "body",
         syntax: "\"TEXT\" | \"\"\"TEXT\"\"\"",
         doc: "the text, with `{variables}` the platform fills in",
@@ -198,7 +203,7 @@ pub static KINDS: &[KindSpec] = &[
     KindSpec {
         kind: Kind::EagerLoad,
         adds: "tools and a skill's operations loaded before the first turn, so no round is spent asking for them",
-        fields: &["owner", "placement", "budget", "tools", "skill"],
+        fields: &["owner", "placement", "budget", "choose", "tools", "skill"],
         required: &["placement", "budget"],
         placements: &[Placement::Platform, Placement::Agent],
         variance: Placement::Platform,

@@ -189,6 +189,9 @@ pub enum ContributorBody {
     EagerLoad {
         tools: Vec<Spanned<String>>,
         skill: Option<SkillLoad>,
+        /// `choose from usage "FILE"`: `tools` and the skill's operations
+        /// are candidates, and the bundle loads those usage favours.
+        choose: Option<Choose>,
     },
     EagerRun {
         call: Call,
@@ -262,6 +265,16 @@ impl Activation {
 pub struct SkillLoad {
     pub skill: Spanned<String>,
     pub operations: Vec<Spanned<String>>,
+    pub span: Span,
+}
+
+/// `choose from usage "FILE"`: an eager load whose tools and operations
+/// are candidates, chosen within its budget from the turns a usage file
+/// records when the bundle is built, and frozen in it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Choose {
+    /// The usage file, relative to the manifest's folder.
+    pub usage: Spanned<String>,
     pub span: Span,
 }
 

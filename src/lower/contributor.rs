@@ -404,6 +404,10 @@ impl Lowerer<'_> {
     }
 
     fn eager_load(&mut self, fields: &mut Fields<'_, '_>) -> Option<ContributorBody> {
+        let choose = fields
+            .optional(self, "choose")
+            .map(|field| self.choose(field).ok_or(()))
+            .transpose();
         let tools_field = fields.optional(self, "tools");
         let skill_field = fields.optional(self, "skill");
         if tools_field.is_none() && skill_field.is_none() {
@@ -432,7 +436,11 @@ impl Lowerer<'_> {
             Some(field) => Some(self.skill_load(field)?),
             None => None,
         };
-        Some(ContributorBody::EagerLoad { tools, skill })
+        Some(ContributorBody::EagerLoad {
+            tools,
+            skill,
+            choose: choose.ok()?,
+        })
     }
 
     /// `skill NAME` or `skill NAME operations [a, b]`.

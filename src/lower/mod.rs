@@ -11,6 +11,7 @@
 mod activation;
 mod authority;
 mod call;
+mod choose;
 mod condition;
 mod contributor;
 mod fields;

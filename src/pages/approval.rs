@@ -249,6 +249,9 @@ fn contributor_article(body: &mut String, index: usize, added: &Added) {
             &format!("<code>{}</code>: {}", text(skill), codes(operations)),
         );
     }
+    if let Some(chosen) = &added.chosen {
+        fact(body, "Chosen", &text(chosen));
+    }
     if let Some(call) = &added.calls {
         fact(
             body,
@@ -350,7 +353,7 @@ fn none_or(markup: String) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bundle::diff::Change;
+    use crate::bundle::diff::{CacheImpact, Change};
     use crate::ir::Owner;
     use crate::pages::tests::{assert_only_our_markup, HOSTILE};
     use crate::trust::screen::{Budget, Call, Install, Relaxation, Run};
@@ -398,6 +401,7 @@ mod tests {
                 when: Some(h(18)),
                 loads_tools: vec![h(19)],
                 loads_skill: Some((h(20), vec![h(21)])),
+                chosen: Some(h(40)),
                 calls: Some(Call {
                     tool: h(22),
                     arguments: h(23),
@@ -431,6 +435,7 @@ mod tests {
                     class: Class::NeedsApproval,
                     contributor: Some(h(38)),
                     message: h(39),
+                    cache: CacheImpact::none("it changes no byte of a cached prefix"),
                 }],
             }),
         }
@@ -453,11 +458,13 @@ mod tests {
                     class: Class::Update,
                     contributor: None,
                     message: "text changed".into(),
+                    cache: CacheImpact::none("it changes no byte of a cached prefix"),
                 },
                 Change {
                     class: Class::NeedsApproval,
                     contributor: Some("clock".into()),
                     message: "runs `fetch_url`".into(),
+                    cache: CacheImpact::none("it changes no byte of a cached prefix"),
                 },
             ],
         });

@@ -35,6 +35,7 @@ pub const ORANGE: &str = "#E69F00";
 pub const PURPLE: &str = "#CC79A7";
 pub const GREEN: &str = "#009E73";
 pub const GREY: &str = "#595959";
+pub const VERMILLION: &str = "#D55E00";
 
 const WIDTH: f64 = 720.0;
 const LEFT: f64 = 72.0;

@@ -57,6 +57,7 @@ mod facts;
 mod gate;
 pub mod installed;
 mod invocation;
+pub mod layout;
 mod log;
 mod naive;
 mod opening;
@@ -78,7 +79,9 @@ pub use gate::{CliGate, Gate, GateOutcome, GateRequest, ScriptedGate};
 pub use invocation::{MidTurn, PLATFORM_NOTE, READ_AHEAD_BYTES};
 pub use log::ResumeError;
 pub use options::{FactsAt, ModelChange, Options, PersonPart, PrefacesAt};
-pub use profiles::{Boundary, Breakpoint, Caching, Lifetime, Placed, Profile, Profiles};
+pub use profiles::{
+    Boundary, Breakpoint, Caching, Lifetime, ModelEntry, Placed, Profile, Profiles, Rates, Skipped,
+};
 pub use record::{
     ActivationRecord, Approval, Contribution, ContributorRecord, Fired, KeptSkill, Note, NoteKind,
     OpeningItem, OpeningKind, PluginVersion, Position, Refusal, Request, RequestInput,

@@ -2,29 +2,33 @@
 //!
 //! A provider caches the prefix of a request that it has seen before, and
 //! each provider does it differently: Anthropic caches up to explicit
-//! breakpoints (at most 4, each a prefix of at least a model-dependent
-//! minimum, written at 1.25× or 2× the input price for a 5-minute or 1-hour
-//! lifetime, read at 0.1×); OpenAI caches every prefix from 1,024 tokens on
-//! its own and reads it at a discount. Those rules change over time, so they
-//! live in `profiles.toml`, shipped in the crate and overridable with a file
-//! of the same shape ([`Profiles::load`]).
+//! breakpoints (at most 4, each finding an earlier entry only within the 20
+//! blocks before it, each a prefix of at least a model's minimum, written
+//! at 1.25× or 2× the input price for a 5-minute or 1-hour lifetime, read
+//! at 0.1×); OpenAI (before GPT-5.6) caches every prefix from 1,024 tokens
+//! on its own, in 128-token steps, and reads it at a per-model discount.
+//! Both read tool definitions first. Those rules and every model's minimum
+//! and prices change over time, so they live in `profiles.toml`, shipped
+//! in the crate and overridable with a file of the same shape
+//! ([`Profiles::load`]).
 //!
 //! The composer asks a profile where to put breakpoints
 //! ([`Profile::place`]): where each shared prefix ends — after the agent
-//! part of the system prompt, after the person part, after the conversation
-//! opening, after the stored history — within the profile's limit, and with
-//! a warning for each shared prefix too short to be cached at all.
+//! prefix (tools, the platform and agent parts, eager loads), after the
+//! person part, after the conversation opening, after the stored history —
+//! within the profile's limit, only where the prefix is long enough to be
+//! cached at all, and with a warning for each shared prefix that is not.
 //!
 //! ```
 //! use contrib::runtime::{Boundary, Profiles};
 //!
 //! let profiles = Profiles::builtin();
 //! let anthropic = profiles.get("anthropic").unwrap();
-//! assert_eq!(anthropic.minimum_prefix("claude-sonnet-4-5"), 1024);
+//! assert_eq!(anthropic.minimum_prefix("claude-sonnet-4-6"), 1024);
 //! assert_eq!(anthropic.minimum_prefix("claude-haiku-4-5-20251001"), 4096);
 //!
 //! let placed = anthropic.place(
-//!     "claude-sonnet-4-5",
+//!     "claude-sonnet-4-6",
 //!     &[(Boundary::Agent, 1_500), (Boundary::Person, 1_500), (Boundary::Opening, 3_200)],
 //! );
 //! // An empty person part adds no breakpoint of its own.
@@ -64,24 +68,32 @@ pub struct Profile {
     /// Explicit caching: breakpoints a request may carry.
     #[serde(default)]
     pub max_breakpoints: usize,
+    /// Explicit caching: how many blocks before a breakpoint the provider
+    /// looks for an earlier cached prefix; 0 for no limit.
+    #[serde(default)]
+    pub lookback_blocks: usize,
     /// The order a request's parts are cached in.
     #[serde(default)]
     pub order: Vec<String>,
-    /// A prefix shorter than this is never cached.
+    /// A prefix shorter than this is never cached, for a model not listed.
     #[serde(default)]
     pub minimum_prefix_tokens: u64,
-    /// Model-name prefix → its own minimum; the longest match wins.
-    #[serde(default)]
-    pub minimum_prefix_by_model: BTreeMap<String, u64>,
     /// Automatic caching: cached prefixes grow in steps of this many tokens.
     #[serde(default)]
     pub increment_tokens: u64,
-    /// The price of a cached input token, as a multiple of an uncached one.
+    /// The price of a cached input token, as a multiple of an uncached one,
+    /// for a model not listed.
     #[serde(default = "one")]
     pub read_multiplier: f64,
     /// Cache lifetimes on offer, shortest first.
     #[serde(default)]
     pub lifetimes: Vec<Lifetime>,
+    /// The model a simulation runs on when none is named.
+    #[serde(default)]
+    pub default_model: Option<String>,
+    /// Model name → its minimum and prices.
+    #[serde(default)]
+    pub models: BTreeMap<String, ModelEntry>,
 }
 
 fn one() -> f64 {
@@ -89,7 +101,7 @@ fn one() -> f64 {
 }
 
 /// How long a cached prefix lives after its last use, and what writing it
-/// costs.
+/// costs for a model with no prices of its own.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Lifetime {
@@ -99,12 +111,39 @@ pub struct Lifetime {
     pub write_multiplier: f64,
 }
 
+/// One model's cache minimum and prices, in USD per million tokens.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModelEntry {
+    /// The shortest prefix the model caches.
+    pub minimum_prefix_tokens: u64,
+    pub input: f64,
+    pub output: f64,
+    /// A cache hit.
+    pub read: f64,
+    /// A cache write, per lifetime name.
+    pub write: BTreeMap<String, f64>,
+}
+
+/// What tokens cost on one model: multiples of an uncached input token, and
+/// dollars when the profile lists the model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rates {
+    pub read: f64,
+    /// Per lifetime, in the profile's order.
+    pub write: Vec<f64>,
+    /// USD per uncached input token.
+    pub input_usd: Option<f64>,
+    /// USD per output token.
+    pub output_usd: Option<f64>,
+}
+
 /// Where a shared prefix of a request ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Boundary {
-    /// After the platform and agent parts: shared by every conversation of
-    /// the agent.
+    /// After the tool definitions, the platform and agent parts and the
+    /// eager loads: shared by every conversation of the agent.
     Agent,
     /// After the person part: shared by one person's conversations.
     Person,
@@ -120,10 +159,20 @@ impl Boundary {
     /// What the prefix ending here is, in a sentence's words.
     pub fn describe(self) -> &'static str {
         match self {
-            Boundary::Agent => "the agent prefix (platform and agent parts)",
+            Boundary::Agent => "the agent prefix (tools, platform and agent parts, eager loads)",
             Boundary::Person => "the person prefix (through the person part)",
             Boundary::Opening => "the conversation prefix (through the opening)",
             Boundary::History => "the stored history",
+        }
+    }
+
+    /// Who reads the prefix ending here again.
+    fn readers(self) -> &'static str {
+        match self {
+            Boundary::Agent => "every conversation of the agent, whoever it is with",
+            Boundary::Person => "this person's conversations with the agent",
+            Boundary::Opening => "the later turns of this conversation, even after a compaction",
+            Boundary::History => "the next turn of this conversation",
         }
     }
 }
@@ -136,12 +185,24 @@ pub struct Breakpoint {
     pub tokens: u64,
     /// The lifetime asked for, by the profile's name for it.
     pub lifetime: String,
+    /// Why it is here and lives that long, in a sentence.
+    pub why: String,
 }
 
-/// The breakpoints for a request, and why some prefixes will not be cached.
+/// A boundary that got no breakpoint, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Skipped {
+    pub after: Boundary,
+    pub tokens: u64,
+    pub why: String,
+}
+
+/// The breakpoints for a request, the boundaries that got none and why,
+/// and warnings for shared prefixes too short to be cached.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 pub struct Placed {
     pub breakpoints: Vec<Breakpoint>,
+    pub skipped: Vec<Skipped>,
     pub warnings: Vec<String>,
 }
 
@@ -153,71 +214,167 @@ impl Profile {
             description: "no prompt caching".into(),
             caching: Caching::None,
             max_breakpoints: 0,
+            lookback_blocks: 0,
             order: Vec::new(),
             minimum_prefix_tokens: 0,
-            minimum_prefix_by_model: BTreeMap::new(),
             increment_tokens: 0,
             read_multiplier: 1.0,
             lifetimes: Vec::new(),
+            default_model: None,
+            models: BTreeMap::new(),
         }
+    }
+
+    /// The entry for `model`: its own name, or a dated snapshot of it
+    /// (`claude-sonnet-4-5-20250929`).
+    pub fn model(&self, model: &str) -> Option<&ModelEntry> {
+        self.models.get(model).or_else(|| {
+            let (base, date) = model.rsplit_once('-')?;
+            let dated = date.len() == 8 && date.bytes().all(|byte| byte.is_ascii_digit());
+            dated.then(|| self.models.get(base)).flatten()
+        })
     }
 
     /// The shortest prefix `model` caches.
     pub fn minimum_prefix(&self, model: &str) -> u64 {
-        self.minimum_prefix_by_model
-            .iter()
-            .filter(|(prefix, _)| model.starts_with(prefix.as_str()))
-            .max_by_key(|(prefix, _)| prefix.len())
-            .map_or(self.minimum_prefix_tokens, |(_, tokens)| *tokens)
+        self.model(model)
+            .map_or(self.minimum_prefix_tokens, |entry| {
+                entry.minimum_prefix_tokens
+            })
     }
 
-    /// The lifetime a prefix ending at `boundary` is cached for: the longest
-    /// on offer for the agent prefix, which every conversation of the agent
-    /// reads, and the shortest for the rest, whose readers come soon or not
-    /// at all.
-    pub fn lifetime(&self, boundary: Boundary) -> Option<&Lifetime> {
-        match boundary {
-            Boundary::Agent => self.lifetimes.last(),
-            _ => self.lifetimes.first(),
+    /// What tokens cost on `model`.
+    pub fn rates(&self, model: &str) -> Rates {
+        let per_token = |price: f64| price / 1_000_000.0;
+        match self.model(model) {
+            Some(entry) if entry.input > 0.0 => Rates {
+                read: entry.read / entry.input,
+                write: self
+                    .lifetimes
+                    .iter()
+                    .map(|lifetime| {
+                        entry
+                            .write
+                            .get(&lifetime.name)
+                            .map_or(lifetime.write_multiplier, |price| price / entry.input)
+                    })
+                    .collect(),
+                input_usd: Some(per_token(entry.input)),
+                output_usd: Some(per_token(entry.output)),
+            },
+            _ => Rates {
+                read: self.read_multiplier,
+                write: self
+                    .lifetimes
+                    .iter()
+                    .map(|lifetime| lifetime.write_multiplier)
+                    .collect(),
+                input_usd: None,
+                output_usd: None,
+            },
         }
+    }
+
+    /// The index of the lifetime a prefix ending at `boundary` is cached
+    /// for: the longest on offer for the agent prefix, which every
+    /// conversation of the agent reads, and the shortest for the rest,
+    /// whose readers come soon or not at all.
+    pub fn lifetime_index(&self, boundary: Boundary) -> Option<usize> {
+        match boundary {
+            Boundary::Agent => self.lifetimes.len().checked_sub(1),
+            _ => (!self.lifetimes.is_empty()).then_some(0),
+        }
+    }
+
+    /// The lifetime a prefix ending at `boundary` is cached for.
+    pub fn lifetime(&self, boundary: Boundary) -> Option<&Lifetime> {
+        self.lifetime_index(boundary)
+            .and_then(|index| self.lifetimes.get(index))
     }
 
     /// Breakpoints at `boundaries` (each with the tokens through it, in
     /// request order), keeping the earliest ones when the profile allows
-    /// fewer, and skipping a boundary that adds nothing to the one before.
-    /// Only explicit profiles take breakpoints, but every caching profile
-    /// warns when a shared prefix is too short to be cached.
+    /// fewer, skipping a boundary that adds nothing to the one before, and
+    /// never spending one on a prefix shorter than the model caches. Only
+    /// explicit profiles take breakpoints, but every caching profile warns
+    /// when a shared prefix is too short to be cached.
     pub fn place(&self, model: &str, boundaries: &[(Boundary, u64)]) -> Placed {
         let mut placed = Placed::default();
-        if self.caching == Caching::None {
-            return placed;
-        }
         let minimum = self.minimum_prefix(model);
         let mut previous = 0;
         for &(boundary, tokens) in boundaries {
+            let mut skip = |why: String| {
+                placed.skipped.push(Skipped {
+                    after: boundary,
+                    tokens,
+                    why,
+                });
+            };
+            if self.caching == Caching::None {
+                skip(format!("the `{}` profile caches nothing", self.name));
+                continue;
+            }
             if tokens == previous {
+                skip("it adds nothing to the prefix before it".to_string());
                 continue;
             }
             previous = tokens;
-            if tokens < minimum && matches!(boundary, Boundary::Agent | Boundary::Person) {
-                placed.warnings.push(format!(
-                    "{} is {tokens} tokens, shorter than the {minimum} `{model}` needs under the `{}` profile: it is not cached on its own",
-                    boundary.describe(),
-                    self.name
+            if tokens < minimum {
+                skip(format!(
+                    "it is shorter than the {minimum} tokens `{model}` caches, so no breakpoint is spent on it"
                 ));
+                // The history grows turn by turn: being short now is no news.
+                if boundary != Boundary::History {
+                    placed.warnings.push(format!(
+                        "{} is {tokens} tokens, shorter than the {minimum} `{model}` caches under the `{}` profile: {}",
+                        boundary.describe(),
+                        self.name,
+                        match self.caching {
+                            Caching::Explicit => "no breakpoint is spent on it, and it is cached only inside a longer prefix",
+                            _ => "it is cached only inside a longer prefix",
+                        }
+                    ));
+                }
+                continue;
             }
-            if self.caching == Caching::Explicit && placed.breakpoints.len() < self.max_breakpoints
-            {
-                placed.breakpoints.push(Breakpoint {
-                    after: boundary,
-                    tokens,
-                    lifetime: self
-                        .lifetime(boundary)
-                        .map_or_else(String::new, |lifetime| lifetime.name.clone()),
-                });
+            match self.caching {
+                Caching::Explicit if placed.breakpoints.len() < self.max_breakpoints => {
+                    placed.breakpoints.push(self.breakpoint(boundary, tokens));
+                }
+                Caching::Explicit => skip(format!(
+                    "the {} breakpoints the `{}` profile allows are spent on earlier prefixes",
+                    self.max_breakpoints, self.name
+                )),
+                _ => skip(format!(
+                    "the `{}` profile caches every long enough prefix by itself",
+                    self.name
+                )),
             }
         }
         placed
+    }
+
+    fn breakpoint(&self, boundary: Boundary, tokens: u64) -> Breakpoint {
+        let lifetime = self.lifetime(boundary);
+        let name = lifetime.map_or_else(String::new, |lifetime| lifetime.name.clone());
+        let longest = boundary == Boundary::Agent && self.lifetimes.len() > 1;
+        let why = if longest {
+            format!(
+                "{tokens} tokens read again by {}; cached for {name}, the longest lifetime on offer, as its readers are spread over the day",
+                boundary.readers()
+            )
+        } else {
+            format!(
+                "{tokens} tokens read again by {}; cached for {name}, the shortest lifetime on offer, as its readers come soon or not at all",
+                boundary.readers()
+            )
+        };
+        Breakpoint {
+            after: boundary,
+            tokens,
+            lifetime: name,
+            why,
+        }
     }
 }
 
@@ -278,7 +435,8 @@ impl Profiles {
 
 impl Profile {
     /// What serde cannot say: a caching profile has a lifetime, prices are
-    /// not negative, lifetimes come shortest first.
+    /// not negative, lifetimes come shortest first, every model has a
+    /// minimum and a write price for every lifetime, and tools come first.
     fn validate(&self) -> Result<(), String> {
         let name = &self.name;
         if self.caching != Caching::None && self.lifetimes.is_empty() {
@@ -289,11 +447,22 @@ impl Profile {
                 "profile `{name}` has explicit caching but no `max_breakpoints`"
             ));
         }
-        let mut prices = std::iter::once(self.read_multiplier).chain(
-            self.lifetimes
-                .iter()
-                .map(|lifetime| lifetime.write_multiplier),
-        );
+        if self.order.first().is_some_and(|first| first != "tools") {
+            return Err(format!(
+                "profile `{name}` must list `tools` first in `order`: both providers read tool definitions first"
+            ));
+        }
+        let mut prices = std::iter::once(self.read_multiplier)
+            .chain(
+                self.lifetimes
+                    .iter()
+                    .map(|lifetime| lifetime.write_multiplier),
+            )
+            .chain(self.models.values().flat_map(|entry| {
+                [entry.input, entry.output, entry.read]
+                    .into_iter()
+                    .chain(entry.write.values().copied())
+            }));
         if prices.any(|price| !price.is_finite() || price < 0.0) {
             return Err(format!("profile `{name}` has a negative or infinite price"));
         }
@@ -305,6 +474,30 @@ impl Profile {
             return Err(format!(
                 "profile `{name}` must list its lifetimes shortest first"
             ));
+        }
+        for (model, entry) in &self.models {
+            if entry.minimum_prefix_tokens == 0 {
+                return Err(format!(
+                    "model `{model}` of profile `{name}` has no `minimum_prefix_tokens`"
+                ));
+            }
+            if let Some(lifetime) = self
+                .lifetimes
+                .iter()
+                .find(|lifetime| !entry.write.contains_key(&lifetime.name))
+            {
+                return Err(format!(
+                    "model `{model}` of profile `{name}` has no write price for the `{}` lifetime",
+                    lifetime.name
+                ));
+            }
+        }
+        if let Some(model) = &self.default_model {
+            if self.model(model).is_none() {
+                return Err(format!(
+                    "profile `{name}` names `{model}` as its default model but does not list it"
+                ));
+            }
         }
         Ok(())
     }
@@ -325,26 +518,156 @@ mod tests {
     }
 
     #[test]
-    fn short_shared_prefixes_warn_and_the_limit_holds() {
+    fn every_model_a_profile_names_has_a_minimum_and_prices_that_make_sense() {
+        let profiles = Profiles::builtin();
+        for profile in profiles.profiles.values() {
+            let mut named: Vec<&str> = profile.models.keys().map(String::as_str).collect();
+            named.extend(profile.default_model.as_deref());
+            for model in named {
+                let entry = profile.model(model).unwrap_or_else(|| {
+                    panic!("`{}` names `{model}` but lists no entry", profile.name)
+                });
+                assert!(entry.minimum_prefix_tokens >= 256, "{model}");
+                assert_eq!(profile.minimum_prefix(model), entry.minimum_prefix_tokens);
+                assert!(
+                    entry.read < entry.input,
+                    "{model}: a hit costs less than input"
+                );
+                assert!(
+                    entry.output >= entry.input,
+                    "{model}: output costs at least input"
+                );
+                for lifetime in &profile.lifetimes {
+                    let write = entry.write[&lifetime.name];
+                    assert!(
+                        write >= entry.input,
+                        "{model}: a write costs at least input"
+                    );
+                }
+            }
+        }
+        let anthropic = profiles.get("anthropic").unwrap();
+        assert_eq!(anthropic.models.len(), 18);
+        assert!(profiles
+            .get("openai")
+            .unwrap()
+            .models
+            .contains_key("gpt-5.5"));
+    }
+
+    #[test]
+    fn dated_snapshots_find_their_model_and_others_fall_back() {
+        let profiles = Profiles::builtin();
+        let anthropic = profiles.get("anthropic").unwrap();
+        assert_eq!(anthropic.minimum_prefix("claude-opus-4-5-20251101"), 4096);
+        // No prefix matching: Opus 4.5's entry is not Opus 4's, whose
+        // snapshot falls back to the profile's minimum.
+        assert_eq!(anthropic.minimum_prefix("claude-opus-4-20250514"), 1024);
+        assert!(anthropic.model("claude-opus-4-20250514").is_none());
+        assert!(anthropic.model("claude-opus-4-5-x").is_none());
+        assert_eq!(anthropic.minimum_prefix("claude-unknown"), 1024);
+        let rates = anthropic.rates("claude-sonnet-4-6");
+        assert!((rates.read - 0.1).abs() < 1e-9);
+        assert_eq!(rates.write.len(), 2);
+        assert!((rates.write[1] - 2.0).abs() < 1e-9);
+        assert!(rates.input_usd.is_some());
+        let unknown = anthropic.rates("claude-unknown");
+        assert_eq!(unknown.input_usd, None);
+        assert!((unknown.write[0] - 1.25).abs() < 1e-9);
+        let openai = profiles.get("openai").unwrap();
+        assert!((openai.rates("gpt-4o").read - 0.5).abs() < 1e-9);
+        assert!((openai.rates("gpt-5.5").write[0] - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn short_prefixes_take_no_breakpoint_and_warn_and_the_limit_holds() {
         let profiles = Profiles::builtin();
         let mut anthropic = profiles.get("anthropic").unwrap().clone();
-        anthropic.max_breakpoints = 2;
         let placed = anthropic.place(
-            "claude-sonnet-4-5",
+            "claude-sonnet-4-6",
             &[
                 (Boundary::Agent, 300),
                 (Boundary::Person, 400),
+                (Boundary::Opening, 900),
+                (Boundary::History, 2_000),
+            ],
+        );
+        assert_eq!(placed.breakpoints.len(), 1, "{:?}", placed.breakpoints);
+        assert_eq!(placed.breakpoints[0].after, Boundary::History);
+        assert_eq!(placed.warnings.len(), 3, "{:?}", placed.warnings);
+        assert_eq!(
+            placed.skipped[0].why,
+            "it is shorter than the 1024 tokens `claude-sonnet-4-6` caches, so no breakpoint is spent on it"
+        );
+        assert!(placed.warnings[0].starts_with("the agent prefix"));
+        assert!(placed.warnings[2].starts_with("the conversation prefix"));
+
+        anthropic.max_breakpoints = 2;
+        let placed = anthropic.place(
+            "claude-sonnet-4-6",
+            &[
+                (Boundary::Agent, 1_300),
+                (Boundary::Person, 1_400),
                 (Boundary::Opening, 2_000),
             ],
         );
-        assert_eq!(placed.breakpoints.len(), 2);
-        assert_eq!(placed.warnings.len(), 2, "{:?}", placed.warnings);
-        assert!(placed.warnings[0].starts_with("the agent prefix"));
+        let after: Vec<Boundary> = placed.breakpoints.iter().map(|b| b.after).collect();
+        assert_eq!(after, [Boundary::Agent, Boundary::Person]);
+        assert!(placed.skipped[0]
+            .why
+            .starts_with("the 2 breakpoints the `anthropic` profile allows"));
+        assert_eq!(
+            placed.breakpoints[0].why,
+            "1300 tokens read again by every conversation of the agent, whoever it is with; cached for 1h, the longest lifetime on offer, as its readers are spread over the day"
+        );
+        assert!(placed.breakpoints[0]
+            .why
+            .contains("1h, the longest lifetime"));
+        assert!(placed.breakpoints[1]
+            .why
+            .contains("5m, the shortest lifetime"));
+    }
+
+    #[test]
+    fn automatic_profiles_warn_but_take_no_breakpoints() {
+        let profiles = Profiles::builtin();
+        let openai = profiles.get("openai").unwrap();
+        let placed = openai.place(
+            "gpt-5.5",
+            &[(Boundary::Agent, 600), (Boundary::Person, 2_000)],
+        );
+        assert!(placed.breakpoints.is_empty());
+        assert_eq!(placed.warnings.len(), 1);
+        assert_eq!(
+            placed.skipped[1].why,
+            "the `openai` profile caches every long enough prefix by itself"
+        );
     }
 
     #[test]
     fn bad_files_are_errors() {
         assert!(Profiles::from_toml("[profiles.x]\ncaching = \"explicit\"\n").is_err());
         assert!(Profiles::from_toml("nonsense").is_err());
+        let no_minimum = r#"
+            [profiles.x]
+            caching = "automatic"
+            lifetimes = [{ name = "5m", seconds = 300, write_multiplier = 1.0 }]
+            [profiles.x.models]
+            "m" = { minimum_prefix_tokens = 0, input = 1.0, output = 2.0, read = 0.1, write = { "5m" = 1.0 } }
+        "#;
+        let error = Profiles::from_toml(no_minimum).unwrap_err();
+        assert!(error.contains("has no `minimum_prefix_tokens`"), "{error}");
+        let missing_write = no_minimum
+            .replace("minimum_prefix_tokens = 0", "minimum_prefix_tokens = 1024")
+            .replace("\"5m\" = 1.0 }", "}");
+        let error = Profiles::from_toml(&missing_write).unwrap_err();
+        assert!(
+            error.contains("no write price for the `5m` lifetime"),
+            "{error}"
+        );
+        let tools_last = "[profiles.x]\ncaching = \"none\"\norder = [\"system\", \"tools\"]\n";
+        assert!(Profiles::from_toml(tools_last)
+            .unwrap_err()
+            .contains("`tools` first"));
     }
 }

@@ -307,6 +307,10 @@ fn unfaithful(bundle: &Bundle, rebuilt: &Bundle, at: Span) -> Vec<Diagnostic> {
             } else {
                 contributor.framing.clone()
             },
+            // How an eager load chose from usage is a record a manifest
+            // cannot say; what it loads (its tools and operations, compared
+            // here) is what the runtime acts on.
+            choice: None,
             ..contributor.clone()
         }
     };

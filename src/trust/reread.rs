@@ -286,7 +286,11 @@ mod tests {
             let text = std::fs::read_to_string(&path).unwrap();
             let source = SourceFile::new(path.display().to_string(), text);
             let plugin = crate::analyze(&source, &config).plugin.unwrap();
-            let bundle = crate::bundle::build(&plugin, &config).expect("a canonical bundle");
+            // An eager load that chooses from usage holds what its usage
+            // file chose; read back, it loads those items plainly.
+            let usages = crate::bundle::usage::for_plugin(&path, &plugin, None).unwrap();
+            let mut bundle = crate::bundle::build_with_usage(&plugin, &config, &[], &usages)
+                .expect("a canonical bundle");
             let reread = manifest(&bundle, bundle.requested_owner).unwrap();
             let again = crate::analyze(&SourceFile::new("reread", reread.clone()), &config);
             assert!(
@@ -297,6 +301,9 @@ mod tests {
             );
             let rebuilt =
                 crate::bundle::build(&again.plugin.unwrap(), &config).expect("a canonical bundle");
+            for contributor in &mut bundle.contributors {
+                contributor.choice = None;
+            }
             assert_eq!(
                 rebuilt.contributors,
                 bundle.contributors,

@@ -99,6 +99,9 @@ pub struct Added {
     pub loads_tools: Vec<String>,
     /// `(skill, operations)` loaded ahead.
     pub loads_skill: Option<(String, Vec<String>)>,
+    /// How an eager load that chooses from usage chose: the usage file,
+    /// how many conversations it records, its digest, and what it left out.
+    pub chosen: Option<String>,
     pub calls: Option<Call>,
     /// `(origin, source)` of retrieved text.
     pub retrieved: Option<(String, String)>,
@@ -289,6 +292,21 @@ impl Added {
                 .operations
                 .as_ref()
                 .map(|operations| (operations.skill.clone(), operations.operations.clone())),
+            chosen: contributor.choice.as_ref().map(|choice| {
+                format!(
+                    "chosen from usage `{}` ({} conversations, {}); candidates left out: {}",
+                    choice.usage,
+                    choice.conversations,
+                    choice.usage_digest,
+                    choice
+                        .candidates
+                        .iter()
+                        .filter(|candidate| !candidate.chosen)
+                        .map(|candidate| candidate.item.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            }),
             calls: contributor.call.as_ref().map(|call| Call {
                 tool: call.tool.clone(),
                 arguments: serde_json::to_string(&call.arguments).unwrap_or_default(),

@@ -8,7 +8,7 @@ const SLACK: u64 = 4;
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (index, contributor) in cx.contributors() {
         let measure = cx.measure(index);
-        if !measure.complete {
+        if !measure.complete || measure.chosen_within_budget {
             continue;
         }
         let budget = contributor.budget.value;

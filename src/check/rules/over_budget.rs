@@ -8,7 +8,7 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (index, contributor) in cx.contributors() {
         let budget = contributor.budget.value;
         let measure = cx.measure(index);
-        if measure.fits(budget) {
+        if measure.chosen_within_budget || measure.fits(budget) {
             continue;
         }
         let measured = measure.tokens();

@@ -1,58 +1,73 @@
-//! A deterministic simulation of many conversations, to measure what the
-//! placement rules buy in prompt-cache sharing.
+//! A deterministic simulation of a fleet of conversations, to measure what
+//! placement buys in prompt-cache sharing, against what a careful engineer
+//! would build without it.
 //!
-//! `A` agents each hold `C` conversations with each of `P` persons, of `T`
-//! turns each, starting at random times over a week. Turns come after random
-//! idle gaps (mostly minutes, sometimes hours, now and then overnight, so
-//! dates are crossed); a quarter of the conversations switch model partway;
-//! every skill is updated once, halfway through the week; a conversation is
-//! compacted when its stored history passes a size. Every request is laid
-//! out twice:
+//! **The fleet.** `agents` agents each hold `conversations` conversations
+//! with each of `persons` persons. A conversation starts during its
+//! person's working week (Monday to Saturday, 08:00 to 20:00 in their own
+//! offset, people spread over six time zones), and has from `min_turns` to
+//! `turns` turns, short ones commonest. Turns come after random idle gaps
+//! (mostly minutes, sometimes hours, now and then overnight, so cache
+//! entries expire and dates are crossed); a quarter of the conversations
+//! switch model partway; every skill is updated once, halfway through the
+//! days conversations start in; a conversation is compacted when its
+//! stored history passes a size. With a usage file, each turn calls tools and skill operations at
+//! the rates the file records, and a call to something not loaded costs a
+//! round. The random numbers come from splitmix64 with the given seed, so
+//! a seed always gives the same figures; message texts are synthetic words
+//! and tool calls go through [`CliGate`](crate::runtime::CliGate).
 //!
-//! - **composed**, as [`Conversation`] composes it: the kept system prompt,
-//!   the opening, the stored history with its notes, this turn's notes,
-//!   with cache breakpoints where the shared prefixes end;
-//! - **naive**: every contribution rendered into the system prompt every
-//!   turn (times, person values, eager-run results, notes and facts in full),
-//!   in the same placement order, followed by the stored messages, with
-//!   breakpoints after the system prompt and after the history.
+//! **The layouts.** Every turn is laid out each way the report compares
+//! (see [`LayoutName`] and each layout's `assumptions`), and each layout's
+//! requests go, in time order across the whole fleet, through one
+//! simulated provider cache under the chosen [`Profile`]:
 //!
-//! Both layouts then go, in time order across all conversations, through
-//! one simulated provider cache under the chosen [`Profile`]. The random
-//! numbers come from splitmix64 with the given seed, so a seed always gives
-//! the same figures. Message texts are synthetic words; the tool calls go
-//! through [`CliGate`]. Tool definitions the host sends before the system
-//! prompt are the same in both layouts and left out.
+//! - `contrib`: the cache-optimal layout ([`crate::runtime::layout`]);
+//! - `hand-placed` (b): the best a careful engineer builds without contrib;
+//! - `uncached` (c): (b)'s requests with no caching;
+//! - `naive` (a): every contribution rendered into the system prompt on
+//!   every turn, the anti-pattern;
+//! - `design-table`: contrib with eager loads in the opening, as the
+//!   design's placement table has them;
+//! - `contrib-without-eager-loads`, with a usage file: what rounds the
+//!   eager loads save.
+//!
+//! **Cost** counts input tokens at the model's uncached, cache-read and
+//! cache-write prices, in units of one uncached input token; output tokens
+//! (the same replies in every layout, plus a call per round) are counted
+//! and priced apart, in dollars when the profile lists the model.
 //!
 //! ```
 //! use contrib::runtime::simulate::{simulate, Options};
 //! use contrib::runtime::Profiles;
 //!
 //! let profiles = Profiles::builtin();
-//! let options = Options { agents: 1, persons: 2, conversations: 1, turns: 3, ..Options::default() };
-//! let report = simulate(&[], profiles.get("anthropic").unwrap(), &options);
-//! assert_eq!(report.requests, 6);
-//! assert_eq!(report.composed.recompositions_per_conversation, 0.0);
-//! assert_eq!(report.naive.recompositions_per_conversation, 2.0);
+//! let options = Options { agents: 1, persons: 2, conversations: 1, turns: 3, min_turns: 3, ..Options::default() };
+//! let report = simulate(&[], profiles.get("anthropic").unwrap(), &options, None);
+//! assert_eq!(report.turns, 6);
+//! let contrib = report.layout("contrib").unwrap();
+//! assert_eq!(contrib.requests, 6);
+//! assert_eq!(contrib.system_prompt_changes_per_conversation, 0.0);
 //! ```
 
 mod figures;
+mod play;
 mod script;
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::bundle::usage::{Item, Usage};
 use crate::bundle::Bundle;
-use crate::runtime::cache::{Block, CacheTotals, Mark, Request};
-use crate::runtime::compose::REQUEST_TOKENIZER;
+use crate::ir::Kind;
 use crate::runtime::profiles::{Boundary, Caching, Profile};
-use crate::runtime::record::{RequestInput, Turn, TurnInput};
-use crate::runtime::session::{Person, Session};
+use crate::runtime::record::TurnInput;
+use crate::runtime::session::Person;
 use crate::runtime::time::Timestamp;
-use crate::runtime::{CliGate, Conversation};
-use figures::Layout;
-use script::{mix, person, script, session, Rng};
+pub use figures::{AgentShares, Interval, LayoutReport, PersonShares, Shares, Usd};
+use play::Key;
+use script::{person, script, session, Rng};
 
 /// The simulation's size and its fixed choices.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -61,8 +76,15 @@ pub struct Options {
     pub persons: usize,
     /// Conversations per agent and person.
     pub conversations: usize,
+    /// The most turns a conversation has.
     pub turns: usize,
+    /// The fewest; lengths between are drawn with short ones commonest.
+    pub min_turns: usize,
     pub seed: u64,
+    /// The days (from the start of the week, Monday on) over which
+    /// conversations start: 6 spreads them over a working week, 1 puts a
+    /// week's conversations into one busy day.
+    pub days: u32,
     /// The model conversations start on.
     pub model: String,
     /// The model a quarter of conversations switch to.
@@ -73,7 +95,7 @@ pub struct Options {
     pub compact_after_tokens: u64,
     /// What a compaction leaves of the history, in words.
     pub summary_words: usize,
-    /// When the simulated week begins.
+    /// When the simulated week begins (a Monday).
     pub start: Timestamp,
 }
 
@@ -84,9 +106,11 @@ impl Default for Options {
             persons: 4,
             conversations: 3,
             turns: 12,
+            min_turns: 1,
             seed: 1,
-            model: "claude-sonnet-4-5".into(),
-            switch_model: "claude-opus-4-1".into(),
+            days: 6,
+            model: "claude-sonnet-4-6".into(),
+            switch_model: "claude-opus-4-6".into(),
             compact_after_tokens: 4_000,
             summary_words: 300,
             start: Timestamp::new(1_772_409_600, 0), // 2026-03-02T00:00:00Z
@@ -94,59 +118,129 @@ impl Default for Options {
     }
 }
 
-/// The figures for one layout.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Figures {
-    /// The system-prompt prefix identical in every request of an agent
-    /// (mean over agents).
-    pub agent_shared_bytes: f64,
-    pub agent_shared_tokens: f64,
-    /// The system-prompt prefix identical in every request one person makes
-    /// of one agent (mean over agent and person pairs).
-    pub person_shared_bytes: f64,
-    pub person_shared_tokens: f64,
-    /// The mean system prompt.
-    pub system_prompt_bytes: f64,
-    /// Compositions after the first, per conversation.
-    pub recompositions_per_conversation: f64,
-    /// Bytes of each request after the prefix it shares with the previous
-    /// request of its conversation: what changed or moved (mean per turn).
-    pub resent_bytes_per_turn: f64,
-    /// Mean request size.
-    pub request_bytes: f64,
-    pub request_tokens: f64,
-    pub cache: CacheTotals,
-    /// `cache.cost` against sending every token uncached.
-    pub relative_cost: f64,
-    /// The cache's tokens hour by hour of simulated time, for charts.
-    pub timeline: Vec<Interval>,
+/// The layouts the report compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LayoutName {
+    Contrib,
+    HandPlaced,
+    Uncached,
+    Naive,
+    DesignTable,
+    #[serde(rename = "contrib-without-eager-loads")]
+    WithoutEagerLoads,
 }
 
-/// What the cache did in one hour of simulated time.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
-pub struct Interval {
-    /// Seconds since the simulation's start at which the hour begins.
-    pub offset_seconds: i64,
-    pub requests: u64,
-    pub read_tokens: u64,
-    pub write_tokens: u64,
-    pub uncached_tokens: u64,
+impl LayoutName {
+    pub const ALL: [LayoutName; 6] = [
+        LayoutName::Contrib,
+        LayoutName::HandPlaced,
+        LayoutName::Uncached,
+        LayoutName::Naive,
+        LayoutName::DesignTable,
+        LayoutName::WithoutEagerLoads,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            LayoutName::Contrib => "contrib",
+            LayoutName::HandPlaced => "hand-placed",
+            LayoutName::Uncached => "uncached",
+            LayoutName::Naive => "naive",
+            LayoutName::DesignTable => "design-table",
+            LayoutName::WithoutEagerLoads => "contrib-without-eager-loads",
+        }
+    }
+
+    /// What the layout is, in a phrase.
+    pub fn title(self) -> &'static str {
+        match self {
+            LayoutName::Contrib => "contrib, cache-optimal",
+            LayoutName::HandPlaced => "(b) hand-placed, the fair baseline",
+            LayoutName::Uncached => "(c) no caching",
+            LayoutName::Naive => "(a) naive, the anti-pattern",
+            LayoutName::DesignTable => "contrib, eager loads in the opening",
+            LayoutName::WithoutEagerLoads => "contrib without eager loads",
+        }
+    }
+
+    /// What the layout assumes, sentence by sentence.
+    pub fn assumptions(self) -> &'static [&'static str] {
+        match self {
+            LayoutName::Contrib => &[
+                "tools, then the platform and agent parts of the system prompt and the eager-loaded skill operations, then the person part, then the opening, then the stored history with its notes, then this turn's notes and prompt",
+                "breakpoints after the agent prefix (1h), the person part, the opening and the stored history (5m), each only where the prefix is long enough for the model to cache",
+                "the system prompt is composed once per conversation and again only at a compaction or a model change; notes that change the conversation are stored with it, facts told in full once and then only what changed",
+            ],
+            LayoutName::HandPlaced => &[
+                "what a careful engineer builds without contrib: the same tools and static system prompt (platform, agent and person texts, the skill operations it would paste in), with breakpoints at its stable boundaries (after the agent part, 1h; after the person part, 5m)",
+                "what a conversation starts with (the eager runs' results, conversation texts) computed once and sent as its first message, with a breakpoint after it",
+                "the history holds prompts and replies only; everything else that varies (facts in full, the notes that apply this turn, retrieved content) is rebuilt every turn after the history's breakpoint and never stored",
+            ],
+            LayoutName::Uncached => &[
+                "the hand-placed layout's requests with no caching: every input token at the uncached price",
+            ],
+            LayoutName::Naive => &[
+                "the anti-pattern: every contribution (times, person values, eager runs run again, this turn's notes, facts in full) rendered into the system prompt on every turn, in placement order, after the host's tools",
+                "breakpoints after the system prompt and after the history, both 5m: the system prompt changes every turn, so neither is ever read by anyone else",
+            ],
+            LayoutName::DesignTable => &[
+                "contrib as the design's placement table has it: eager loads (tool loads and skill reads) in the conversation's opening, after the person part, where no other person's conversation can share them",
+            ],
+            LayoutName::WithoutEagerLoads => &[
+                "contrib with no eager loads: the first call in a conversation (after its last compaction) of each tool or operation the eager loads would have loaded costs a round, a request ending in the load and one more carrying its result",
+            ],
+        }
+    }
 }
 
-/// Both layouts' figures.
+/// Something the fleet's turns call that an eager load names: its chance
+/// per turn (from the usage file) and what it adds when loaded.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Loadable {
+    pub item: Item,
+    pub per_turn: f64,
+    pub tokens: u64,
+}
+
+/// Every layout's figures.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
     pub options: Options,
     pub profile: String,
-    /// How the profile caches: the naive layout's breakpoints matter only
-    /// when it is explicit.
+    /// How the profile caches: breakpoints matter only when it is explicit.
     pub caching: Caching,
-    pub requests: u64,
-    pub composed: Figures,
-    pub naive: Figures,
-    /// Shared prefixes of the composed layout too short for the model to
+    /// What cost includes, in a sentence.
+    pub cost_includes: &'static str,
+    pub conversations: u64,
+    pub turns: u64,
+    pub layouts: Vec<LayoutReport>,
+    /// The hand-placed layout's input cost against contrib's: above 1 when
+    /// contrib is cheaper.
+    pub fair_ratio: f64,
+    /// The same with output tokens priced in, when the profile prices every
+    /// model in the fleet.
+    pub fair_ratio_with_output: Option<f64>,
+    /// Shared prefixes of the contrib layout too short for the model to
     /// cache: the composer's warnings, counted.
     pub short_prefixes: Vec<ShortPrefix>,
+    /// With a usage file: what the eager loads save and spend.
+    pub eager_loads: Option<EagerLoadFigures>,
+}
+
+/// The eager loads' rounds saved against the budget spent.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EagerLoadFigures {
+    /// The usage file's digest.
+    pub usage: String,
+    /// Tokens the eager loads add to every request, on average.
+    pub preloaded_tokens_per_request: f64,
+    pub rounds_with: u64,
+    pub rounds_without: u64,
+    pub rounds_saved_per_conversation: f64,
+    /// Input cost with and without them, in uncached-input-token units.
+    pub cost_with: f64,
+    pub cost_without: f64,
 }
 
 /// How often a shared prefix was under the model's minimum cacheable size.
@@ -169,7 +263,7 @@ impl ShortPrefix {
             format!("{} to {} tokens", self.fewest_tokens, self.most_tokens)
         };
         format!(
-            "{} ({size}) was shorter than its model's minimum cacheable prefix in {} of {requests} requests, and so not cached on its own",
+            "{} ({size}) was shorter than its model's minimum cacheable prefix in {} of {requests} turns, and so not cached on its own",
             self.boundary.describe(),
             self.requests
         )
@@ -177,50 +271,50 @@ impl ShortPrefix {
 }
 
 impl Report {
-    /// The naive layout's cost as a multiple of the composed one's.
-    pub fn naive_cost_ratio(&self) -> f64 {
-        ratio(self.naive.cache.cost, self.composed.cache.cost)
-    }
-
-    /// The same for a naive host that marks no breakpoints at all, and so
-    /// pays for every input token once, without cache writes.
-    pub fn naive_unmarked_cost_ratio(&self) -> f64 {
-        ratio(
-            self.naive.cache.input_tokens as f64,
-            self.composed.cache.cost,
-        )
+    /// A layout's figures by name.
+    pub fn layout(&self, name: &str) -> Option<&LayoutReport> {
+        self.layouts.iter().find(|layout| layout.name == name)
     }
 }
 
-fn ratio(numerator: f64, denominator: f64) -> f64 {
-    if denominator == 0.0 {
-        return 0.0;
-    }
-    numerator / denominator
-}
-
-/// Runs the simulation.
-pub fn simulate(bundles: &[Bundle], profile: &Profile, options: &Options) -> Report {
+/// Runs the simulation. `usage`, when given, is what the fleet's turns
+/// call: the rates at which each tool and operation an eager load names
+/// is called per turn.
+pub fn simulate(
+    bundles: &[Bundle],
+    profile: &Profile,
+    options: &Options,
+    usage: Option<&Usage>,
+) -> Report {
     let mut rng = Rng(options.seed);
-    let skill_update_at = options.start.plus_seconds(7 * 86_400 / 2);
-    let mut composed = Layout::default();
-    let mut naive = Layout::default();
+    // Halfway through the days conversations start in, so that the update
+    // lands inside the fleet's traffic however long it runs.
+    let skill_update_at = options
+        .start
+        .plus_seconds(i64::from(options.days.max(1)) * 86_400 / 2);
+    let loadable = usage.map_or_else(Vec::new, |usage| loadable(bundles, usage));
+    let rates: Vec<f64> = loadable.iter().map(|item| item.per_turn).collect();
+    let mut sent: BTreeMap<LayoutName, Vec<play::Sent>> = BTreeMap::new();
     let mut short: BTreeMap<Boundary, ShortPrefix> = BTreeMap::new();
-    let mut requests = 0;
+    let mut recompositions = Vec::new();
+    let mut turns = 0;
     let people: Vec<Person> = (0..options.persons).map(|p| person(p, &mut rng)).collect();
+    let mut writer = 0u32;
     for agent in 0..options.agents {
-        for (p, person) in people.iter().enumerate() {
-            for c in 0..options.conversations {
+        for (index, person) in people.iter().enumerate() {
+            for _ in 0..options.conversations {
                 let session = session(bundles, agent, person, options, &mut rng);
-                let script = script(&session, options, skill_update_at, &mut rng);
+                let script = script(&session, options, &rates, skill_update_at, &mut rng);
+                turns += script.len() as u64;
                 let key = Key {
                     agent,
-                    person: p,
-                    conversation: c,
+                    person: index,
+                    writer,
                 };
-                let outcome = run(bundles, profile, session, &script, options, key);
-                requests += outcome.composed.len() as u64;
-                for (boundary, tokens) in outcome.short {
+                writer += 1;
+                let played =
+                    play::play(bundles, profile, session, &script, &loadable, options, key);
+                for (boundary, tokens) in played.short {
                     let entry = short.entry(boundary).or_insert(ShortPrefix {
                         boundary,
                         requests: 0,
@@ -231,271 +325,143 @@ pub fn simulate(bundles: &[Bundle], profile: &Profile, options: &Options) -> Rep
                     entry.fewest_tokens = entry.fewest_tokens.min(tokens);
                     entry.most_tokens = entry.most_tokens.max(tokens);
                 }
-                composed.add(key, outcome.composed, outcome.recompositions);
-                naive.add(key, outcome.naive, script.len().saturating_sub(1) as u32);
+                recompositions.push(played.recompositions);
+                for (name, one) in played.sent {
+                    sent.entry(name).or_default().push(one);
+                }
             }
         }
     }
+    let conversations = u64::from(writer);
+    let none = Profile::none();
+    let agent_names: Vec<String> = (0..options.agents).map(script::agent_name).collect();
+    let mut layouts: Vec<LayoutReport> = LayoutName::ALL
+        .iter()
+        .filter_map(|&name| {
+            let (requests, cache_profile) = match name {
+                LayoutName::Uncached => (sent.get(&LayoutName::HandPlaced)?, &none),
+                _ => (sent.get(&name)?, profile),
+            };
+            Some(figures::figures(
+                name,
+                requests,
+                cache_profile,
+                profile,
+                conversations,
+                &agent_names,
+                options.start.unix_seconds,
+            ))
+        })
+        .collect();
+    let recomposed = recompositions.iter().map(|&n| f64::from(n)).sum::<f64>();
+    for layout in &mut layouts {
+        if matches!(
+            layout.name,
+            "contrib" | "design-table" | "contrib-without-eager-loads"
+        ) {
+            layout.recompositions_per_conversation = Some(recomposed / conversations.max(1) as f64);
+        }
+    }
+    let find = |name: LayoutName| layouts.iter().find(|layout| layout.name == name.name());
+    let fair_ratio = match (find(LayoutName::HandPlaced), find(LayoutName::Contrib)) {
+        (Some(hand), Some(contrib)) => ratio(hand.input_cost, contrib.input_cost),
+        _ => 0.0,
+    };
+    let fair_ratio_with_output = match (find(LayoutName::HandPlaced), find(LayoutName::Contrib)) {
+        (Some(hand), Some(contrib)) => hand
+            .usd
+            .as_ref()
+            .zip(contrib.usd.as_ref())
+            .map(|(hand, contrib)| ratio(hand.total, contrib.total)),
+        _ => None,
+    };
+    let eager_loads = usage.and_then(|usage| {
+        let with = find(LayoutName::Contrib)?;
+        let without = find(LayoutName::WithoutEagerLoads)?;
+        Some(EagerLoadFigures {
+            usage: usage.digest.clone(),
+            preloaded_tokens_per_request: with.agent_prefix_tokens_per_request
+                - without.agent_prefix_tokens_per_request,
+            rounds_with: with.rounds,
+            rounds_without: without.rounds,
+            rounds_saved_per_conversation: (without.rounds as f64 - with.rounds as f64)
+                / conversations.max(1) as f64,
+            cost_with: with.input_cost,
+            cost_without: without.input_cost,
+        })
+    });
     Report {
         options: options.clone(),
         profile: profile.name.clone(),
         caching: profile.caching,
-        requests,
-        composed: composed.figures(profile, options.start),
-        naive: naive.figures(profile, options.start),
+        cost_includes: "input tokens at the model's uncached, cache-read and cache-write prices, in units of one uncached input token; output tokens (the same replies in every layout, plus a call per round) are priced apart, in dollars",
+        conversations,
+        turns,
+        layouts,
+        fair_ratio,
+        fair_ratio_with_output,
         short_prefixes: short.into_values().collect(),
+        eager_loads,
     }
 }
 
-#[derive(Debug, Clone, Copy)]
-struct Key {
-    agent: usize,
-    person: usize,
-    conversation: usize,
+/// The items some eager load names, with the usage file's rate per turn
+/// and their size: a chosen-by-usage load's own figures, otherwise the
+/// load's measured tokens shared evenly among what it loads. Calls to
+/// anything else cost the same in every layout and are left out.
+fn loadable(bundles: &[Bundle], usage: &Usage) -> Vec<Loadable> {
+    let mut found: BTreeMap<Item, u64> = BTreeMap::new();
+    for contributor in bundles
+        .iter()
+        .flat_map(|bundle| &bundle.contributors)
+        .filter(|contributor| contributor.kind == Kind::EagerLoad)
+    {
+        let mut items: Vec<Item> = contributor
+            .tools
+            .iter()
+            .map(|tool| Item::Tool { tool: tool.clone() })
+            .collect();
+        if let Some(load) = &contributor.operations {
+            items.extend(load.operations.iter().map(|operation| Item::Operation {
+                skill: load.skill.clone(),
+                operation: operation.clone(),
+            }));
+        }
+        let share = contributor.measured_tokens / items.len().max(1) as u64;
+        for item in items {
+            found.entry(item).or_insert(share);
+        }
+        for candidate in contributor
+            .choice
+            .iter()
+            .flat_map(|choice| &choice.candidates)
+        {
+            found.insert(candidate.item.clone(), candidate.tokens);
+        }
+    }
+    found
+        .into_iter()
+        .map(|(item, tokens)| Loadable {
+            per_turn: usage.per_turn(&item),
+            item,
+            tokens,
+        })
+        .filter(|item| item.per_turn > 0.0)
+        .collect()
+}
+
+fn ratio(numerator: f64, denominator: f64) -> f64 {
+    if denominator == 0.0 {
+        return 0.0;
+    }
+    numerator / denominator
 }
 
 /// One turn of a conversation's script.
-struct Step {
-    input: TurnInput,
-    user_words: usize,
-    reply_words: usize,
-}
-
-/// A request with what the figures need beside the cache's view of it.
-struct Sent {
-    request: Request,
-    model: String,
-    system_prompt: String,
-}
-
-struct Outcome {
-    composed: Vec<Sent>,
-    naive: Vec<Sent>,
-    recompositions: u32,
-    /// Each shared prefix too short to cache, with its tokens, per request.
-    short: Vec<(Boundary, u64)>,
-}
-
-/// Plays one conversation's script in both layouts.
-fn run(
-    bundles: &[Bundle],
-    profile: &Profile,
-    session: Session,
-    script: &[Step],
-    options: &Options,
-    key: Key,
-) -> Outcome {
-    let mut conversation = Conversation::start(bundles, session, CliGate, profile);
-    let mut short = Vec::new();
-    let mut words = Rng(options.seed ^ mix(key.agent, key.person, key.conversation));
-    let mut history: Vec<Text> = Vec::new();
-    let mut naive_history: Vec<Text> = Vec::new();
-    let mut composed = Vec::new();
-    let mut naive = Vec::new();
-    for step in script {
-        if step.input.compaction {
-            let summary = Text::new(words.words(options.summary_words));
-            history = vec![summary.clone()];
-            naive_history = vec![summary];
-        }
-        let turn = conversation.turn(step.input.clone());
-        let asked = conversation.request(RequestInput::at(turn.at));
-        let model = conversation.session().model.name.clone();
-        let user = Text::new(words.words(step.user_words));
-        let reply = Text::new(words.words(step.reply_words));
-
-        let system = conversation.system_prompt();
-        let mut blocks = vec![
-            Text::new(system.agent_prefix().to_string()),
-            Text::new(system.person_part().to_string()),
-        ];
-        blocks.extend(conversation.opening().iter().map(|item| Text {
-            tokens: item.tokens,
-            text: item.text.clone(),
-        }));
-        blocks.extend(history.iter().cloned());
-        let history_end = blocks.len();
-        let notes: Vec<Text> = turn
-            .notes
-            .iter()
-            .map(|note| Text::new(note.text.clone()))
-            .collect();
-        blocks.extend(notes.iter().cloned());
-        blocks.push(user.clone());
-        let facts: Vec<Text> = asked
-            .messages
-            .iter()
-            .map(|note| Text::new(note.text.clone()))
-            .collect();
-        blocks.extend(facts.iter().cloned());
-        let boundaries = boundaries(&conversation, &blocks, history_end);
-        let placed = profile.place(
-            &model,
-            &boundaries
-                .iter()
-                .map(|(b, _, t)| (*b, *t))
-                .collect::<Vec<_>>(),
-        );
-        let minimum = profile.minimum_prefix(&model);
-        if profile.caching != Caching::None {
-            short.extend(
-                boundaries
-                    .iter()
-                    .filter(|(boundary, _, tokens)| {
-                        matches!(boundary, Boundary::Agent | Boundary::Person) && *tokens < minimum
-                    })
-                    .map(|(boundary, _, tokens)| (*boundary, *tokens)),
-            );
-        }
-        let marks = placed
-            .breakpoints
-            .iter()
-            .filter_map(|breakpoint| {
-                let after = boundaries
-                    .iter()
-                    .find(|(boundary, _, _)| *boundary == breakpoint.after)?
-                    .1;
-                Some(mark(profile, breakpoint.after, after))
-            })
-            .collect();
-        composed.push(Sent {
-            request: request(&model, turn.at, &blocks, marks),
-            model: model.clone(),
-            system_prompt: system.text.clone(),
-        });
-
-        naive.push(naive_request(
-            &mut conversation,
-            profile,
-            &turn,
-            &model,
-            &naive_history,
-            &user,
-        ));
-
-        let stored = turn.notes.iter().filter(|note| note.persisted);
-        history.extend(stored.map(|note| Text::new(note.text.clone())));
-        history.push(user.clone());
-        history.extend(facts);
-        history.push(reply.clone());
-        naive_history.extend([user, reply]);
-    }
-    Outcome {
-        composed,
-        naive,
-        recompositions: conversation.recompositions(),
-        short,
-    }
-}
-
-/// The composed request's boundaries: (boundary, index of the block it
-/// follows, tokens through it). Empty parts are skipped by the profile.
-fn boundaries<G: crate::runtime::Gate>(
-    conversation: &Conversation<'_, G>,
-    blocks: &[Text],
-    history_end: usize,
-) -> Vec<(Boundary, usize, u64)> {
-    let opening_end = 2 + conversation.opening().len();
-    [
-        (Boundary::Agent, 1),
-        (Boundary::Person, 2),
-        (Boundary::Opening, opening_end),
-        (Boundary::History, history_end),
-    ]
-    .into_iter()
-    .map(|(boundary, end)| {
-        let tokens = blocks.iter().take(end).map(|block| block.tokens).sum();
-        (boundary, end.saturating_sub(1), tokens)
-    })
-    .collect()
-}
-
-fn naive_request(
-    conversation: &mut Conversation<'_, CliGate>,
-    profile: &Profile,
-    turn: &Turn,
-    model: &str,
-    history: &[Text],
-    user: &Text,
-) -> Sent {
-    // One block per contribution, so automatic caching can reuse the part
-    // of the system prompt before the first value that changed.
-    let mut blocks: Vec<Text> = conversation
-        .everything_now(turn)
-        .into_iter()
-        .map(|(text, tokens)| Text {
-            text: format!("{text}\n\n"),
-            tokens,
-        })
-        .collect();
-    let system_prompt: String = blocks.iter().map(|block| block.text.as_str()).collect();
-    let system_end = blocks.len().saturating_sub(1);
-    blocks.extend(history.iter().cloned());
-    let history_end = blocks.len().saturating_sub(1);
-    blocks.push(user.clone());
-    // What a host that caches "the system prompt and the history" marks.
-    let marks = vec![
-        mark(profile, Boundary::History, system_end),
-        mark(profile, Boundary::History, history_end),
-    ];
-    Sent {
-        request: request(model, turn.at, &blocks, marks),
-        model: model.to_string(),
-        system_prompt,
-    }
-}
-
-fn mark(profile: &Profile, boundary: Boundary, after: usize) -> Mark {
-    let lifetime = profile.lifetime(boundary);
-    Mark {
-        after,
-        seconds: lifetime.map_or(0, |lifetime| lifetime.seconds),
-        write_multiplier: lifetime.map_or(1.0, |lifetime| lifetime.write_multiplier),
-    }
-}
-
-/// A block's text and tokens.
-#[derive(Debug, Clone)]
-struct Text {
-    text: String,
-    tokens: u64,
-}
-
-impl Text {
-    fn new(text: String) -> Text {
-        Text {
-            tokens: REQUEST_TOKENIZER.count(&text) as u64,
-            text,
-        }
-    }
-}
-
-fn request(model: &str, at: Timestamp, blocks: &[Text], marks: Vec<Mark>) -> Request {
-    // The provider's cache is per model: the model name seeds the chain.
-    let mut prefix = fnv(0xcbf2_9ce4_8422_2325, model.as_bytes());
-    let blocks = blocks
-        .iter()
-        .map(|block| {
-            prefix = fnv(prefix ^ 0xff, block.text.as_bytes());
-            Block {
-                prefix,
-                tokens: block.tokens,
-                bytes: block.text.len() as u64,
-            }
-        })
-        .collect();
-    Request {
-        at: at.unix_seconds,
-        blocks,
-        marks,
-    }
-}
-
-/// FNV-1a, continuing from `hash`.
-fn fnv(mut hash: u64, bytes: &[u8]) -> u64 {
-    for byte in bytes {
-        hash ^= u64::from(*byte);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    hash
+pub(super) struct Step {
+    pub input: TurnInput,
+    pub user_words: usize,
+    pub reply_words: usize,
+    /// What the turn calls, as indices into the loadable items.
+    pub calls: Vec<usize>,
 }

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::{Options, Step};
+use crate::bundle::usage::Item;
 use crate::bundle::Bundle;
 use crate::ir::Kind;
 use crate::runtime::record::TurnInput;
@@ -43,6 +44,14 @@ const PLACES: &[(&str, &str, i32)] = &[
     ("pt-BR", "America/Sao_Paulo", -180),
 ];
 
+/// The agent's name: one of a few, then numbered.
+pub(super) fn agent_name(agent: usize) -> String {
+    match AGENTS.get(agent) {
+        Some(name) => name.to_string(),
+        None => format!("Agent {agent}"),
+    }
+}
+
 pub(super) fn person(index: usize, rng: &mut Rng) -> Person {
     let (locale, timezone, offset) = *rng.pick(PLACES);
     Person {
@@ -55,7 +64,7 @@ pub(super) fn person(index: usize, rng: &mut Rng) -> Person {
 }
 
 /// A session for one conversation: the tools and skills the bundles use,
-/// started at a random moment of the week.
+/// started during the person's working week.
 pub(super) fn session(
     bundles: &[Bundle],
     agent: usize,
@@ -63,24 +72,36 @@ pub(super) fn session(
     options: &Options,
     rng: &mut Rng,
 ) -> Session {
-    let name = match AGENTS.get(agent) {
-        Some(name) => name.to_string(),
-        None => format!("Agent {agent}"),
-    };
+    let name = agent_name(agent);
     let mut tools: Vec<String> = bundles
         .iter()
         .flat_map(|bundle| &bundle.contributors)
         .filter(|contributor| contributor.kind == Kind::EagerLoad)
-        .flat_map(|contributor| contributor.tools.iter().cloned())
+        .flat_map(|contributor| {
+            let candidates = contributor.choice.iter().flat_map(|choice| {
+                choice
+                    .candidates
+                    .iter()
+                    .filter_map(|candidate| match &candidate.item {
+                        Item::Tool { tool } => Some(tool.clone()),
+                        Item::Operation { .. } => None,
+                    })
+            });
+            contributor.tools.iter().cloned().chain(candidates)
+        })
         .chain(["get_current_time".to_string(), "fetch_url".to_string()])
         .collect();
     tools.sort();
     tools.dedup();
     Session {
-        started_at: {
-            let start = options.start.plus_seconds(rng.below(6 * 86_400) as i64);
-            start.at_offset(person.offset_at(start))
-        },
+        // The simulated people have fixed offsets, so the figures do not
+        // depend on the time zone database.
+        started_at: working_hours(
+            options.start,
+            options.days,
+            person.offset_at(options.start),
+            rng,
+        ),
         tools,
         agent: Agent { name },
         person: Some(person.clone()),
@@ -100,6 +121,17 @@ pub(super) fn session(
         },
         origins: BTreeMap::new(),
     }
+}
+
+/// A moment in the person's working hours on one of the first `days` days
+/// of the week, between 08:00 and 20:00 in their own offset, so that an
+/// agent's traffic follows the sun across its people and goes quiet at
+/// night.
+fn working_hours(week: Timestamp, days: u32, offset_minutes: i32, rng: &mut Rng) -> Timestamp {
+    let day = rng.below(u64::from(days.max(1))) as i64;
+    let local = 8 * 3_600 + rng.below(12 * 3_600) as i64;
+    week.plus_seconds(day * 86_400 + local - i64::from(offset_minutes) * 60)
+        .at_offset(offset_minutes)
 }
 
 /// A version of each required skill that meets every requirement on it.
@@ -136,20 +168,23 @@ fn skills(bundles: &[Bundle]) -> BTreeMap<String, Skill> {
 }
 
 /// A conversation's turns: gaps, who is replying, a model switch, the skill
-/// update if the week's midpoint falls inside it, compactions.
+/// update if the week's midpoint falls inside it, compactions, and what
+/// each turn calls (`calls[i]` is item `i`'s chance per turn).
 pub(super) fn script(
     session: &Session,
     options: &Options,
+    calls: &[f64],
     skill_update_at: Timestamp,
     rng: &mut Rng,
 ) -> Vec<Step> {
-    let switch_at = (options.turns > 1 && rng.below(4) == 0)
-        .then(|| 1 + rng.below(options.turns as u64 - 1) as usize);
+    let turns = length(options, rng);
+    let switch_at =
+        (turns > 1 && rng.below(4) == 0).then(|| 1 + rng.below(turns as u64 - 1) as usize);
     let mut at = session.started_at;
     let mut skills_updated = session.started_at.unix_seconds >= skill_update_at.unix_seconds;
     let mut history_tokens = 0u64;
     let mut steps = Vec::new();
-    for index in 0..options.turns {
+    for index in 0..turns {
         at = at.plus_seconds(gap(rng));
         let mut input = TurnInput::reply_at(at);
         input.replying = rng.below(10) != 0;
@@ -183,13 +218,30 @@ pub(super) fn script(
         let reply_words = 40 + rng.below(360) as usize;
         // Roughly 1.3 tokens a word, as the synthetic words tokenize.
         history_tokens += (user_words + reply_words) as u64 * 13 / 10;
+        let calls = calls
+            .iter()
+            .enumerate()
+            .filter(|(_, per_turn)| rng.unit() < **per_turn)
+            .map(|(item, _)| item)
+            .collect();
         steps.push(Step {
             input,
             user_words,
             reply_words,
+            calls,
         });
     }
     steps
+}
+
+/// How many turns a conversation has: from `min_turns` to `turns`, short
+/// ones commonest (the square of a uniform draw), so the mean is about a
+/// third of the way up.
+fn length(options: &Options, rng: &mut Rng) -> usize {
+    let fewest = options.min_turns.clamp(1, options.turns.max(1));
+    let span = options.turns.max(fewest) - fewest + 1;
+    let u = rng.unit();
+    fewest + ((span as f64 * u * u) as usize).min(span - 1)
 }
 
 /// An idle gap before a turn, in seconds: mostly minutes, sometimes hours,
@@ -220,6 +272,11 @@ impl Rng {
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
+    }
+
+    /// A number in `[0, 1)`.
+    pub(super) fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
     }
 
     /// A number in `0..n` (0 when `n` is 0).
