@@ -68,6 +68,11 @@ pub enum Relaxations<'a> {
     Recorded(&'a [Relaxed]),
 }
 
+/// The help of every diagnostic about a bundle no build of its manifest
+/// would write.
+const NOT_BUILT_HERE: &str =
+    "a build never writes this; the bundle was made or edited by hand: do not install it";
+
 /// Re-checks `bundle` for a workspace configured by `config`, installed by
 /// `installer`.
 pub fn recheck(
@@ -89,7 +94,7 @@ pub fn recheck(
                 format!("{} cannot be read back as a manifest: {why}", bundle.id()),
             )
             .primary(Span::point(0), "not what a build writes")
-            .help("a build never writes this; the bundle was made or edited by hand: do not install it");
+            .help(NOT_BUILT_HERE);
             return Recheck {
                 source,
                 diagnostics: vec![diagnostic],
@@ -143,7 +148,7 @@ pub fn recheck(
                         format!("{} cannot be rebuilt: {message}", bundle.id()),
                     )
                     .primary(plugin.name.span, "no bundle can be written for this")
-                    .help("a build never writes this; the bundle was made or edited by hand: do not install it"),
+                    .help(NOT_BUILT_HERE),
                 ),
             }
         }
@@ -333,10 +338,13 @@ fn unfaithful(bundle: &Bundle, rebuilt: &Bundle, at: Span) -> Vec<Diagnostic> {
         .map(|difference| {
             Diagnostic::new(
                 &INVALID_BUNDLE,
-                format!("{} does not read back as a build writes it: {difference} differs", bundle.id()),
+                format!(
+                    "{} does not read back as a build writes it: {difference} differs",
+                    bundle.id()
+                ),
             )
             .primary(at, "not the bundle a build of this manifest writes")
-            .help("a build never writes this; the bundle was made or edited by hand: do not install it")
+            .help(NOT_BUILT_HERE)
         })
         .collect()
 }
