@@ -58,6 +58,23 @@ fn layout_series(report: &Report) -> Vec<Series> {
 
 /// A grouped bar chart's numbers in words, for its description: each
 /// group, then each series' value to three places.
+/// A bar chart in a figure, captioned with its own title.
+fn bar_figure(
+    body: &mut String,
+    labels: Labels,
+    series: &[Series],
+    groups: &[(String, Vec<f64>)],
+    format: impl Fn(f64) -> String,
+) {
+    let caption = format!(
+        "<figcaption>{}.</figcaption>\n</figure>\n",
+        text(labels.title)
+    );
+    body.push_str("<figure>\n");
+    body.push_str(&svg::grouped_bars(labels, series, groups, format));
+    body.push_str(&caption);
+}
+
 fn in_words(series: &[Series], groups: &[(String, Vec<f64>)]) -> String {
     groups
         .iter()
@@ -237,8 +254,8 @@ fn sharing_section(body: &mut String, report: &Report) {
         })
         .collect();
     let description = in_words(&series, &groups);
-    body.push_str("<figure>\n");
-    body.push_str(&svg::grouped_bars(
+    bar_figure(
+        body,
         Labels {
             id: "sharing-chart",
             title: "Agent prefix read from another conversation's entry, per agent and layout",
@@ -247,8 +264,7 @@ fn sharing_section(body: &mut String, report: &Report) {
         &series,
         &groups,
         |value| format!("{value:.3}"),
-    ));
-    body.push_str("<figcaption>Agent prefix read from another conversation's entry, per agent and layout.</figcaption>\n</figure>\n");
+    );
     body.push_str("<table>\n<thead><tr><th scope=\"col\">Agent</th>");
     for one in &series {
         let _ = write!(body, "<th scope=\"col\" class=\"number\">{}</th>", one.name);
@@ -406,8 +422,8 @@ fn cost_section(body: &mut String, reports: &[Report]) {
         })
         .collect();
     let description = in_words(&series, &groups);
-    body.push_str("<figure>\n");
-    body.push_str(&svg::grouped_bars(
+    bar_figure(
+        body,
         Labels {
             id: "cost-chart",
             title: "Cost against no caching, per layout and profile",
@@ -416,9 +432,6 @@ fn cost_section(body: &mut String, reports: &[Report]) {
         &series,
         &groups,
         |value| format!("{value:.3}"),
-    ));
-    body.push_str(
-        "<figcaption>Cost against no caching, per layout and profile.</figcaption>\n</figure>\n",
     );
     body.push_str("<table>\n<thead><tr><th scope=\"col\">Profile</th>");
     for one in &series {
@@ -461,8 +474,8 @@ fn changes_section(body: &mut String, report: &Report) {
         .map(|(name, values)| format!("{name}: {:.2}", values.first().copied().unwrap_or(0.0)))
         .collect::<Vec<_>>()
         .join("; ");
-    body.push_str("<figure>\n");
-    body.push_str(&svg::grouped_bars(
+    bar_figure(
+        body,
         Labels {
             id: "changes-chart",
             title: "System prompt changes per conversation, per layout",
@@ -471,8 +484,8 @@ fn changes_section(body: &mut String, report: &Report) {
         &series,
         &groups,
         |value| format!("{value:.2}"),
-    ));
-    body.push_str("<figcaption>System prompt changes per conversation, per layout.</figcaption>\n</figure>\n</section>\n");
+    );
+    body.push_str("</section>\n");
 }
 
 /// What each layout assumes, as the report states it.
