@@ -161,6 +161,7 @@ fn session(person: Option<Person>) -> Session {
             name: "Review Assistant".into(),
         },
         person,
+        max_tokens: None,
         model: Model {
             name: "claude-sonnet-4-5".into(),
             effort: Some("medium".into()),

@@ -31,6 +31,7 @@ fn session() -> Session {
             name: "Coder".into(),
         },
         person: None,
+        max_tokens: None,
         model: Model {
             name: "claude-sonnet-4-5".into(),
             effort: Some("medium".into()),

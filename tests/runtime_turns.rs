@@ -54,6 +54,7 @@ fn session() -> Session {
             name: "Review Assistant".into(),
         },
         person: Some(sam()),
+        max_tokens: None,
         model: Model {
             name: "claude-sonnet-4-5".into(),
             effort: None,

@@ -1,6 +1,9 @@
 //! `contrib compose`: the request layout the runtime composes, turn by
-//! turn and request by request, optionally writing or continuing a session
-//! log.
+//! turn and request by request, or with `--wire` each request's body as
+//! the provider takes it; optionally writing or continuing a session log.
+
+mod script;
+mod wire;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -10,15 +13,16 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde::Serialize;
 
-use super::installed::{unapproved_bundles, Events, Host};
+use self::script::{read_steps, Step};
+use self::wire::Bodies;
+use super::installed::Host;
 use super::output::{self, ReportFormat};
 use super::runtime::CacheArgs;
 use super::{fail, Outcome};
-use crate::bundle::Bundle;
+use crate::runtime::wire::Wire;
 use crate::runtime::{
     Approval, Boundary, Breakpoint, FactsAt, ModelChange, Note, OpeningItem, OpeningKind, Options,
     PersonPart, Position, PrefacesAt, Request, RequestInput, Session, Skipped, SystemPrompt, Turn,
-    TurnInput,
 };
 
 #[derive(Args)]
@@ -62,25 +66,24 @@ pub struct ComposeArgs {
     #[command(flatten)]
     cache: CacheArgs,
     /// How to write the layout.
-    #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+    #[arg(long, value_enum, default_value_t = ReportFormat::Human, conflicts_with = "wire")]
     format: ReportFormat,
+    /// Print each request's body as the provider takes it instead of the
+    /// layout: `anthropic`, `openai-responses` or `openai-chat`, one JSON
+    /// line per request.
+    #[arg(long, value_name = "WIRE")]
+    wire: Option<Wire>,
+    /// The host's tool definitions for `--wire`: a JSON array of
+    /// `{"name", "description", "input_schema", "deferred"}`; a tool the
+    /// session lists without one is sent with an empty object schema.
+    #[arg(long, value_name = "FILE", requires = "wire")]
+    tools: Option<PathBuf>,
 }
 
 /// A choice spelled in kebab case, as the runtime's types serialise it.
 fn kebab<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
     serde_json::from_value(serde_json::Value::String(text.to_string()))
         .map_err(|_| format!("`{text}` is not one of the choices"))
-}
-
-/// One turn of a turns file.
-struct Step {
-    input: TurnInput,
-    /// What reached the host before the turn: approvals, withdrawals.
-    events: Events,
-    /// Bundles installed before the turn.
-    install: Option<Vec<Bundle>>,
-    /// The requests after the turn's first.
-    requests: Vec<RequestInput>,
 }
 
 /// The request layout `compose` prints.
@@ -126,7 +129,19 @@ struct TurnLayout {
 }
 
 pub fn compose(args: &ComposeArgs) -> Outcome {
-    match layout(args) {
+    let mut bodies = match args
+        .wire
+        .map(|wire| Bodies::new(wire, args.tools.as_deref()))
+    {
+        Some(Ok(bodies)) => Some(bodies),
+        Some(Err(message)) => return fail(message),
+        None => None,
+    };
+    match layout(args, bodies.as_mut()) {
+        Ok(_) if bodies.is_some() => {
+            let lines = bodies.map(Bodies::finish).unwrap_or_default();
+            output::result(lines, Outcome::Clean)
+        }
         Ok(layout) => {
             let text = match args.format {
                 ReportFormat::Json => match serde_json::to_string_pretty(&layout) {
@@ -143,22 +158,21 @@ pub fn compose(args: &ComposeArgs) -> Outcome {
     }
 }
 
-fn layout(args: &ComposeArgs) -> Result<Layout, String> {
+/// The conversation's layout, and with `bodies` each request's body.
+fn layout(args: &ComposeArgs, mut bodies: Option<&mut Bodies>) -> Result<Layout, String> {
     let host = Host::open(args.workspace.as_deref(), args.bundles.as_deref())?;
     let session = Session::load(&args.session)?;
     let (steps, answers) = match &args.turns {
         Some(path) => read_steps(path, host.unapproved())?,
         None => (
-            vec![Step {
-                input: TurnInput::reply_at(session.started_at.plus_seconds(60)),
-                events: Events::default(),
-                install: None,
-                requests: Vec::new(),
-            }],
+            vec![Step::reply_at(session.started_at.plus_seconds(60))],
             BTreeMap::new(),
         ),
     };
-    let profile = args.cache.profile()?;
+    let profile = match args.wire {
+        Some(wire) => args.cache.profile_or(wire.default_profile())?,
+        None => args.cache.profile()?,
+    };
     let options = Options {
         person_part: args.person_part,
         facts: args.facts,
@@ -197,9 +211,27 @@ fn layout(args: &ComposeArgs) -> Result<Layout, String> {
         }
         host.before_turn(&mut conversation, &step.events);
         let turn = conversation.turn(step.input.clone());
-        let mut requests = vec![conversation.request(RequestInput::at(turn.at))];
-        for request in &step.requests {
-            requests.push(conversation.request(request.clone()));
+        if let Some(bodies) = bodies.as_deref_mut() {
+            bodies.begin(&turn, step);
+        }
+        let mut requests = Vec::new();
+        let rounds = std::iter::once((None, RequestInput::at(turn.at))).chain(
+            step.requests
+                .iter()
+                .map(|(round, input)| (Some(round), input.clone())),
+        );
+        for (round, input) in rounds {
+            if let (Some(bodies), Some(round)) = (bodies.as_deref_mut(), round) {
+                bodies.round(round);
+            }
+            let request = conversation.request(input);
+            if let Some(bodies) = bodies.as_deref_mut() {
+                bodies.request(&conversation, &request)?;
+            }
+            requests.push(request);
+        }
+        if let Some(bodies) = bodies.as_deref_mut() {
+            bodies.end(step);
         }
         let now = conversation.system_prompt();
         let changed = (*now != kept).then(|| now.clone());
@@ -263,90 +295,6 @@ fn append_log(path: &Path) -> Result<File, String> {
         .append(true)
         .open(path)
         .map_err(|error| format!("cannot append to `{}`: {error}", path.display()))
-}
-
-/// The turns of a turns file, with what reached the host before each, the
-/// bundles each installs (only when composing bundles nobody installed: a
-/// workspace installs through its lock) and the requests it makes after
-/// its first; and its `[answers]`, what the host's read tools answer by
-/// tool name.
-fn read_steps(
-    path: &Path,
-    unapproved: bool,
-) -> Result<(Vec<Step>, BTreeMap<String, String>), String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|error| format!("cannot read `{}`: {error}", path.display()))?;
-    let located = |error: toml::de::Error| format!("`{}`: {}", path.display(), error.message());
-    let mut file: toml::Table = toml::from_str(&text).map_err(located)?;
-    let turns = match file.remove("turn") {
-        None => Vec::new(),
-        Some(toml::Value::Array(turns)) => turns,
-        Some(_) => {
-            return Err(format!(
-                "`{}`: `turn` is a list of `[[turn]]` tables",
-                path.display()
-            ))
-        }
-    };
-    let answers = match file.remove("answers") {
-        None => BTreeMap::new(),
-        Some(answers) => answers
-            .try_into::<BTreeMap<String, String>>()
-            .map_err(|error| {
-                format!(
-                    "`{}`: `answers` maps a tool's name to the text it answers: {}",
-                    path.display(),
-                    error.message()
-                )
-            })?,
-    };
-    if let Some(key) = file.keys().next() {
-        return Err(format!(
-            "`{}`: unknown key `{key}`; a turns file holds `[answers]` and `[[turn]]` tables",
-            path.display()
-        ));
-    }
-    let base = path.parent().unwrap_or(Path::new("."));
-    let steps = turns
-        .into_iter()
-        .enumerate()
-        .map(|(index, turn)| {
-            let at =
-                |message: String| format!("`{}`, turn {}: {message}", path.display(), index + 1);
-            let toml::Value::Table(mut table) = turn else {
-                return Err(at("a turn is a table".to_string()));
-            };
-            let events = Events::take(&mut table).map_err(&at)?;
-            let install = match table.remove("install") {
-                Some(toml::Value::String(_)) if !unapproved => {
-                    return Err(at(
-                        "`install` loads bundles nobody approved; with `--workspace`, install with `contrib install` between runs".to_string(),
-                    ))
-                }
-                Some(toml::Value::String(folder)) => {
-                    Some(unapproved_bundles(&base.join(folder)).map_err(&at)?)
-                }
-                Some(_) => return Err(at("`install` is a folder of bundles".to_string())),
-                None => None,
-            };
-            let requests = match table.remove("request") {
-                Some(requests) => requests
-                    .try_into::<Vec<RequestInput>>()
-                    .map_err(|error| at(format!("`request`: {}", error.message())))?,
-                None => Vec::new(),
-            };
-            let input = toml::Value::Table(table)
-                .try_into::<TurnInput>()
-                .map_err(|error| at(error.message().to_string()))?;
-            Ok(Step {
-                input,
-                events,
-                install,
-                requests,
-            })
-        })
-        .collect::<Result<Vec<Step>, String>>()?;
-    Ok((steps, answers))
 }
 
 /// The request as the provider reads it: tools, the system prompt with the

@@ -10,9 +10,10 @@ use crate::runtime::{Profile, Profiles};
 #[derive(Args)]
 pub(super) struct CacheArgs {
     /// The provider cache profile: `anthropic`, `openai`, `none`, or one
-    /// from `--profiles`.
-    #[arg(long, default_value = "anthropic")]
-    profile: String,
+    /// from `--profiles` [default: `anthropic`, or the wire's provider's
+    /// with `compose --wire`].
+    #[arg(long)]
+    profile: Option<String>,
     /// A profiles file replacing the shipped `profiles.toml`.
     #[arg(long, value_name = "FILE")]
     profiles: Option<PathBuf>,
@@ -27,12 +28,18 @@ impl CacheArgs {
         }
     }
 
+    /// The profile asked for, or `anthropic`.
     pub(super) fn profile(&self) -> Result<Profile, String> {
+        self.profile_or("anthropic")
+    }
+
+    /// The profile asked for, or `default`.
+    pub(super) fn profile_or(&self, default: &str) -> Result<Profile, String> {
         let profiles = self.profiles()?;
-        profiles.get(&self.profile).cloned().ok_or_else(|| {
+        let name = self.profile.as_deref().unwrap_or(default);
+        profiles.get(name).cloned().ok_or_else(|| {
             format!(
-                "there is no cache profile `{}`; there are: {}",
-                self.profile,
+                "there is no cache profile `{name}`; there are: {}",
                 profiles.names().collect::<Vec<_>>().join(", ")
             )
         })

@@ -325,6 +325,11 @@ impl<'a, G: Gate> Conversation<'a, G> {
         self.compositions.saturating_sub(1)
     }
 
+    /// The cache profile the conversation places breakpoints under.
+    pub fn profile(&self) -> &Profile {
+        self.profile
+    }
+
     /// The session as of the last turn or request.
     pub fn session(&self) -> &Session {
         &self.session
@@ -601,6 +606,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
                     tokens: count(&person),
                     text: person,
                     label: Some("the person's part, kept out of the system field".into()),
+                    call: None,
                 },
             );
         }

@@ -70,6 +70,7 @@ mod session;
 pub mod simulate;
 pub mod time;
 mod turn;
+pub mod wire;
 
 pub use cache::CacheTotals;
 pub use compose::{Conversation, Start, REQUEST_TOKENIZER};
@@ -85,8 +86,10 @@ pub use profiles::{
 pub use record::{
     ActivationRecord, Approval, Contribution, ContributorRecord, Fired, KeptSkill, Note, NoteKind,
     OpeningItem, OpeningKind, PluginVersion, Position, Refusal, Request, RequestInput,
-    RequestRecord, Role, RunRecord, SectionRecord, SkillPick, SkillRecord, StoredPick,
+    RequestRecord, Role, RunCall, RunRecord, SectionRecord, SkillPick, SkillRecord, StoredPick,
     SystemPrompt, Turn, TurnInput, TurnRecord, VersionRecord, Withdrawal,
 };
-pub use session::{Agent, Environment, Model, Permissions, Person, Session, Skill};
+pub use session::{
+    Agent, Environment, Model, Permissions, Person, Session, Skill, DEFAULT_MAX_TOKENS,
+};
 pub use time::Timestamp;

@@ -4,7 +4,7 @@
 
 use super::compose::{count, Conversation, Entry};
 use super::gate::{Gate, GateOutcome, GateRequest};
-use super::record::{Named, OpeningItem, OpeningKind, RunRecord};
+use super::record::{Named, OpeningItem, OpeningKind, RunCall, RunRecord};
 use super::render::{render, within_budget, Values};
 use super::time::Timestamp;
 use crate::bundle::BundledCall;
@@ -105,6 +105,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
                     tokens: count(&rendered.text),
                     text: rendered.text,
                     label: None,
+                    call: None,
                 })
             }
             Err(reason) => {
@@ -126,8 +127,17 @@ impl<'a, G: Gate> Conversation<'a, G> {
                 "`{tool}` is not among the session's tools, so it cannot be loaded"
             )));
         }
+        let mut loaded = None;
         if !offered.is_empty() {
-            let text = format!("load_tools {}", serde_json::json!({ "tools": offered }));
+            let input = serde_json::json!({ "tools": offered });
+            let text = format!("load_tools {input}");
+            if let serde_json::Value::Object(input) = input {
+                loaded = Some(RunCall {
+                    tool: "load_tools".to_string(),
+                    input,
+                    output: String::new(),
+                });
+            }
             items.push((OpeningKind::LoadTools, text));
         }
         if let Some(load) = &contributor.operations {
@@ -152,12 +162,18 @@ impl<'a, G: Gate> Conversation<'a, G> {
         let last = items.len().saturating_sub(1);
         for (index, (kind, text)) in items.into_iter().enumerate() {
             let extra = if index == last { unmeasured } else { 0 };
+            let call = if kind == OpeningKind::LoadTools {
+                loaded.take()
+            } else {
+                None
+            };
             self.preloaded.push(OpeningItem {
                 contributor: entry.name(),
                 kind,
                 tokens: count(&text) + extra,
                 text,
                 label: None,
+                call,
             });
         }
     }
@@ -170,8 +186,10 @@ impl<'a, G: Gate> Conversation<'a, G> {
             Ok(output) => {
                 let label = (call.tool == "get_current_time").then(|| label.to_string());
                 let mut text = format!("{} → {output}", call_text(call));
+                let mut output = output;
                 if let Some(label) = &label {
                     text.push_str(&format!(" ({label})"));
+                    output.push_str(&format!(" ({label})"));
                 }
                 self.pending.eager_runs.push(ran(entry, call));
                 Some(OpeningItem {
@@ -180,6 +198,11 @@ impl<'a, G: Gate> Conversation<'a, G> {
                     tokens: count(&text),
                     text,
                     label,
+                    call: Some(RunCall {
+                        tool: call.tool.clone(),
+                        input: call_input(call),
+                        output,
+                    }),
                 })
             }
             Err(not_run) if not_run.pending => {
@@ -260,6 +283,17 @@ fn same_contributor(a: &str, b: &str) -> bool {
         Some((plugin.to_string(), id.to_string()))
     };
     split(a).is_some() && split(a) == split(b)
+}
+
+/// A call's arguments as the JSON object the tool receives.
+fn call_input(call: &BundledCall) -> serde_json::Map<String, serde_json::Value> {
+    call.arguments
+        .iter()
+        .map(|(key, value)| {
+            let value = serde_json::to_value(value).unwrap_or(serde_json::Value::Null);
+            (key.clone(), value)
+        })
+        .collect()
 }
 
 /// A call as the model sees it: the tool and its arguments as JSON.

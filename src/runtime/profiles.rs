@@ -123,6 +123,11 @@ pub struct ModelEntry {
     pub read: f64,
     /// A cache write, per lifetime name.
     pub write: BTreeMap<String, f64>,
+    /// The cache retention a request to this model asks for
+    /// (`prompt_cache_retention` on OpenAI's wires), when the model
+    /// requires one: `gpt-5.5` and later take only `24h`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retention: Option<String>,
 }
 
 /// What tokens cost on one model: multiples of an uncached input token, and

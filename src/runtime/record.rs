@@ -98,6 +98,22 @@ pub struct OpeningItem {
     /// What the message is, when the text alone does not say it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+    /// For an eager run: the call and what it returned, so a wire format
+    /// can send them as a tool exchange rather than as text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call: Option<RunCall>,
+}
+
+/// An eager run's tool call as it went through the host's tool dispatch,
+/// and what the tool returned.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunCall {
+    /// The tool called.
+    pub tool: String,
+    /// Its arguments, as the JSON object the tool received.
+    pub input: serde_json::Map<String, serde_json::Value>,
+    /// What the tool returned.
+    pub output: String,
 }
 
 /// A turn's circumstances, as the host knows them when the turn begins.

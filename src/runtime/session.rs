@@ -80,6 +80,9 @@ use serde::{Deserialize, Serialize};
 
 use super::time::Timestamp;
 
+/// The reply length a request asks for when the session names none.
+pub const DEFAULT_MAX_TOKENS: u32 = 4096;
+
 /// What a conversation is composed with, besides bundles.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -94,6 +97,11 @@ pub struct Session {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub person: Option<Person>,
     pub model: Model,
+    /// The most the model may write in one reply (`max_tokens` on the
+    /// Anthropic wire, `max_output_tokens` and `max_completion_tokens` on
+    /// OpenAI's); [`DEFAULT_MAX_TOKENS`] when left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_tokens: Option<u32>,
     #[serde(default)]
     pub environment: Environment,
     /// The agent's skills, by slug.

@@ -105,6 +105,7 @@ pub(super) fn session(
         tools,
         agent: Agent { name },
         person: Some(person.clone()),
+        max_tokens: None,
         model: Model {
             name: options.model.clone(),
             effort: Some("medium".into()),
