@@ -38,6 +38,7 @@
 pub mod bundle;
 pub mod cache;
 pub mod check;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod config;
 pub mod diagnostic;
@@ -48,8 +49,10 @@ pub mod import;
 pub mod ir;
 pub mod limits;
 pub mod lower;
+#[cfg(feature = "cli")]
 pub mod lsp;
 pub mod migrate;
+#[cfg(feature = "cli")]
 pub mod pages;
 pub mod report;
 pub mod rules;

@@ -21,29 +21,18 @@
 //! ```
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::Deserialize;
 
 use crate::bundle::catalog;
-use crate::runtime::installed::{Installation, InstalledGate, Live};
+use crate::runtime::host::Workspace;
 use crate::runtime::{Conversation, Gate, Profile, ScriptedGate, Session, Start};
-use crate::trust::install::Workspace;
 
 /// What `compose` and `simulate` load from.
-pub struct Host {
-    kind: Kind,
-}
-
-enum Kind {
-    /// Approved by the workspace at this folder.
-    Installed {
-        folder: PathBuf,
-        installation: Installation,
-        live: Live,
-        kept_tokens: u64,
-        refused: Vec<String>,
-    },
+pub enum Host {
+    /// Approved by a workspace.
+    Installed(Workspace),
     /// A folder of bundles nobody installed.
     Unapproved(Vec<crate::bundle::Bundle>),
 }
@@ -70,10 +59,10 @@ impl Host {
     /// Loads from `--workspace` or `--bundles`, whichever was given.
     pub fn open(workspace: Option<&Path>, bundles: Option<&Path>) -> Result<Host, String> {
         match (workspace, bundles) {
-            (Some(folder), _) => Host::installed(folder),
-            (None, Some(folder)) => Ok(Host {
-                kind: Kind::Unapproved(unapproved_bundles(folder)?),
-            }),
+            (Some(folder), _) => Workspace::open(folder)
+                .map(Host::Installed)
+                .map_err(|error| error.to_string()),
+            (None, Some(folder)) => Ok(Host::Unapproved(unapproved_bundles(folder)?)),
             (None, None) => Err(
                 "give `--workspace DIR` (or `--bundles DIR` for bundles nobody installed)"
                     .to_string(),
@@ -81,46 +70,24 @@ impl Host {
         }
     }
 
-    fn installed(folder: &Path) -> Result<Host, String> {
-        let workspace = Workspace::open(folder)?;
-        if workspace.config_diagnostics.iter().any(|d| d.is_error()) {
-            return Err(format!(
-                "`{}` has errors; run `contrib check` on a manifest there to see them",
-                folder.join(crate::config::FILE_NAME).display()
-            ));
-        }
-        let loaded = workspace.load();
-        let lock = folder.join(crate::trust::LOCK_FILE);
-        let installation = Installation::new(&loaded.approved, &lock.display().to_string());
-        Ok(Host {
-            kind: Kind::Installed {
-                folder: folder.to_path_buf(),
-                installation,
-                live: Live::new(workspace.policy()),
-                kept_tokens: workspace.config.system_prompt_budget(),
-                refused: loaded.refused.iter().map(ToString::to_string).collect(),
-            },
-        })
-    }
-
     /// The bundles it composes.
     pub fn bundles(&self) -> &[crate::bundle::Bundle] {
-        match &self.kind {
-            Kind::Installed { installation, .. } => installation.bundles(),
-            Kind::Unapproved(bundles) => bundles,
+        match self {
+            Host::Installed(workspace) => workspace.bundles(),
+            Host::Unapproved(bundles) => bundles,
         }
     }
 
     /// Whether what it composes was never approved.
     pub fn unapproved(&self) -> bool {
-        matches!(self.kind, Kind::Unapproved(_))
+        matches!(self, Host::Unapproved(_))
     }
 
     /// What the lock pins but loading refused, and why.
     pub fn refused_at_load(&self) -> &[String] {
-        match &self.kind {
-            Kind::Installed { refused, .. } => refused,
-            Kind::Unapproved(_) => &[],
+        match self {
+            Host::Installed(workspace) => workspace.refused_at_load(),
+            Host::Unapproved(_) => &[],
         }
     }
 
@@ -132,47 +99,38 @@ impl Host {
         session: Session,
         profile: &'a Profile,
         answers: BTreeMap<String, String>,
-    ) -> Start<'a, Box<dyn Gate>> {
+    ) -> Start<'a, Box<dyn Gate + 'a>> {
         let host = ScriptedGate { answers };
-        let gate: Box<dyn Gate> = match &self.kind {
-            Kind::Installed { live, .. } => Box::new(InstalledGate::new(host, live.clone())),
-            Kind::Unapproved(_) => Box::new(host),
-        };
-        Conversation::builder(self.bundles(), session, gate, profile)
+        match self {
+            Host::Installed(workspace) => {
+                let start = workspace.builder(session, profile, host);
+                start.boxed()
+            }
+            Host::Unapproved(bundles) => {
+                Conversation::builder(bundles, session, Box::new(host) as Box<dyn Gate>, profile)
+            }
+        }
     }
 
     /// Holds a conversation to what the workspace allows (its kept part
     /// within the agent's budget); nothing for bundles nobody installed.
-    pub fn admit(&self, conversation: &mut Conversation<'_, Box<dyn Gate>>) {
-        if let Kind::Installed {
-            installation,
-            kept_tokens,
-            ..
-        } = &self.kind
-        {
-            installation.admit(conversation, *kept_tokens);
+    pub fn admit<G: Gate>(&self, conversation: &mut Conversation<'_, G>) {
+        if let Host::Installed(workspace) = self {
+            workspace.admit(conversation);
         }
     }
 
     /// Before a turn: the workspace's files read again (the policy the
     /// gate decides with, versions yanked or uninstalled since), then what
     /// the script says reached the host.
-    pub fn before_turn(&self, conversation: &mut Conversation<'_, Box<dyn Gate>>, events: &Events) {
-        if let Kind::Installed { folder, live, .. } = &self.kind {
-            match Workspace::open(folder) {
-                Ok(workspace) => {
-                    for (plugin, why) in workspace.withdrawn(&conversation.plugins()) {
-                        conversation.withdraw(&plugin, why);
-                    }
-                    live.set_policy(Ok(workspace.policy()));
-                }
-                Err(why) => live.set_policy(Err(why)),
-            }
+    pub fn before_turn<G: Gate>(&self, conversation: &mut Conversation<'_, G>, events: &Events) {
+        if let Host::Installed(workspace) = self {
+            workspace.before_turn(conversation);
             for contributor in &events.approve {
-                live.approve(contributor);
+                workspace.approve(contributor);
             }
             for contributor in &events.deny {
-                live.deny(contributor);
+                workspace.deny(contributor);
             }
         }
         for plugin in &events.withdraw {

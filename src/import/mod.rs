@@ -46,7 +46,8 @@ use emit::Draft;
 pub use read::{read_tree, InputFile, SourceTree};
 
 /// Which files to import.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Format {
     /// Every format below, detected from file names and contents.
     Auto,

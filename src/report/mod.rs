@@ -76,7 +76,8 @@ pub trait Emitter {
 }
 
 /// The output formats.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Format {
     /// The graphical report, for people.
     Human,

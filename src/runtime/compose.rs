@@ -55,6 +55,7 @@ use super::gate::Gate;
 use super::log::{KeptVersion, LogWriter, Restored, ResumeError, Seen};
 use super::options::{ModelChange, Options, PersonPart};
 use super::profiles::{Boundary, Breakpoint, Placed, Profile};
+use super::reader::Reader;
 use super::record::{
     Contribution, KeptSkill, Named, OpeningItem, OpeningKind, PluginVersion, Refusal, SystemPrompt,
     TurnRecord, VersionRecord, Withdrawal,
@@ -126,6 +127,8 @@ pub struct Conversation<'a, G: Gate> {
     pub(super) withdrawals: Vec<Withdrawal>,
     /// What the kept prefix may take (see `kept_budget`).
     kept_limit: Option<kept_budget::KeptLimit>,
+    /// The host's reader of what eager loads read, when it gave one.
+    pub(super) reader: Option<Box<dyn Reader + 'a>>,
 }
 
 /// A contributor with the bundle it came from.
@@ -187,6 +190,7 @@ pub struct Start<'a, G: Gate> {
     profile: &'a Profile,
     options: Options,
     log: Option<Box<dyn Write + 'a>>,
+    reader: Option<Box<dyn Reader + 'a>>,
 }
 
 impl<'a, G: Gate> Start<'a, G> {
@@ -196,11 +200,35 @@ impl<'a, G: Gate> Start<'a, G> {
         self
     }
 
+    /// Reads what eager loads load with `reader`, so their real text goes
+    /// into the prompt and is counted.
+    pub fn reader(mut self, reader: impl Reader + 'a) -> Self {
+        self.reader = Some(Box::new(reader));
+        self
+    }
+
     /// Writes the session log to `log` as the conversation goes: what the
     /// model was told, each time as the words then the state behind them.
     pub fn log(mut self, log: impl Write + 'a) -> Self {
         self.log = Some(Box::new(log));
         self
+    }
+
+    /// The same start with its gate boxed, so that conversations on
+    /// different gates have one type.
+    pub fn boxed(self) -> Start<'a, Box<dyn Gate + 'a>>
+    where
+        G: 'a,
+    {
+        Start {
+            bundles: self.bundles,
+            session: self.session,
+            gate: Box::new(self.gate),
+            profile: self.profile,
+            options: self.options,
+            log: self.log,
+            reader: self.reader,
+        }
     }
 
     /// Starts a new conversation: composes the system prompt, runs the
@@ -248,6 +276,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
             profile,
             options: Options::default(),
             log: None,
+            reader: None,
         }
     }
 
@@ -288,6 +317,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
             awaiting: Vec::new(),
             withdrawals: Vec::new(),
             kept_limit: None,
+            reader: start.reader,
         }
     }
 

@@ -55,6 +55,7 @@ mod compose;
 mod envelope;
 mod facts;
 mod gate;
+pub mod host;
 pub mod installed;
 mod invocation;
 pub mod layout;
@@ -63,6 +64,7 @@ mod naive;
 mod opening;
 mod options;
 mod profiles;
+mod reader;
 mod record;
 mod render;
 mod request;
@@ -83,6 +85,7 @@ pub use options::{FactsAt, ModelChange, Options, PersonPart, PrefacesAt};
 pub use profiles::{
     Boundary, Breakpoint, Caching, Lifetime, ModelEntry, Placed, Profile, Profiles, Rates, Skipped,
 };
+pub use reader::Reader;
 pub use record::{
     ActivationRecord, Approval, Contribution, ContributorRecord, Fired, KeptSkill, Note, NoteKind,
     OpeningItem, OpeningKind, PluginVersion, Position, Refusal, Request, RequestInput,

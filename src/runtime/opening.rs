@@ -4,6 +4,7 @@
 
 use super::compose::{count, Conversation, Entry};
 use super::gate::{Gate, GateOutcome, GateRequest};
+use super::reader::{self, Reader};
 use super::record::{Named, OpeningItem, OpeningKind, RunCall, RunRecord};
 use super::render::{render, within_budget, Values};
 use super::time::Timestamp;
@@ -140,17 +141,40 @@ impl<'a, G: Gate> Conversation<'a, G> {
             }
             items.push((OpeningKind::LoadTools, text));
         }
+        let mut read_by_host = false;
         if let Some(load) = &contributor.operations {
             match self.session.skills.get(&load.skill) {
-                Some(skill) => items.push((
-                    OpeningKind::SkillRead,
-                    format!(
-                        "read skill {} {}: operations {}",
-                        load.skill,
-                        skill.version,
-                        load.operations.join(", ")
-                    ),
-                )),
+                Some(skill) => match self.reader.as_mut() {
+                    Some(reader) => {
+                        read_by_host = true;
+                        let version = skill.version.clone();
+                        let read = read_operations(reader, &load.skill, &version, &load.operations)
+                            .and_then(|text| {
+                                let tokens = entry.bundle.tokenizer.count(&text) as u64;
+                                if tokens > contributor.budget {
+                                    Err(format!(
+                                        "what it reads is {tokens} tokens, over its budget of {}; it was refused, not cut",
+                                        contributor.budget
+                                    ))
+                                } else {
+                                    Ok(text)
+                                }
+                            });
+                        match read {
+                            Ok(text) => items.push((OpeningKind::SkillRead, text)),
+                            Err(reason) => self.pending.refusals.push(entry.refuse(reason)),
+                        }
+                    }
+                    None => items.push((
+                        OpeningKind::SkillRead,
+                        format!(
+                            "read skill {} {}: operations {}",
+                            load.skill,
+                            skill.version,
+                            load.operations.join(", ")
+                        ),
+                    )),
+                },
                 None => self.pending.refusals.push(entry.refuse(format!(
                     "skill `{}` is not installed in this session",
                     load.skill
@@ -158,7 +182,13 @@ impl<'a, G: Gate> Conversation<'a, G> {
             }
         }
         let counted: u64 = items.iter().map(|(_, text)| count(text)).sum();
-        let unmeasured = contributor.measured_tokens.saturating_sub(counted);
+        // What the host read is counted; without a reader, the checker's
+        // estimate stands for the text nobody read.
+        let unmeasured = if read_by_host {
+            0
+        } else {
+            contributor.measured_tokens.saturating_sub(counted)
+        };
         let last = items.len().saturating_sub(1);
         for (index, (kind, text)) in items.into_iter().enumerate() {
             let extra = if index == last { unmeasured } else { 0 };
@@ -283,6 +313,30 @@ fn same_contributor(a: &str, b: &str) -> bool {
         Some((plugin.to_string(), id.to_string()))
     };
     split(a).is_some() && split(a) == split(b)
+}
+
+/// The operations' text as the host's reader gives it, each under a
+/// heading naming it; refused whole when any is missing.
+fn read_operations(
+    reader: &mut Box<dyn Reader + '_>,
+    skill: &str,
+    version: &semver::Version,
+    operations: &[String],
+) -> Result<String, String> {
+    let mut parts = Vec::new();
+    for operation in operations {
+        let text = reader.operation(skill, version, operation).ok_or_else(|| {
+            format!(
+                "the host has no text for operation `{operation}` of skill `{skill}` {version}, so nothing of it was loaded"
+            )
+        })?;
+        parts.push(format!(
+            "{}\n{}",
+            reader::heading(skill, version, operation),
+            text.trim_end()
+        ));
+    }
+    Ok(parts.join("\n\n"))
 }
 
 /// A call's arguments as the JSON object the tool receives.
