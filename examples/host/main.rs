@@ -223,7 +223,10 @@ fn agent_prefix(body: &Body) -> String {
 /// Whether every `tool_use` is answered by a `tool_result` in the next
 /// message.
 fn answered(body: &Body) -> bool {
-    let messages = body.json["messages"].as_array().cloned().unwrap_or_default();
+    let messages = body.json["messages"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
     messages.windows(2).all(|pair| {
         let ids = |message: &serde_json::Value, kind: &str, key: &str| -> Vec<String> {
             message["content"]
