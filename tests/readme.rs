@@ -105,6 +105,7 @@ fn the_walk_through_from_author_to_conversation_runs_as_written() {
         "the walk-through writes only under /tmp/demo: {commands:?}"
     );
     let mut composed = String::new();
+    let mut wire = String::new();
     for command in &commands {
         let command = command.replace("/tmp/demo/", &format!("{}/", demo.display()));
         let output = run(&command, root);
@@ -114,7 +115,9 @@ fn the_walk_through_from_author_to_conversation_runs_as_written() {
             "`{command}`: {}",
             text(&output)
         );
-        if command.starts_with("contrib compose") {
+        if command.starts_with("contrib compose") && command.contains("--wire") {
+            wire = text(&output);
+        } else if command.starts_with("contrib compose") {
             composed = text(&output);
         }
     }
@@ -122,6 +125,10 @@ fn the_walk_through_from_author_to_conversation_runs_as_written() {
     assert!(
         composed.contains("acme/clock@2.0.0/started-at"),
         "the installed plugin reaches the conversation: {composed}"
+    );
+    assert!(
+        wire.contains(r#""name":"get_current_time","type":"tool_use""#),
+        "its eager run is a tool call in the request body: {wire}"
     );
     assert!(
         !root.join("examples/workspace/contrib.lock").exists(),

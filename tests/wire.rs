@@ -441,3 +441,113 @@ fn a_stored_transcript_read_back_builds_the_same_next_body() {
         wire::body(Wire::Anthropic, &conversation, &restored, &tools()).json
     );
 }
+
+mod isolated;
+
+/// `contrib compose --wire` on the examples, with the session's model
+/// replaced by `model`.
+fn compose_wire(wire: &str, model: &str) -> std::process::Output {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let mut manifests: Vec<std::path::PathBuf> = std::fs::read_dir(root.join("examples"))
+        .expect("the examples")
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| {
+            path.extension()
+                .is_some_and(|extension| extension == "contrib")
+        })
+        .collect();
+    manifests.sort();
+    let built = isolated::output(
+        isolated::contrib_command()
+            .arg("build")
+            .args(&manifests)
+            .arg("-o")
+            .arg(folder.path().join("bundles"))
+            .current_dir(root),
+    );
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let session = std::fs::read_to_string(root.join("examples/runtime/session.toml"))
+        .expect("the example session")
+        .replace("claude-sonnet-4-5", model);
+    std::fs::write(folder.path().join("session.toml"), session).expect("a session");
+    isolated::output(
+        isolated::contrib_command()
+            .arg("compose")
+            .arg("--bundles")
+            .arg(folder.path().join("bundles"))
+            .arg("--session")
+            .arg(folder.path().join("session.toml"))
+            .args(["--wire", wire]),
+    )
+}
+
+#[test]
+fn compose_wire_prints_one_json_line_per_request_on_the_models_profile() {
+    let output = compose_wire("openai-responses", "gpt-5.6-terra");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8(output.stdout).expect("UTF-8");
+    let lines: Vec<Value> = stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 1, "one turn of one request: {stdout}");
+    assert_eq!(
+        (lines[0]["turn"].as_u64(), lines[0]["request"].as_u64()),
+        (Some(1), Some(1))
+    );
+    let body = &lines[0]["body"];
+    assert_eq!(body["model"], "gpt-5.6-terra");
+    // The GPT-5.6 profile marks explicit breakpoints on content blocks.
+    assert_eq!(body["prompt_cache_options"]["mode"], "explicit");
+    assert!(body
+        .to_string()
+        .contains(r#""prompt_cache_breakpoint":{"mode":"explicit","ttl":"12h"}"#));
+}
+
+#[test]
+fn compose_wire_refuses_a_model_no_profile_knows_and_names_the_known_ones() {
+    let output = compose_wire("openai-chat", "gpt-9.9");
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("no cache profile knows the model `gpt-9.9`"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("gpt-5.5") && stderr.contains("claude-sonnet-4-5"),
+        "{stderr}"
+    );
+    assert!(output.stdout.is_empty());
+}
+
+#[test]
+fn simulate_refuses_a_model_its_profile_does_not_price() {
+    let output = isolated::output(
+        isolated::contrib_command()
+            .args([
+                "simulate",
+                "--bundles",
+                "examples",
+                "--profile",
+                "openai",
+                "--model",
+                "gpt-9.9",
+            ])
+            .current_dir(env!("CARGO_MANIFEST_DIR")),
+    );
+    assert_ne!(output.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("the `openai` profile knows no model `gpt-9.9`; it knows: gpt-4o"),
+        "{stderr}"
+    );
+}

@@ -169,8 +169,10 @@ fn layout(args: &ComposeArgs, mut bodies: Option<&mut Bodies>) -> Result<Layout,
             BTreeMap::new(),
         ),
     };
+    // A request body is written for one model: the profile that prices
+    // it decides the cache fields, unless `--profile` says otherwise.
     let profile = match args.wire {
-        Some(wire) => args.cache.profile_or(wire.default_profile())?,
+        Some(_) => args.cache.profile_for_model(&session.model.name)?,
         None => args.cache.profile()?,
     };
     let options = Options {

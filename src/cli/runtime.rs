@@ -30,17 +30,27 @@ impl CacheArgs {
 
     /// The profile asked for, or `anthropic`.
     pub(super) fn profile(&self) -> Result<Profile, String> {
-        self.profile_or("anthropic")
-    }
-
-    /// The profile asked for, or `default`.
-    pub(super) fn profile_or(&self, default: &str) -> Result<Profile, String> {
         let profiles = self.profiles()?;
-        let name = self.profile.as_deref().unwrap_or(default);
+        let name = self.profile.as_deref().unwrap_or("anthropic");
         profiles.get(name).cloned().ok_or_else(|| {
             format!(
                 "there is no cache profile `{name}`; there are: {}",
                 profiles.names().collect::<Vec<_>>().join(", ")
+            )
+        })
+    }
+
+    /// The profile asked for, or the one that prices `model`; a model no
+    /// profile prices is refused with the ones they do.
+    pub(super) fn profile_for_model(&self, model: &str) -> Result<Profile, String> {
+        if self.profile.is_some() {
+            return self.profile();
+        }
+        let profiles = self.profiles()?;
+        profiles.for_model(model).cloned().ok_or_else(|| {
+            format!(
+                "no cache profile knows the model `{model}`; they know: {}. Give `--profile` to choose one",
+                profiles.models().join(", ")
             )
         })
     }

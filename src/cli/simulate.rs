@@ -101,6 +101,9 @@ pub fn simulate(args: &SimulateArgs) -> Outcome {
         Ok(profile) => profile,
         Err(message) => return fail(message),
     };
+    if let Some(message) = unpriced_model(args, &profile) {
+        return fail(message);
+    }
     let host = match installed::Host::open(args.workspace.as_deref(), args.bundles.as_deref()) {
         Ok(host) => host,
         Err(message) => return fail(message),
@@ -173,6 +176,31 @@ pub fn simulate(args: &SimulateArgs) -> Outcome {
         ReportFormat::Human => visible(&human(&report)).into_owned(),
     };
     output::result(text, Outcome::Clean)
+}
+
+/// Why a model given with `--model` or `--switch-model` cannot be
+/// simulated under `profile`: one it does not price would be simulated on
+/// the profile's fallbacks without a word.
+fn unpriced_model(args: &SimulateArgs, profile: &Profile) -> Option<String> {
+    if profile.models.is_empty() {
+        return None;
+    }
+    [&args.model, &args.switch_model]
+        .into_iter()
+        .flatten()
+        .find(|model| profile.model(model).is_none())
+        .map(|model| {
+            format!(
+                "the `{}` profile knows no model `{model}`; it knows: {}",
+                profile.name,
+                profile
+                    .models
+                    .keys()
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })
 }
 
 /// The simulation's options under `profile`: the models default to the

@@ -436,6 +436,26 @@ impl Profiles {
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.profiles.keys().map(String::as_str)
     }
+
+    /// The profile that prices `model` (by name, or as a dated snapshot of
+    /// a named one), the first by name when several do.
+    pub fn for_model(&self, model: &str) -> Option<&Profile> {
+        self.profiles
+            .values()
+            .find(|profile| profile.model(model).is_some())
+    }
+
+    /// Every model some profile prices, in order.
+    pub fn models(&self) -> Vec<&str> {
+        let mut models: Vec<&str> = self
+            .profiles
+            .values()
+            .flat_map(|profile| profile.models.keys().map(String::as_str))
+            .collect();
+        models.sort_unstable();
+        models.dedup();
+        models
+    }
 }
 
 impl Profile {

@@ -22,16 +22,25 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-"$contrib" build "$root"/examples/*.contrib -o "$work/bundles" >/dev/null
-args=()
-for wire in anthropic openai-responses openai-chat; do
+"$contrib" build "$root"/examples/*.contrib -o "$work/bundles" >/dev/null 2>&1
+# The examples' conversation on each provider's models: Claude on
+# Anthropic; on OpenAI's Responses, GPT-5.6 (explicit breakpoints, 24-hour
+# retention); on Chat Completions, GPT-5.5 then GPT-5.4 (automatic caching,
+# the retention gpt-5.5 requires).
+conversation() { # WIRE FIRST-MODEL SWITCHED-MODEL
+    sed "s/claude-sonnet-4-5/$2/" "$root/examples/runtime/session.toml" >"$work/$1.session.toml"
+    sed "s/claude-opus-4-1/$3/" "$root/examples/runtime/turns.toml" >"$work/$1.turns.toml"
     "$contrib" compose --bundles "$work/bundles" \
-        --session "$root/examples/runtime/session.toml" \
-        --turns "$root/examples/runtime/turns.toml" \
+        --session "$work/$1.session.toml" \
+        --turns "$work/$1.turns.toml" \
         --tools "$root/examples/runtime/tools.json" \
-        --wire "$wire" >"$work/$wire.jsonl"
-    args+=("$wire=$work/$wire.jsonl")
-done
+        --wire "$1" >"$work/$1.jsonl"
+    args+=("$1=$work/$1.jsonl")
+}
+args=()
+conversation anthropic claude-sonnet-4-5 claude-opus-4-1
+conversation openai-responses gpt-5.6-terra gpt-5.6-sol
+conversation openai-chat gpt-5.5 gpt-5.4
 
 python3 -m venv "$work/venv"
 "$work/venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt"

@@ -67,14 +67,6 @@ impl Wire {
         }
     }
 
-    /// The cache profile that describes its provider.
-    pub fn default_profile(self) -> &'static str {
-        match self {
-            Wire::Anthropic => "anthropic",
-            Wire::OpenaiResponses | Wire::OpenaiChat => "openai",
-        }
-    }
-
     /// The path its provider takes requests at, under the API's base URL.
     pub fn path(self) -> &'static str {
         match self {
