@@ -578,6 +578,58 @@ plugin acme/review 1.0.0 {
 }
 
 #[test]
+fn a_plugin_whose_required_skill_the_session_does_not_meet_is_refused_whole() {
+    let bundles = [build(
+        r#"
+plugin acme/review 1.0.0 {
+    owner operator
+    requires skill code-review "^2.3"
+    text checklist {
+        placement agent
+        budget 30 tokens
+        body "Review against the checklist."
+    }
+}
+"#,
+    )];
+    let profile = none();
+    let at_version = |major, minor| {
+        let mut session = sam();
+        session.skills.insert(
+            "code-review".into(),
+            Skill::at(semver::Version::new(major, minor, 0)),
+        );
+        session
+    };
+    let met = Conversation::start(&bundles, at_version(2, 4), CliGate, &profile);
+    assert!(met
+        .system_prompt()
+        .text
+        .contains("Review against the checklist."));
+
+    for (session, why) in [
+        (at_version(3, 0), "the session has 3.0.0"),
+        (sam(), "the session has no skill `code-review`"),
+    ] {
+        let mut unmet = Conversation::start(&bundles, session, CliGate, &profile);
+        assert!(!unmet.system_prompt().text.contains("checklist"));
+        let turn = unmet.turn(TurnInput::reply_at(at("2026-03-02T09:01:00Z")));
+        let refusal = turn
+            .record
+            .refusals
+            .iter()
+            .find(|refusal| refusal.contributor == "acme/review@1.0.0")
+            .expect("the plugin is refused, and the record says so");
+        assert!(
+            refusal.reason.contains("requires skill `code-review` ^2.3")
+                && refusal.reason.contains(why),
+            "{}",
+            refusal.reason
+        );
+    }
+}
+
+#[test]
 fn a_retrieved_closing_tag_is_defanged_and_prefaces_are_never_stored() {
     let bundles = [build(MEMORY)];
     let profile = none();

@@ -463,9 +463,26 @@ impl<'a, G: Gate> Conversation<'a, G> {
         if self.compositions > 0 {
             self.pending.versions = version_changes(&before, &self.kept, why);
         }
-        self.entries = entries(&self.kept);
+        self.entries = self.runnable_entries();
         self.compose(at);
         self.index_sections();
+    }
+
+    /// The contributors of the versions kept, less those of a plugin whose
+    /// `requires` the session does not meet: each such plugin is refused
+    /// whole, and the refusal says which skill and version it needs.
+    fn runnable_entries(&mut self) -> Vec<Entry<'a>> {
+        let mut runnable = Vec::new();
+        for bundle in self.kept.clone() {
+            match unmet_requirement(bundle, &self.session) {
+                Some(reason) => self.pending.refusals.push(Refusal {
+                    contributor: bundle.id(),
+                    reason,
+                }),
+                None => runnable.push(bundle),
+            }
+        }
+        entries(&runnable)
     }
 
     /// Writes the composition as it stands, once the opening is known.
@@ -725,7 +742,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
         match (restored.compose, kept) {
             (Some(compose), Some(Ok(kept))) => {
                 self.kept = kept;
-                self.entries = entries(&self.kept);
+                self.entries = self.runnable_entries();
                 self.index_sections();
                 self.system = compose.system_prompt;
                 self.preloaded = compose.preloaded;
@@ -803,6 +820,28 @@ fn newest(bundles: &[Bundle]) -> Vec<&Bundle> {
 }
 
 /// The contributors of `bundles`, in composition order.
+/// Why `bundle` cannot run in `session`: a skill it requires is missing,
+/// or at a version its requirement does not match.
+fn unmet_requirement(bundle: &Bundle, session: &Session) -> Option<String> {
+    bundle.requires.iter().find_map(|(skill, requirement)| {
+        let refused = |why: String| {
+            Some(format!(
+                "it requires skill `{skill}` {requirement}, and {why}: none of its contributors is composed"
+            ))
+        };
+        let Ok(wanted) = semver::VersionReq::parse(requirement) else {
+            return refused(format!("`{requirement}` is not a version requirement"));
+        };
+        match session.skills.get(skill) {
+            None => refused(format!("the session has no skill `{skill}`")),
+            Some(found) if !wanted.matches(&found.version) => {
+                refused(format!("the session has {}", found.version))
+            }
+            Some(_) => None,
+        }
+    })
+}
+
 fn entries<'a>(bundles: &[&'a Bundle]) -> Vec<Entry<'a>> {
     let mut entries: Vec<Entry<'a>> = bundles
         .iter()

@@ -537,9 +537,40 @@ mod tests {
         let profiles = Profiles::from_toml(BUILTIN).unwrap();
         assert_eq!(
             profiles.names().collect::<Vec<_>>(),
-            ["anthropic", "none", "openai"]
+            ["anthropic", "none", "openai", "openai-explicit"]
         );
         assert_eq!(profiles.get("anthropic").unwrap().max_breakpoints, 4);
+        assert_eq!(profiles.get("openai-explicit").unwrap().max_breakpoints, 4);
+    }
+
+    #[test]
+    fn a_model_finds_the_profile_that_prices_it() {
+        let profiles = Profiles::builtin();
+        let name = |model: &str| {
+            profiles
+                .for_model(model)
+                .map(|profile| profile.name.as_str())
+        };
+        assert_eq!(name("claude-sonnet-4-5-20250929"), Some("anthropic"));
+        assert_eq!(name("gpt-5.5"), Some("openai"));
+        assert_eq!(name("gpt-5.6-terra"), Some("openai-explicit"));
+        assert_eq!(name("gpt-9.9"), None);
+        assert!(profiles.models().contains(&"gpt-5.6-luna"));
+    }
+
+    #[test]
+    fn models_from_gpt_5_5_on_ask_for_the_24_hour_retention_only() {
+        let profiles = Profiles::builtin();
+        for model in ["gpt-5.5", "gpt-5.6-sol", "gpt-5.6-terra", "gpt-5.6-luna"] {
+            let entry = profiles
+                .for_model(model)
+                .and_then(|profile| profile.model(model));
+            assert_eq!(
+                entry.and_then(|entry| entry.retention.as_deref()),
+                Some("24h"),
+                "{model}"
+            );
+        }
     }
 
     #[test]
