@@ -19,12 +19,12 @@
 
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
-use std::path::Path;
 
 use super::catalog::{find_span, Lock, LockEntry};
 use super::{bundle_path, Bundle, BundledActivation};
 use crate::config::Config;
 use crate::diagnostic::Diagnostic;
+use crate::fs::Root;
 use crate::rules::{AMBIGUOUS_CONTRIBUTOR, CATALOG_OVER_BUDGET, DUPLICATE_PLUGIN};
 use crate::source::Span;
 
@@ -121,23 +121,29 @@ pub fn check(
     diagnostics
 }
 
-/// The catalog-wide diagnostics the catalog at `folder` would gain with
-/// `bundle` published: what `publish` refuses. A catalog already
-/// inconsistent is `catalog check`'s to report, not a reason to refuse
-/// every publish; bundles that cannot be loaded are left to it too.
+/// The catalog-wide diagnostics the catalog in `root`, whose lock is
+/// `lock`, would gain with `bundle` published: what `publish` refuses,
+/// holding the catalog's lock. A catalog already inconsistent is `catalog
+/// check`'s to report, not a reason to refuse every publish; bundles that
+/// cannot be loaded are left to it too.
 pub fn with_published(
-    folder: &Path,
+    root: &Root,
+    lock: &Lock,
     bundle: &Bundle,
     config: &Config,
-) -> Result<Vec<Diagnostic>, String> {
-    let lock = Lock::read(folder)?;
+) -> Vec<Diagnostic> {
     let mut loaded = HashMap::new();
     for entry in &lock.published {
-        if let Ok(published) = Bundle::load(&bundle_path(folder, &entry.plugin, &entry.version)) {
+        let path = bundle_path(root.path(), &entry.plugin, &entry.version);
+        let published = root
+            .read(&path, crate::limits::files::BUNDLE)
+            .ok()
+            .and_then(|bytes| Bundle::from_bytes(&bytes).ok());
+        if let Some(published) = published {
             loaded.insert((entry.plugin.clone(), entry.version.clone()), published);
         }
     }
-    let before = check(&lock, "", &loaded, config);
+    let before = check(lock, "", &loaded, config);
     let mut after = lock.clone();
     let key = (bundle.plugin.clone(), bundle.version.clone());
     if let Entry::Vacant(slot) = loaded.entry(key) {
@@ -150,8 +156,8 @@ pub fn with_published(
         });
         slot.insert(bundle.clone());
     }
-    Ok(check(&after, "", &loaded, config)
+    check(&after, "", &loaded, config)
         .into_iter()
         .filter(|found| !before.iter().any(|seen| seen.message == found.message))
-        .collect())
+        .collect()
 }
