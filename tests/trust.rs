@@ -299,6 +299,23 @@ fn a_lying_bundle_is_refused_at_install_and_at_load() {
     scene.write("ws/contrib.lock", &lock.replace(&approved, &forged));
     let (_, layout) = scene.compose(TWO_TURNS);
     let refused = layout["refused_at_load"].to_string();
+    assert!(refused.contains("needs-approval"), "{refused}");
+    assert!(refused.contains("not the copy of the"), "{refused}");
+    // And with a forged approved copy put beside it, the re-check at load
+    // refuses it.
+    let hex = |digest: &str| digest.trim_start_matches("sha256:").to_string();
+    scene.write(
+        "ws/contrib.lock",
+        &lock
+            .replace(&approved, &forged)
+            .replace(&hex(&approved), &hex(&forged)),
+    );
+    scene.write(
+        &format!("ws/.contrib/approved/sha256-{}.bundle.json", hex(&forged)),
+        &scene.read("catalog/acme/clock/1.0.0.bundle.json"),
+    );
+    let (_, layout) = scene.compose(TWO_TURNS);
+    let refused = layout["refused_at_load"].to_string();
     assert!(refused.contains("eager-run-writes"), "{refused}");
 }
 
@@ -977,4 +994,281 @@ fn install_writes_the_approval_screen_as_a_page() {
         !scene.read("ws/contrib.lock").contains("1.1.0"),
         "nothing was installed"
     );
+}
+
+/// A plugin whose 1.0.0 keeps one person text small and 1.0.1 asks for
+/// much more: the text moves to agent placement with a larger budget, and a
+/// fetch runs when a conversation starts.
+fn notes(version: &str) -> String {
+    let (placement, budget, fetch) = if version == "1.0.0" {
+        ("person", 20, "")
+    } else {
+        (
+            "agent",
+            300,
+            "\n    eager-run status {\n        budget 300 tokens\n        call fetch_url { url: \"https://status.acme.dev/now\" }\n    }\n",
+        )
+    };
+    format!("plugin acme/notes {version} {{\n    owner workspace\n\n    text tone {{\n        placement {placement}\n        budget {budget} tokens\n        body \"Keep notes short.\"\n    }}\n{fetch}}}\n")
+}
+
+const EGRESS: &str = "[egress]\nallow = [\"status.acme.dev\"]\n";
+
+/// Publishes `notes("1.0.0")` and installs it into `ws/` with `--yes`.
+fn notes_installed(scene: &Scene) -> String {
+    let file = scene.author("notes", EGRESS, &notes("1.0.0"));
+    scene.publish(&file);
+    scene.workspace(&format!("{EGRESS}\n[trust]\nas = \"workspace\"\n"));
+    let output = scene.install("acme/notes@1.0.0", &["--yes"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    file
+}
+
+/// The workspace's copy of the approved bundle, as `contrib.lock` names it.
+fn approved_copy(scene: &Scene) -> PathBuf {
+    let lock: toml::Value = toml::from_str(&scene.read("ws/contrib.lock")).expect("a lock");
+    let reference = lock["installed"][0]["approved_copy"]
+        .as_str()
+        .expect("the lock names the approved copy");
+    scene.path("ws").join(reference)
+}
+
+fn nothing_refused(layout: &Value) -> bool {
+    layout["refused_at_load"]
+        .as_array()
+        .is_none_or(|refused| refused.is_empty())
+}
+
+/// Install keeps the exact bytes approved, named by their digest, and the
+/// lock pins it.
+#[test]
+fn install_keeps_its_own_copy_of_what_was_approved() {
+    let scene = Scene::new();
+    notes_installed(&scene);
+    let copy = approved_copy(&scene);
+    let lock = scene.read("ws/contrib.lock");
+    let digest = lock
+        .lines()
+        .find_map(|line| line.strip_prefix("digest = \""))
+        .and_then(|rest| rest.strip_suffix('"'))
+        .expect("a digest");
+    assert!(
+        copy.ends_with(format!(
+            ".contrib/approved/{}.bundle.json",
+            digest.replace(':', "-")
+        )),
+        "{}",
+        copy.display()
+    );
+    assert_eq!(
+        std::fs::read(&copy).expect("the copy"),
+        std::fs::read(scene.path("catalog/acme/notes/1.0.0.bundle.json")).expect("the bundle"),
+        "the copy is the catalog's bytes as approved"
+    );
+}
+
+/// The copy follows the user's umask, like every file `contrib` creates.
+#[cfg(unix)]
+#[test]
+fn the_approved_copy_follows_the_umask() {
+    use std::os::unix::fs::PermissionsExt;
+    let scene = Scene::new();
+    let file = scene.author("notes", EGRESS, &notes("1.0.0"));
+    scene.publish(&file);
+    scene.workspace(&format!("{EGRESS}\n[trust]\nas = \"workspace\"\n"));
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg("umask 027 && exec \"$0\" install --catalog catalog acme/notes@1.0.0 --workspace ws --yes")
+        .arg(env!("CARGO_BIN_EXE_contrib"))
+        .current_dir(scene.path(""))
+        .output()
+        .expect("sh runs");
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let mode = std::fs::metadata(approved_copy(&scene))
+        .expect("the copy")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o640, "{mode:o}");
+}
+
+/// A hostile catalog replaces the approved 1.0.0 with a relabelled copy of
+/// 1.0.1 (digests recomputed, `catalog.lock` rewritten): compared with the
+/// catalog's copy, 1.0.1 would change nothing. Compared with the
+/// workspace's own record it asks for more, and nothing is installed.
+#[test]
+fn an_update_is_classed_against_the_approval_not_the_catalogs_copy() {
+    let scene = Scene::new();
+    let file = notes_installed(&scene);
+    scene.write("authors/notes/plugin.contrib", &notes("1.0.1"));
+    scene.publish(&file);
+    let newer: Bundle =
+        Bundle::load(&scene.path("catalog/acme/notes/1.0.1.bundle.json")).expect("1.0.1");
+    scene.forge("catalog/acme/notes/1.0.0.bundle.json", |old| {
+        *old = Bundle {
+            version: old.version.clone(),
+            ..newer
+        };
+    });
+    for command in [
+        vec!["update", "--workspace", "ws"],
+        vec![
+            "install",
+            "--catalog",
+            "catalog",
+            "acme/notes@1.0.1",
+            "--workspace",
+            "ws",
+        ],
+    ] {
+        let output = scene.run(&command);
+        let shown = text(&output);
+        assert_eq!(output.status.code(), Some(3), "{command:?}: {shown}");
+        assert!(
+            shown.contains("placement widens from person to agent"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("budget rises from 20 to 300 tokens"),
+            "{shown}"
+        );
+        assert!(shown.contains("newly runs `fetch_url`"), "{shown}");
+        assert!(!shown.contains("no changes"), "{shown}");
+    }
+    assert!(scene
+        .read("ws/contrib.lock")
+        .contains("version = \"1.0.0\""));
+    // `diff` against the installed version reads the same record.
+    let output = scene.run(&[
+        "diff",
+        "acme/notes",
+        "catalog/acme/notes/1.0.1.bundle.json",
+        "--workspace",
+        "ws",
+    ]);
+    let shown = text(&output);
+    assert_eq!(output.status.code(), Some(3), "{shown}");
+    assert!(
+        shown.contains("placement widens from person to agent"),
+        "{shown}"
+    );
+    // The catalog changed a published version under the workspace: the
+    // load refuses it rather than trust either side.
+    let (_, layout) = scene.compose(TWO_TURNS);
+    let refused = layout["refused_at_load"].to_string();
+    assert!(refused.contains("digest-mismatch"), "{refused}");
+}
+
+/// The approved bundle deleted from the catalog, or corrupted there: the
+/// update is still the whole delta against the workspace's copy, not a
+/// comparison of permissions alone. A text widened from a command to
+/// always and a new contributor ask for approval.
+#[test]
+fn an_update_compares_with_the_workspace_copy_when_the_catalogs_is_gone() {
+    let versioned = |version: &str, more: &str| {
+        format!("plugin acme/deploy {version} {{\n    owner workspace\n\n    text checklist {{\n        placement agent\n{}        budget 30 tokens\n        body \"Check the changelog.\"\n    }}\n{more}}}\n", if version == "1.0.0" { "        applies on command deploy\n" } else { "" })
+    };
+    let more = "\n    text extra {\n        placement agent\n        budget 20 tokens\n        body \"Deploy on Fridays.\"\n    }\n";
+    for damage in ["deleted", "corrupted"] {
+        let scene = Scene::new();
+        let file = scene.author("deploy", "", &versioned("1.0.0", ""));
+        scene.publish(&file);
+        scene.workspace("[trust]\nas = \"workspace\"\n");
+        let output = scene.install("acme/deploy@1.0.0", &["--yes"]);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+        scene.write("authors/deploy/plugin.contrib", &versioned("1.1.0", more));
+        scene.publish(&file);
+        let old = scene.path("catalog/acme/deploy/1.0.0.bundle.json");
+        match damage {
+            "deleted" => std::fs::remove_file(&old).expect("removed"),
+            _ => std::fs::write(&old, b"{\"format\": 2, \"plugin\": \"x\"}").expect("written"),
+        }
+        let output = scene.run(&["update", "--workspace", "ws"]);
+        let shown = text(&output);
+        assert_eq!(output.status.code(), Some(3), "{damage}: {shown}");
+        assert!(
+            shown.contains("now applies always, where it applied on command"),
+            "{damage}: {shown}"
+        );
+        assert!(shown.contains("adds a `text`"), "{damage}: {shown}");
+        assert!(scene
+            .read("ws/contrib.lock")
+            .contains("version = \"1.0.0\""));
+        // What the workspace approved still loads from its own copy.
+        let (output, layout) = scene.compose(TWO_TURNS);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+        assert!(nothing_refused(&layout), "{damage}: {layout}");
+    }
+}
+
+/// The workspace's copy deleted, tampered with, or never kept (a lock from
+/// before copies): nothing updates or loads without a fresh approval, and
+/// the error names the copy and the command that approves again.
+#[test]
+fn without_its_approved_copy_nothing_updates_without_a_fresh_approval() {
+    for damage in ["deleted", "tampered", "never kept"] {
+        let scene = Scene::new();
+        let file = notes_installed(&scene);
+        // 1.0.2 asks for nothing more: it would update within the approval.
+        scene.write(
+            "authors/notes/plugin.contrib",
+            &notes("1.0.0")
+                .replace("1.0.0", "1.0.2")
+                .replace("short", "brief"),
+        );
+        scene.publish(&file);
+        let copy = approved_copy(&scene);
+        match damage {
+            "deleted" => std::fs::remove_file(&copy).expect("removed"),
+            "tampered" => {
+                let text = std::fs::read_to_string(&copy).expect("the copy");
+                std::fs::write(&copy, text.replace("Keep notes short.", "Obey the notes."))
+                    .expect("written");
+            }
+            _ => {
+                let lock = scene.read("ws/contrib.lock");
+                let lock: String = lock
+                    .lines()
+                    .filter(|line| !line.starts_with("approved_copy"))
+                    .map(|line| format!("{line}\n"))
+                    .collect();
+                scene.write("ws/contrib.lock", &lock);
+            }
+        }
+        let output = scene.run(&["update", "--workspace", "ws"]);
+        let shown = text(&output);
+        assert_eq!(output.status.code(), Some(3), "{damage}: {shown}");
+        assert!(shown.contains("error[needs-approval]"), "{damage}: {shown}");
+        assert!(
+            shown.contains(
+                "approve it again with `contrib install --catalog ../catalog acme/notes@1.0.0 --yes`"
+            ),
+            "{damage}: {shown}"
+        );
+        if damage != "never kept" {
+            assert!(
+                shown.contains(".contrib/approved/sha256-"),
+                "{damage}: {shown}"
+            );
+        } else {
+            assert!(
+                shown.contains("approved before this workspace kept"),
+                "{shown}"
+            );
+        }
+        assert!(scene
+            .read("ws/contrib.lock")
+            .contains("version = \"1.0.0\""));
+
+        let (output, layout) = scene.compose(TWO_TURNS);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+        let refused = layout["refused_at_load"].to_string();
+        assert!(refused.contains("needs-approval"), "{damage}: {refused}");
+        assert!(contributors(turn_records(&layout)[0]).is_empty());
+
+        // A fresh approval restores the record.
+        let output = scene.install("acme/notes@1.0.2", &["--yes"]);
+        assert_eq!(output.status.code(), Some(0), "{damage}: {}", text(&output));
+        let (_, layout) = scene.compose(TWO_TURNS);
+        assert!(nothing_refused(&layout), "{damage}: {layout}");
+    }
 }

@@ -51,6 +51,11 @@ impl Change {
         }
     }
 
+    /// A change of the plugin as a whole that needs a person's approval.
+    pub fn asks_for_more(message: String) -> Self {
+        Change::new(Class::NeedsApproval, None, message)
+    }
+
     fn invalidating(mut self, placement: Option<Placement>) -> Self {
         if let Some(placement) = placement {
             self.cache = CacheImpact::of(placement);

@@ -15,6 +15,8 @@ use crate::config::{Config, Resolver};
 use crate::diagnostic::Diagnostic;
 use crate::report::{self, Format, Totals};
 use crate::rules::SOURCE_CHANGED;
+use crate::trust::install::Workspace;
+use crate::trust::recheck::{recheck, Relaxations};
 use crate::trust::screen::{headings, Added, Asks, Screen, Waived};
 
 #[derive(Subcommand)]
@@ -46,7 +48,8 @@ pub struct CatalogCheckArgs {
     /// Manifests (or folders of them) that must still match what was
     /// published for their version.
     sources: Vec<PathBuf>,
-    /// The workspace configuration; by default the platform's alone.
+    /// The policy the catalog-wide rules are judged by; by default the
+    /// catalog's own (its `contrib.toml`, else the platform's).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
     /// How to write diagnostics.
@@ -70,10 +73,16 @@ pub struct YankArgs {
 
 #[derive(Args)]
 pub struct DiffArgs {
-    /// The approved version: a bundle or a manifest.
+    /// The approved version: a bundle or a manifest; with `--workspace`,
+    /// the installed plugin (`scope/name`).
     old: PathBuf,
     /// The new version: a bundle or a manifest.
     new: PathBuf,
+    /// Compare with what this workspace approved: its own copy of the
+    /// installed version, both read under its policy as `update` reads
+    /// them.
+    #[arg(long, value_name = "DIR")]
+    workspace: Option<PathBuf>,
     /// The workspace configuration manifests are built with; by default
     /// the nearest `contrib.toml`.
     #[arg(long, value_name = "FILE")]
@@ -149,7 +158,10 @@ fn check(args: &CatalogCheckArgs) -> Outcome {
             Ok(loaded) => loaded,
             Err(message) => return fail(message),
         },
-        None => (Config::platform(), Vec::new()),
+        None => match catalog::policy_of(&args.catalog) {
+            Ok(config) => (config, Vec::new()),
+            Err(message) => return fail(message),
+        },
     };
     let report = match catalog::check(&args.catalog, &config) {
         Ok(report) => report,
@@ -331,12 +343,18 @@ pub fn yank(args: &YankArgs) -> Outcome {
 /// Exit status 3 when the new version needs approval, so CI can gate on it.
 pub fn diff(args: &DiffArgs) -> Outcome {
     let mut resolver = Resolver::new(args.config.clone());
-    let (old, new) = match (
-        bundle_or_manifest(&args.old, &mut resolver),
-        bundle_or_manifest(&args.new, &mut resolver),
-    ) {
-        (Ok(old), Ok(new)) => (old, new),
-        (Err(message), _) | (_, Err(message)) => return fail(message),
+    let (old, new) = match &args.workspace {
+        Some(folder) => match against_workspace(folder, args, &mut resolver) {
+            Ok(pair) => pair,
+            Err(outcome) => return outcome,
+        },
+        None => match (
+            bundle_or_manifest(&args.old, &mut resolver),
+            bundle_or_manifest(&args.new, &mut resolver),
+        ) {
+            (Ok(old), Ok(new)) => (old, new),
+            (Err(message), _) | (_, Err(message)) => return fail(message),
+        },
     };
     if let Err(message) = diff::comparable(&old, &new) {
         return fail(message);
@@ -379,6 +397,38 @@ pub fn diff(args: &DiffArgs) -> Outcome {
         Ok(()) => reached,
         Err(stopped) => stopped.outcome(reached),
     }
+}
+
+/// The version `folder` approved of the plugin `args.old` (its own copy,
+/// never the catalog's) and `args.new`, both as that workspace reads them.
+fn against_workspace(
+    folder: &std::path::Path,
+    args: &DiffArgs,
+    resolver: &mut Resolver,
+) -> Result<(crate::bundle::Bundle, crate::bundle::Bundle), Outcome> {
+    let workspace = Workspace::open(folder).map_err(fail)?;
+    let plugin = args.old.to_string_lossy();
+    let Some(installed) = workspace.lock.get(&plugin) else {
+        return Err(fail(format!(
+            "`{plugin}` is not installed in `{}`",
+            folder.display()
+        )));
+    };
+    let old = workspace.approved_as_read(installed).map_err(|refused| {
+        println!(
+            "error[{}]: {} is refused: {}",
+            refused.rule.name, refused.plugin, refused.reason
+        );
+        Outcome::NeedsApproval
+    })?;
+    let new = bundle_or_manifest(&args.new, resolver).map_err(fail)?;
+    let new = recheck(
+        &new,
+        &workspace.config,
+        installed.approved_by,
+        Relaxations::Configured,
+    );
+    Ok((old.approved, new.approved))
 }
 
 pub fn preview(args: &PreviewArgs) -> Outcome {
