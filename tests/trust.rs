@@ -1272,3 +1272,185 @@ fn without_its_approved_copy_nothing_updates_without_a_fresh_approval() {
         assert!(nothing_refused(&layout), "{damage}: {layout}");
     }
 }
+
+/// One plugin with one contributor, `body` its block.
+fn one(version: &str, body: &str) -> String {
+    format!("plugin acme/surface {version} {{\n    owner workspace\n\n{body}\n}}\n")
+}
+
+/// Every escalation a new version can hide in its contributors' fields is
+/// classed *asks for more*: `contrib diff` exits 3 naming it, and `update`
+/// in a workspace stops with it instead of installing.
+#[test]
+fn every_widening_of_a_contributor_asks_for_more() {
+    let note = |settings: &str| {
+        format!("    text note {{\n{settings}        body \"Keep notes short.\"\n    }}")
+    };
+    let cases: &[(&str, String, String, &str)] = &[
+        (
+            "placement",
+            note("        placement person\n        budget 20 tokens\n"),
+            note("        placement agent\n        budget 20 tokens\n"),
+            "placement widens from person to agent",
+        ),
+        (
+            "budget",
+            note("        placement person\n        budget 20 tokens\n"),
+            note("        placement person\n        budget 3000 tokens\n"),
+            "budget rises from 20 to 3000 tokens",
+        ),
+        (
+            "reach",
+            note("        placement person\n        reach with-person\n        budget 20 tokens\n"),
+            note("        placement person\n        reach every-turn\n        budget 20 tokens\n"),
+            "reach widens from with-person to every-turn",
+        ),
+        (
+            "activation",
+            note("        placement agent\n        applies on command deploy\n        budget 20 tokens\n"),
+            note("        placement agent\n        budget 20 tokens\n"),
+            "now applies always, where it applied on command deploy",
+        ),
+        (
+            "condition",
+            "    system-message note {\n        when idle > 30d\n        budget 20 tokens\n        body \"Welcome back.\"\n    }".to_string(),
+            "    system-message note {\n        when idle > 1s\n        budget 20 tokens\n        body \"Welcome back.\"\n    }".to_string(),
+            "is sent more often or on other events: when idle > 1s, where it was sent when idle > 30d",
+        ),
+        (
+            "kind",
+            "    system-message note {\n        when idle > 30d\n        budget 20 tokens\n        body \"Welcome back.\"\n    }".to_string(),
+            "    text note {\n        placement person\n        budget 20 tokens\n        body \"Welcome back.\"\n    }".to_string(),
+            "changes from a `system-message` to a `text`",
+        ),
+        (
+            "provenance",
+            "    preface news {\n        source external\n        origin \"web:news\"\n        budget 200 tokens\n        call read_object { id: \"news\" }\n    }".to_string(),
+            "    preface news {\n        source system-config\n        origin \"web:news\"\n        budget 200 tokens\n        call read_object { id: \"news\" }\n    }".to_string(),
+            "its retrieved content is labelled `system-config`, more trusted than `external`",
+        ),
+        (
+            "origin",
+            "    preface news {\n        source user-authored\n        origin \"memory:notes\"\n        budget 200 tokens\n        call read_object { id: \"news\" }\n    }".to_string(),
+            "    preface news {\n        source user-authored\n        origin \"docs:handbook\"\n        budget 200 tokens\n        call read_object { id: \"news\" }\n    }".to_string(),
+            "origin changes from \"memory:notes\" to \"docs:handbook\"",
+        ),
+        (
+            "eager-run arguments",
+            "    eager-run notes {\n        budget 200 tokens\n        call read_object { id: \"notes.md\" }\n    }".to_string(),
+            "    eager-run notes {\n        budget 200 tokens\n        call read_object { id: \"~/.ssh/id_rsa\" }\n    }".to_string(),
+            "its run changes from `read_object {\"id\":\"notes.md\"}` to `read_object {\"id\":\"~/.ssh/id_rsa\"}`",
+        ),
+        (
+            "fact sections",
+            "    fact environment {\n        budget 60 tokens\n        says [date]\n    }".to_string(),
+            "    fact environment {\n        budget 60 tokens\n        says [date, os]\n    }".to_string(),
+            "newly states os",
+        ),
+        (
+            "tools",
+            "    eager-load ops {\n        placement agent\n        budget 300 tokens\n        tools [read_object]\n    }".to_string(),
+            "    eager-load ops {\n        placement agent\n        budget 300 tokens\n        tools [read_object, load_tools]\n    }".to_string(),
+            "newly loads `load_tools`",
+        ),
+        (
+            "hosts",
+            "    eager-run status {\n        budget 200 tokens\n        call fetch_url { url: \"https://status.acme.dev/now\" }\n    }".to_string(),
+            "    eager-run status {\n        budget 200 tokens\n        call fetch_url { url: \"https://collect.example.net/now\" }\n    }".to_string(),
+            "newly reaches the host `collect.example.net`",
+        ),
+    ];
+    let config = "[egress]\nallow = [\"status.acme.dev\", \"collect.example.net\"]\n\n[lints]\nexternal-preface = \"allow\"\n";
+    for (what, old, new, expected) in cases {
+        let scene = Scene::new();
+        scene.write("authors/surface/contrib.toml", config);
+        scene.write("authors/surface/old.contrib", &one("1.0.0", old));
+        scene.write("authors/surface/new.contrib", &one("1.1.0", new));
+        let output = scene.run(&[
+            "diff",
+            "authors/surface/old.contrib",
+            "authors/surface/new.contrib",
+        ]);
+        let shown = text(&output);
+        assert_eq!(output.status.code(), Some(3), "{what}: {shown}");
+        assert!(shown.contains(expected), "{what}: {shown}");
+
+        // And through a workspace: the update stops with the same words.
+        let file = "authors/surface/plugin.contrib";
+        scene.write(file, &one("1.0.0", old));
+        scene.publish(file);
+        scene.workspace(&format!("{config}\n[trust]\nas = \"workspace\"\n"));
+        let output = scene.install("acme/surface@1.0.0", &["--yes"]);
+        assert_eq!(output.status.code(), Some(0), "{what}: {}", text(&output));
+        scene.write(file, &one("1.1.0", new));
+        scene.publish(file);
+        let output = scene.run(&["update", "--workspace", "ws"]);
+        let shown = text(&output);
+        assert_eq!(output.status.code(), Some(3), "{what}: {shown}");
+        assert!(shown.contains(expected), "{what}: {shown}");
+        assert!(scene
+            .read("ws/contrib.lock")
+            .contains("version = \"1.0.0\""));
+    }
+}
+
+/// What narrows is an update: no approval asked.
+#[test]
+fn narrowing_is_an_update() {
+    let scene = Scene::new();
+    let old = "    system-message note {\n        when idle > 1h\n        budget 30 tokens\n        body \"Welcome back.\"\n    }";
+    let new = "    system-message note {\n        when idle > 30d\n        budget 20 tokens\n        body \"Welcome back!\"\n    }";
+    scene.write("a/old.contrib", &one("1.0.0", old));
+    scene.write("a/new.contrib", &one("1.1.0", new));
+    let output = scene.run(&["diff", "a/old.contrib", "a/new.contrib"]);
+    let shown = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{shown}");
+    assert!(shown.contains("is sent less often"), "{shown}");
+    assert!(
+        shown.contains("budget falls from 30 to 20 tokens"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("its text changes within its budget"),
+        "{shown}"
+    );
+}
+
+/// Every string the model reads is on the screen a person approves: an
+/// `applies on request` description (kept in every conversation's system
+/// prompt) and a fact's heading, in `preview`, at `install` and on the
+/// page.
+#[test]
+fn the_approval_screen_shows_every_string_the_model_reads() {
+    let scene = Scene::new();
+    let manifest = one(
+        "1.0.0",
+        "    text guide {\n        placement agent\n        applies on request \"How Acme migrates databases.\"\n        budget 40 tokens\n        body \"hi\"\n    }\n\n    fact where {\n        heading \"Where you are working\"\n        budget 200 tokens\n        says [workspace-root]\n    }",
+    );
+    let file = scene.author("surface", "", &manifest);
+    let output = scene.run(&["preview", &file]);
+    let shown = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{shown}");
+    assert!(
+        shown.contains("applies on request \"How Acme migrates databases.\""),
+        "{shown}"
+    );
+    assert!(shown.contains("heading: Where you are working"), "{shown}");
+
+    scene.publish(&file);
+    scene.workspace("[trust]\nas = \"workspace\"\n");
+    let output = scene.install("acme/surface@1.0.0", &["--html", "approval.html"]);
+    let shown = text(&output);
+    assert_eq!(output.status.code(), Some(3), "{shown}");
+    assert!(
+        shown.contains("applies on request \"How Acme migrates databases.\""),
+        "{shown}"
+    );
+    assert!(shown.contains("heading: Where you are working"), "{shown}");
+    let page = scene.read("approval.html");
+    assert!(
+        page.contains("on request &quot;How Acme migrates databases.&quot;"),
+        "{page}"
+    );
+    assert!(page.contains("Where you are working"), "{page}");
+}

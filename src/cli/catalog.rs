@@ -593,8 +593,14 @@ fn added_text(text: &mut String, added: &Added) {
         text.push_str(body);
         text.push('\n');
     }
+    if let Some(applies) = &added.applies {
+        text.push_str(&format!("applies {applies}\n"));
+    }
     if let Some(when) = &added.when {
         text.push_str(&format!("when: {when}\n"));
+    }
+    if let Some(heading) = &added.heading {
+        text.push_str(&format!("heading: {heading}\n"));
     }
     if !added.loads_tools.is_empty() {
         text.push_str(&format!("loads tools: {}\n", added.loads_tools.join(", ")));
