@@ -124,17 +124,21 @@ pub fn read(workspace: &Path, entry: &Installed) -> Result<Bundle, Refused> {
     Ok(bundle)
 }
 
-/// Removes the copies no entry of `lock` names any more (an update or
-/// uninstall leaves its old copy behind). Best effort: a copy left over is
-/// never read, since every read goes through an entry.
-pub fn prune(workspace: &Path, lock: &WorkspaceLock) {
+/// Removes the copies that neither `before` nor `after` (the lock before
+/// and after a write) names: what an update or uninstall left behind one
+/// write ago. The copy just replaced is kept for one more write, so a
+/// load that read the lock before this write still finds the copy its
+/// entry names. Best effort: a copy left over is never read, since every
+/// read goes through an entry.
+pub fn prune(workspace: &Path, before: &WorkspaceLock, after: &WorkspaceLock) {
     let folder = workspace.join(FOLDER);
     let Ok(listing) = std::fs::read_dir(&folder) else {
         return;
     };
-    let kept: Vec<PathBuf> = lock
+    let kept: Vec<PathBuf> = before
         .installed
         .iter()
+        .chain(&after.installed)
         .filter_map(|entry| entry.approved_copy.as_ref())
         .map(|reference| workspace.join(reference))
         .collect();
@@ -164,5 +168,39 @@ mod tests {
         assert_eq!(reference("sha256:../../etc/passwd"), None);
         assert_eq!(reference(&format!("sha256:{}", "A".repeat(64))), None);
         assert_eq!(reference(""), None);
+    }
+
+    #[test]
+    fn a_copy_goes_one_write_after_no_entry_names_it() {
+        let folder = tempfile::tempdir().expect("a folder");
+        let workspace = folder.path();
+        let lock_naming = |digits: &[char]| {
+            let mut lock = WorkspaceLock::default();
+            for (index, digit) in digits.iter().enumerate() {
+                let text = format!(
+                    "plugin = \"acme/p{index}\"\nversion = \"1.0.0\"\ndigest = \"sha256:{hex}\"\napproved_copy = \"{copy}\"\ncatalog = \"c\"\nrequested_owner = \"person\"\ngranted_owner = \"person\"\napproved_by = \"person\"\napproved_at = \"now\"\napproval = \"yes\"\n[permissions]\nplacements = []\nbudgets = {{}}\ntools_loaded = []\ntools_run = []\negress_hosts = []\nhighest_priority = \"person\"\nreaches = []\n",
+                    hex = digit.to_string().repeat(64),
+                    copy = reference(&format!("sha256:{}", digit.to_string().repeat(64))).expect("a reference"),
+                );
+                lock.put(toml::from_str(&text).expect("an entry"));
+            }
+            lock
+        };
+        std::fs::create_dir_all(workspace.join(FOLDER)).expect("a folder");
+        for digit in ['a', 'b', 'c'] {
+            let copy = reference(&format!("sha256:{}", digit.to_string().repeat(64)))
+                .expect("a reference");
+            std::fs::write(workspace.join(copy), "{}").expect("written");
+        }
+        std::fs::write(workspace.join(FOLDER).join("notes.txt"), "mine").expect("written");
+        prune(workspace, &lock_naming(&['a']), &lock_naming(&['b']));
+        let left: Vec<String> = std::fs::read_dir(workspace.join(FOLDER))
+            .expect("listed")
+            .flatten()
+            .map(|file| file.file_name().to_string_lossy().chars().take(8).collect())
+            .collect();
+        let mut left = left;
+        left.sort();
+        assert_eq!(left, ["notes.tx", "sha256-a", "sha256-b"]);
     }
 }

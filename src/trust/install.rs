@@ -199,7 +199,7 @@ impl Workspace {
 
     /// Records `candidate` as approved by `approved_by`, at `at`, `how`:
     /// keeps the workspace's copy of the bundle first, then writes the lock
-    /// pinning it, then removes copies no entry names any more.
+    /// pinning it, then removes copies no entry has named for a write.
     pub fn record(
         &mut self,
         candidate: &Candidate,
@@ -224,20 +224,23 @@ impl Workspace {
             permissions: candidate.recheck.approved.permissions.clone(),
             relaxed: candidate.recheck.relaxed.clone(),
         };
+        let before = self.lock.clone();
         self.lock.put(entry.clone());
         self.lock.write(&self.folder)?;
-        super::approved::prune(&self.folder, &self.lock);
+        super::approved::prune(&self.folder, &before, &self.lock);
         Ok(entry)
     }
 
-    /// Removes `plugin` and its approved copy; whether it was installed.
+    /// Removes `plugin` (its approved copy goes at the next write); whether
+    /// it was installed.
     pub fn uninstall(&mut self, plugin: &str) -> Result<bool, String> {
         self.must_hold_lock()?;
+        let before = self.lock.clone();
         if !self.lock.remove(plugin) {
             return Ok(false);
         }
         self.lock.write(&self.folder)?;
-        super::approved::prune(&self.folder, &self.lock);
+        super::approved::prune(&self.folder, &before, &self.lock);
         Ok(true)
     }
 
