@@ -250,7 +250,7 @@ impl Refusal {
 /// holding the catalog's exclusive lock from reading `catalog.lock` to
 /// writing it back, and refusing it when the catalog with it would break a
 /// catalog-wide rule ([`super::consistency`]) under the catalog's own
-/// policy ([`policy`]): checked inside the lock, so publishes racing into
+/// policy ([`super::consistency::policy`]): checked inside the lock, so publishes racing into
 /// one catalog cannot each pass alone. `waiting` hears when another
 /// process holds the lock.
 pub fn publish(
@@ -283,7 +283,8 @@ pub fn publish(
             }));
         }
     }
-    let broken = super::consistency::with_published(&root, &lock, bundle, &policy(&root)?);
+    let policy = super::consistency::policy(&root)?;
+    let broken = super::consistency::with_published(&root, &lock, bundle, &policy);
     if !broken.is_empty() {
         return Err(PublishError::Refused(Refusal::Inconsistent(broken)));
     }
@@ -364,42 +365,6 @@ pub(crate) fn change_lock<T>(
     let value = change(&mut lock)?;
     lock.write(&root)?;
     Ok(value)
-}
-
-/// The file, at a catalog's root, that holds the catalog's own policy.
-pub const POLICY_FILE: &str = crate::config::FILE_NAME;
-
-/// The catalog's own policy, which its catalog-wide rules are judged by
-/// (the system-prompt share `catalog-over-budget` counts against): its
-/// `contrib.toml`, read inside the catalog, else the platform's. Never a
-/// publisher's configuration: a publisher does not choose the budget every
-/// workspace installing from the catalog shares.
-pub fn policy(root: &Root) -> Result<Config, String> {
-    let path = root.path().join(POLICY_FILE);
-    if std::fs::symlink_metadata(&path).is_err() {
-        return Ok(Config::platform());
-    }
-    let bytes = root.read(&path, crate::limits::files::CONFIG)?;
-    let name = fs::display_name(&path);
-    let source = crate::decode_bytes(&name, &bytes).map_err(|(_, diagnostic)| {
-        format!(
-            "the catalog's policy `{name}` cannot be read: {}",
-            diagnostic.message
-        )
-    })?;
-    let (config, diagnostics) = Config::from_source(source);
-    if let Some(error) = diagnostics.iter().find(|d| d.is_error()) {
-        return Err(format!(
-            "the catalog's policy `{name}` has errors ({}); fix it before publishing or checking",
-            error.message
-        ));
-    }
-    Ok(config)
-}
-
-/// The policy of the catalog at `folder`; see [`policy`].
-pub fn policy_of(folder: &Path) -> Result<Config, String> {
-    policy(&Root::open(folder)?)
 }
 
 /// A shared lock on a catalog, for readers that compare its bundles with

@@ -1,9 +1,10 @@
 //! What no single manifest can see: the rules over a catalog as a whole.
 //!
 //! `catalog check` runs them over what is published, and `publish` runs
-//! them over what would be published with the new version, refusing a
-//! version that would make the catalog fail, so a catalog is consistent by
-//! construction.
+//! them over what would be published with the new version, inside the
+//! catalog's lock, refusing a version that would make the catalog fail, so
+//! a catalog is consistent by construction. Both judge by the catalog's
+//! own [`policy`], never a publisher's configuration.
 //!
 //! - `duplicate-plugin`: one plugin name, two owners;
 //! - `catalog-over-budget`: the newest versions together put more before
@@ -19,6 +20,7 @@
 
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
 
 use super::catalog::{find_span, Lock, LockEntry};
 use super::{bundle_path, Bundle, BundledActivation};
@@ -160,4 +162,40 @@ pub fn with_published(
         .into_iter()
         .filter(|found| !before.iter().any(|seen| seen.message == found.message))
         .collect()
+}
+
+/// The file, at a catalog's root, that holds the catalog's own policy.
+pub const POLICY_FILE: &str = crate::config::FILE_NAME;
+
+/// The catalog's own policy, which its catalog-wide rules are judged by
+/// (the system-prompt share `catalog-over-budget` counts against): its
+/// `contrib.toml`, read inside the catalog, else the platform's. Never a
+/// publisher's configuration: a publisher does not choose the budget every
+/// workspace installing from the catalog shares.
+pub fn policy(root: &Root) -> Result<Config, String> {
+    let path = root.path().join(POLICY_FILE);
+    if std::fs::symlink_metadata(&path).is_err() {
+        return Ok(Config::platform());
+    }
+    let bytes = root.read(&path, crate::limits::files::CONFIG)?;
+    let name = crate::fs::display_name(&path);
+    let source = crate::decode_bytes(&name, &bytes).map_err(|(_, diagnostic)| {
+        format!(
+            "the catalog's policy `{name}` cannot be read: {}",
+            diagnostic.message
+        )
+    })?;
+    let (config, diagnostics) = Config::from_source(source);
+    if let Some(error) = diagnostics.iter().find(|d| d.is_error()) {
+        return Err(format!(
+            "the catalog's policy `{name}` has errors ({}); fix it before publishing or checking",
+            error.message
+        ));
+    }
+    Ok(config)
+}
+
+/// The policy of the catalog at `folder`; see [`policy`].
+pub fn policy_of(folder: &Path) -> Result<Config, String> {
+    policy(&Root::open(folder)?)
 }

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::build::print_changes;
-use super::catalog::{screen_text, write_page};
+use super::screen::{screen_text, write_page};
 use super::{fail, output, Outcome};
 use crate::ir::Owner;
 use crate::report::{self, Format, Totals};
