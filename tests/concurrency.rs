@@ -380,4 +380,22 @@ fn concurrent_publishes_never_leave_the_catalog_over_budget() {
     ));
     assert!(check.status.success(), "{}", text(&check));
     assert!(text(&check).contains("no problems"), "{}", text(&check));
+    // `catalog check` judges by the same policy: tightened, it reports
+    // the catalog over it.
+    std::fs::write(
+        dir.join("catalog/contrib.toml"),
+        "[workspace]\ncontext_budget = 200\nsystem_prompt_share = 0.25\n",
+    )
+    .expect("written");
+    let check = finish(start(
+        &strings(&["catalog", "check", "catalog"]),
+        dir,
+        cache.path(),
+    ));
+    assert_eq!(check.status.code(), Some(1), "{}", text(&check));
+    assert!(
+        text(&check).contains("catalog-over-budget"),
+        "{}",
+        text(&check)
+    );
 }

@@ -1240,7 +1240,7 @@ fn without_its_approved_copy_nothing_updates_without_a_fresh_approval() {
         assert!(shown.contains("error[needs-approval]"), "{damage}: {shown}");
         assert!(
             shown.contains(
-                "approve it again with `contrib install --catalog ../catalog acme/notes@1.0.0 --yes`"
+                "until a person approves it again with `contrib install --catalog ws/../catalog acme/notes@1.0.0 --workspace ws --yes`"
             ),
             "{damage}: {shown}"
         );

@@ -206,11 +206,14 @@ pub fn update(args: &UpdateArgs) -> Outcome {
                 &candidate.changes,
             );
             println!(
-                "{} asks for more than {} was approved for: approve it with `contrib install --catalog {} {} --yes`",
+                "{} asks for more than {} was approved for: approve it with {}",
                 candidate.bundle.id(),
                 installed.id(),
-                installed.catalog,
-                candidate.bundle.id()
+                crate::trust::approved::approve_again(
+                    &workspace.folder,
+                    &installed,
+                    &candidate.bundle.id()
+                )
             );
             outcome = outcome.max(Outcome::NeedsApproval);
             continue;

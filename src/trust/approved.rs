@@ -60,16 +60,12 @@ pub fn keep(workspace: &Path, bundle: &Bundle, bytes: &[u8]) -> Result<String, S
 /// content hashes to its digest, and that digest is the one the lock
 /// pins. Anything else is refused with what to do.
 pub fn read(workspace: &Path, entry: &Installed) -> Result<Bundle, Refused> {
-    let again = format!(
-        "approve it again with `contrib install --catalog {} {} --yes`",
-        entry.catalog,
-        entry.id()
-    );
+    let again = approve_again(workspace, entry, &entry.id());
     let refuse = |rule: &'static Rule, why: String| Refused {
         plugin: entry.id(),
         rule,
         reason: format!(
-            "{why}; nothing is loaded or updated from it until a person approves it again: {again}"
+            "{why}; nothing loads or updates from it until a person approves it again with {again}"
         ),
     };
     let Some(recorded) = &entry.approved_copy else {
@@ -91,6 +87,15 @@ pub fn read(workspace: &Path, entry: &Installed) -> Result<Bundle, Refused> {
         ));
     }
     let path = workspace.join(recorded);
+    if std::fs::symlink_metadata(&path).is_err() {
+        return Err(refuse(
+            &NEEDS_APPROVAL,
+            format!(
+                "the workspace's approved copy `{}` is missing",
+                path.display()
+            ),
+        ));
+    }
     let bytes = crate::fs::read_limited(&path, crate::limits::files::BUNDLE).map_err(|why| {
         refuse(
             &NEEDS_APPROVAL,
@@ -122,6 +127,16 @@ pub fn read(workspace: &Path, entry: &Installed) -> Result<Bundle, Refused> {
         ));
     }
     Ok(bundle)
+}
+
+/// The command that approves `version` (`scope/name@version`) of
+/// `entry`'s plugin again, from where `contrib` runs.
+pub fn approve_again(workspace: &Path, entry: &Installed, version: &str) -> String {
+    format!(
+        "`contrib install --catalog {} {version} --workspace {} --yes`",
+        super::lock::catalog_path(workspace, entry).display(),
+        workspace.display()
+    )
 }
 
 /// Removes the copies that neither `before` nor `after` (the lock before
