@@ -83,14 +83,6 @@ pub const BUNDLE_FIELDS: &[(&str, Classing)] = &[
     ("digest", Classing::Identity),
 ];
 
-/// The class of a contributor's field, by its name in the bundle.
-pub fn contributor_field(name: &str) -> Option<Classing> {
-    CONTRIBUTOR_FIELDS
-        .iter()
-        .find(|(field, _)| *field == name)
-        .map(|(_, classing)| *classing)
-}
-
 /// When a contributor applies, as a manifest says it: `on command
 /// deploy`, `on request "…"` (the words the model is shown in the
 /// listing), `to files [a, b]`.
