@@ -83,6 +83,19 @@ pub const BUNDLE_FIELDS: &[(&str, Classing)] = &[
     ("digest", Classing::Identity),
 ];
 
+/// Every field of a version's permissions and its class: what the
+/// delta compares when it compares what a version may run and reach
+/// (`diff::permissions`, and the tools and hosts of `diff::diff`).
+pub const PERMISSION_FIELDS: &[(&str, Classing)] = &[
+    ("placements", Classing::WideningAsks),
+    ("budgets", Classing::WideningAsks),
+    ("tools_loaded", Classing::WideningAsks),
+    ("tools_run", Classing::WideningAsks),
+    ("egress_hosts", Classing::WideningAsks),
+    ("highest_priority", Classing::WideningAsks),
+    ("reaches", Classing::WideningAsks),
+];
+
 /// When a contributor applies, as a manifest says it: `on command
 /// deploy`, `on request "…"` (the words the model is shown in the
 /// listing), `to files [a, b]`.
@@ -197,6 +210,15 @@ mod tests {
         let parsed: Bundle = serde_json::from_value(bundle).expect("a bundle");
         let fields = keys(serde_json::to_value(parsed).expect("json"));
         assert_eq!(fields, names(BUNDLE_FIELDS));
+    }
+
+    #[test]
+    fn every_permission_field_is_classed() {
+        let permissions = minimal_bundle()["permissions"].clone();
+        let parsed: crate::bundle::Permissions =
+            serde_json::from_value(permissions).expect("permissions");
+        let fields = keys(serde_json::to_value(parsed).expect("json"));
+        assert_eq!(fields, names(PERMISSION_FIELDS));
     }
 
     fn minimal_bundle() -> serde_json::Value {

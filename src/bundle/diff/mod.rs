@@ -403,6 +403,18 @@ fn requirements(requires: &std::collections::BTreeMap<String, String>) -> String
 /// bundle's own permissions with those its tools make of it, and a load
 /// compares what was approved with what is asked for now.
 pub fn permissions(old: &Permissions, new: &Permissions) -> Vec<Change> {
+    // Every field, named: one added does not compile here until it is
+    // compared (and classed in `surface::PERMISSION_FIELDS`). The first
+    // four are compared by `compare_totals`, the others by `compare_tools`.
+    let Permissions {
+        placements: _,
+        budgets: _,
+        highest_priority: _,
+        reaches: _,
+        tools_loaded: _,
+        tools_run: _,
+        egress_hosts: _,
+    } = new;
     let mut changes = Vec::new();
     compare_tools(old, new, &mut changes);
     compare_totals(old, new, &mut changes);
