@@ -179,3 +179,65 @@ fn added_text(text: &mut String, added: &Added) {
         text.push_str(&format!("states: {}\n", added.states.join(", ")));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bundle::Bundle;
+
+    /// A bundle whose one contributor holds a marker in every part the
+    /// model reads or that runs.
+    fn marked() -> Bundle {
+        let contributor = serde_json::json!({
+            "id": "all", "kind": "preface", "owner": "workspace", "placement": "message",
+            "priority": "person", "reach": "every-turn", "delivery": "turn-note",
+            "activation": {"on": "request", "description": "MARK-REQUEST"},
+            "budget": 10, "measured_tokens": 5,
+            "template": [{"text": "MARK-BODY "}, {"variable": "mark.variable"}],
+            "framing": "MARK-FRAMING",
+            "tools": ["mark-tool"], "operations": {"skill": "mark-skill", "operations": ["mark-op"]},
+            "call": {"tool": "mark-call", "arguments": {"path": "MARK-ARGUMENT"}},
+            "condition": {"kind": "skill-updated", "skill": "mark-condition"},
+            "source": "system-config", "origin": "MARK-ORIGIN", "heading": "MARK-HEADING",
+            "says": ["workspace-root"]
+        });
+        let bundle = serde_json::json!({
+            "format": 2, "plugin": "acme/x", "version": "1.0.0",
+            "requested_owner": "workspace", "requires": {}, "tokenizer": "o200k",
+            "contributors": [contributor],
+            "permissions": {"placements": [], "budgets": {}, "tools_loaded": [], "tools_run": [],
+                "egress_hosts": [], "highest_priority": "person", "reaches": []}
+        });
+        serde_json::from_value(bundle).expect("a bundle")
+    }
+
+    /// Every string the model reads, and everything that runs, is on the
+    /// terminal screen and on the page.
+    #[test]
+    fn every_part_the_model_reads_is_shown() {
+        let screen = Screen::of_bundle(&marked());
+        let terminal = screen_text(&screen);
+        let page = crate::pages::approval::render(&screen);
+        for part in [
+            "MARK-REQUEST",
+            "MARK-BODY {mark.variable}",
+            "MARK-FRAMING",
+            "mark-tool",
+            "mark-skill",
+            "mark-op",
+            "mark-call",
+            "MARK-ARGUMENT",
+            "skill-updated mark-condition",
+            "system-config",
+            "MARK-ORIGIN",
+            "MARK-HEADING",
+            "workspace-root",
+        ] {
+            assert!(
+                terminal.contains(part),
+                "`{part}` is not on the terminal screen:\n{terminal}"
+            );
+            assert!(page.contains(part), "`{part}` is not on the page");
+        }
+    }
+}
