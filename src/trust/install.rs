@@ -250,8 +250,8 @@ impl Workspace {
         match self.guard {
             Some(_) => Ok(()),
             None => Err(format!(
-                "`{}` was opened for reading; open it with `Workspace::open_for_change` to change its lock",
-                self.folder.display()
+                "cannot change `{}`: the workspace was opened for reading, without its lock",
+                self.folder.join(super::LOCK_FILE).display()
             )),
         }
     }
@@ -349,5 +349,37 @@ impl Workspace {
             .primary(at, format!("{this} tokens of it"))
             .help("at run time what does not fit is refused, lowest priority first; uninstall a plugin or raise `context_budget`"),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_writer_holding_the_workspace_lock_changes_it() {
+        let folder = tempfile::tempdir().expect("a folder");
+        std::fs::write(folder.path().join(config::FILE_NAME), "").expect("written");
+        let mut reader = Workspace::open(folder.path()).expect("a workspace");
+        let refused = reader.uninstall("acme/x").expect_err("refused");
+        assert!(refused.contains("without its lock"), "{refused}");
+        let mut writer = Workspace::open_for_change(folder.path(), &|_| {}).expect("a workspace");
+        assert_eq!(writer.uninstall("acme/x"), Ok(false));
+        // A second writer waits, and says so, until the first is done.
+        let said = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let heard = said.clone();
+        let path = folder.path().to_path_buf();
+        let second = std::thread::spawn(move || {
+            Workspace::open_for_change(&path, &|message| {
+                *heard.lock().expect("a message") = message.to_string();
+            })
+            .map(|_| ())
+        });
+        while said.lock().expect("a message").is_empty() {
+            std::thread::yield_now();
+        }
+        assert!(!second.is_finished());
+        drop(writer);
+        assert_eq!(second.join().expect("joined"), Ok(()));
     }
 }
