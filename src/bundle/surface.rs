@@ -2,12 +2,13 @@
 //! bundle freezes, what a change to it asks for, and the words each
 //! model-facing part is shown in.
 //!
-//! A bundle is the typed model (`ir`) of a manifest, frozen: each
-//! [`BundledContributor`] field is a part of what the model reads (a body,
-//! an `applies on request "…"` description, a fact's heading and
-//! sections, a preface's `source` and `origin`, an eager run's arguments,
-//! a system message's condition, the skill and operations an eager load
-//! names) or of what runs. The tables below class every field, so that
+//! A bundle is the typed model (`ir`) of a manifest, frozen: each field
+//! of a [`BundledContributor`](super::BundledContributor) is a part of
+//! what the model reads (a body, an `applies on request "…"`
+//! description, a fact's heading and sections, a preface's `source` and
+//! `origin`, an eager run's arguments, a system message's condition, the
+//! skill and operations an eager load names) or of what runs. The tables
+//! below class every field, so that
 //! the approval delta ([`super::diff`]) cannot ignore one: a field added
 //! to the model without a class fails the tests here, and the delta
 //! destructures each contributor without `..`, so it fails to compile
