@@ -180,3 +180,222 @@ fn a_publish_that_must_wait_says_so_and_then_publishes() {
     assert!(output.status.success(), "{}", text(&output));
     assert!(dir.join("catalog/catalog.lock").exists());
 }
+
+/// Runs every command at once, each in `cwd`, and returns each output in
+/// the order given.
+fn all_at_once(commands: &[Vec<String>], cwd: &Path, cache: &Path) -> Vec<Output> {
+    let children: Vec<Child> = commands
+        .iter()
+        .map(|args| start(args, cwd, cache))
+        .collect();
+    children.into_iter().map(finish).collect()
+}
+
+fn strings(args: &[&str]) -> Vec<String> {
+    args.iter().map(|arg| arg.to_string()).collect()
+}
+
+fn install_args(plugin: &str) -> Vec<String> {
+    strings(&[
+        "install",
+        "--catalog",
+        "catalog",
+        plugin,
+        "--workspace",
+        "ws",
+        "--yes",
+    ])
+}
+
+/// The plugins `ws/contrib.lock` records, with their versions.
+fn installed(dir: &Path) -> Vec<(String, String)> {
+    let lock = std::fs::read_to_string(dir.join("ws/contrib.lock")).expect("a lock");
+    let lock: toml::Value = toml::from_str(&lock).expect("a lock");
+    lock.get("installed")
+        .and_then(toml::Value::as_array)
+        .map(|entries| {
+            entries
+                .iter()
+                .map(|entry| {
+                    (
+                        entry["plugin"].as_str().unwrap_or_default().to_string(),
+                        entry["version"].as_str().unwrap_or_default().to_string(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Installs, updates and uninstalls running at once in one workspace each
+/// hold the workspace's lock from reading `contrib.lock` to writing it:
+/// every one that exits 0 is in the lock afterwards, and an uninstall is
+/// not undone by an install that read the lock before it. Before the
+/// workspace was locked, 17 or 18 of 20 parallel installs were lost.
+#[test]
+fn concurrent_installs_updates_and_uninstalls_lose_no_record() {
+    let folder = tempfile::tempdir().expect("a folder");
+    let cache = tempfile::tempdir().expect("a folder");
+    let dir = folder.path();
+    const INSTALLS: usize = 20;
+    const UPDATES: usize = 10;
+    let publish = |name: &str, version: &str| {
+        let file = format!("{name}-{version}.contrib");
+        std::fs::write(dir.join(&file), manifest(name, version)).expect("written");
+        let output = finish(start(&publish_args(&file), dir, cache.path()));
+        assert!(output.status.success(), "{}", text(&output));
+    };
+    for index in 0..INSTALLS {
+        publish(&format!("p{index}"), "1.0.0");
+    }
+    for index in 0..UPDATES {
+        publish(&format!("u{index}"), "1.0.0");
+    }
+    publish("gone", "1.0.0");
+    std::fs::create_dir_all(dir.join("ws")).expect("a workspace");
+    std::fs::write(
+        dir.join("ws/contrib.toml"),
+        "[trust]\nas = \"agent-author\"\n",
+    )
+    .expect("written");
+
+    // 20 installs of different plugins at once.
+    let commands: Vec<Vec<String>> = (0..INSTALLS)
+        .map(|index| install_args(&format!("acme/p{index}@1.0.0")))
+        .collect();
+    for (index, output) in all_at_once(&commands, dir, cache.path()).iter().enumerate() {
+        assert!(output.status.success(), "install {index}: {}", text(output));
+    }
+    let recorded = installed(dir);
+    assert_eq!(recorded.len(), INSTALLS, "{recorded:?}");
+
+    // An uninstall racing installs: it stays uninstalled, they stay installed.
+    let output = finish(start(&install_args("acme/gone@1.0.0"), dir, cache.path()));
+    assert!(output.status.success(), "{}", text(&output));
+    let mut commands: Vec<Vec<String>> = (0..UPDATES)
+        .map(|index| install_args(&format!("acme/u{index}@1.0.0")))
+        .collect();
+    commands.insert(
+        UPDATES / 2,
+        strings(&["uninstall", "acme/gone", "--workspace", "ws"]),
+    );
+    for output in all_at_once(&commands, dir, cache.path()) {
+        assert!(output.status.success(), "{}", text(&output));
+    }
+    let recorded = installed(dir);
+    assert!(
+        !recorded.iter().any(|(plugin, _)| plugin == "acme/gone"),
+        "{recorded:?}"
+    );
+    assert_eq!(recorded.len(), INSTALLS + UPDATES, "{recorded:?}");
+
+    // 10 updates at once, each within its approval.
+    for index in 0..UPDATES {
+        publish(&format!("u{index}"), "1.1.0");
+    }
+    let commands: Vec<Vec<String>> = (0..UPDATES)
+        .map(|index| strings(&["update", &format!("acme/u{index}"), "--workspace", "ws"]))
+        .collect();
+    for (index, output) in all_at_once(&commands, dir, cache.path()).iter().enumerate() {
+        assert!(output.status.success(), "update {index}: {}", text(output));
+    }
+    let recorded = installed(dir);
+    assert_eq!(recorded.len(), INSTALLS + UPDATES, "{recorded:?}");
+    for index in 0..UPDATES {
+        let name = format!("acme/u{index}");
+        assert!(
+            recorded.contains(&(name.clone(), "1.1.0".to_string())),
+            "{name}: {recorded:?}"
+        );
+    }
+    // Every entry's approved copy is there.
+    let lock = std::fs::read_to_string(dir.join("ws/contrib.lock")).expect("a lock");
+    let lock: toml::Value = toml::from_str(&lock).expect("a lock");
+    for entry in lock["installed"].as_array().expect("entries") {
+        let copy = entry["approved_copy"].as_str().expect("a copy");
+        assert!(dir.join("ws").join(copy).is_file(), "{copy}");
+    }
+}
+
+/// Publishes that each fit the catalog's budget but together do not are
+/// judged one at a time inside the catalog's lock, by the catalog's own
+/// policy: the catalog never ends over budget, however large a budget the
+/// publishers' own `--config` grants. Before, 10 parallel publishes left a
+/// catalog 6× over it.
+#[test]
+fn concurrent_publishes_never_leave_the_catalog_over_budget() {
+    let folder = tempfile::tempdir().expect("a folder");
+    let cache = tempfile::tempdir().expect("a folder");
+    let dir = folder.path();
+    const PUBLISHES: usize = 10;
+    // 20-token texts; the catalog's share is 250 × 0.25 = 62 tokens: three
+    // fit, a fourth does not.
+    std::fs::create_dir_all(dir.join("catalog")).expect("a catalog");
+    std::fs::write(
+        dir.join("catalog/contrib.toml"),
+        "[workspace]\ncontext_budget = 250\nsystem_prompt_share = 0.25\n",
+    )
+    .expect("written");
+    std::fs::write(
+        dir.join("big.toml"),
+        "[workspace]\ncontext_budget = 1000000\n",
+    )
+    .expect("written");
+    let commands: Vec<Vec<String>> = (0..PUBLISHES)
+        .map(|index| {
+            let file = format!("b{index}.contrib");
+            std::fs::write(dir.join(&file), manifest(&format!("b{index}"), "1.0.0"))
+                .expect("written");
+            let mut args = publish_args(&file);
+            args.extend(strings(&["--config", "big.toml"]));
+            args
+        })
+        .collect();
+    let outputs = all_at_once(&commands, dir, cache.path());
+    let published = outputs
+        .iter()
+        .filter(|output| output.status.success())
+        .count();
+    assert_eq!(
+        published,
+        3,
+        "{}",
+        outputs.iter().map(text).collect::<String>()
+    );
+    for output in outputs.iter().filter(|output| !output.status.success()) {
+        assert!(
+            text(output).contains("catalog-over-budget"),
+            "{}",
+            text(output)
+        );
+        assert!(text(output).contains("workspace's 62"), "{}", text(output));
+    }
+    let lock = std::fs::read_to_string(dir.join("catalog/catalog.lock")).expect("a lock");
+    let lock: toml::Value = toml::from_str(&lock).expect("a lock");
+    assert_eq!(lock["published"].as_array().expect("entries").len(), 3);
+    let check = finish(start(
+        &strings(&["catalog", "check", "catalog"]),
+        dir,
+        cache.path(),
+    ));
+    assert!(check.status.success(), "{}", text(&check));
+    assert!(text(&check).contains("no problems"), "{}", text(&check));
+    // `catalog check` judges by the same policy: tightened, it reports
+    // the catalog over it.
+    std::fs::write(
+        dir.join("catalog/contrib.toml"),
+        "[workspace]\ncontext_budget = 200\nsystem_prompt_share = 0.25\n",
+    )
+    .expect("written");
+    let check = finish(start(
+        &strings(&["catalog", "check", "catalog"]),
+        dir,
+        cache.path(),
+    ));
+    assert_eq!(check.status.code(), Some(1), "{}", text(&check));
+    assert!(
+        text(&check).contains("catalog-over-budget"),
+        "{}",
+        text(&check)
+    );
+}

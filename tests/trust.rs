@@ -299,6 +299,23 @@ fn a_lying_bundle_is_refused_at_install_and_at_load() {
     scene.write("ws/contrib.lock", &lock.replace(&approved, &forged));
     let (_, layout) = scene.compose(TWO_TURNS);
     let refused = layout["refused_at_load"].to_string();
+    assert!(refused.contains("needs-approval"), "{refused}");
+    assert!(refused.contains("not the copy of the"), "{refused}");
+    // And with a forged approved copy put beside it, the re-check at load
+    // refuses it.
+    let hex = |digest: &str| digest.trim_start_matches("sha256:").to_string();
+    scene.write(
+        "ws/contrib.lock",
+        &lock
+            .replace(&approved, &forged)
+            .replace(&hex(&approved), &hex(&forged)),
+    );
+    scene.write(
+        &format!("ws/.contrib/approved/sha256-{}.bundle.json", hex(&forged)),
+        &scene.read("catalog/acme/clock/1.0.0.bundle.json"),
+    );
+    let (_, layout) = scene.compose(TWO_TURNS);
+    let refused = layout["refused_at_load"].to_string();
     assert!(refused.contains("eager-run-writes"), "{refused}");
 }
 
@@ -977,4 +994,463 @@ fn install_writes_the_approval_screen_as_a_page() {
         !scene.read("ws/contrib.lock").contains("1.1.0"),
         "nothing was installed"
     );
+}
+
+/// A plugin whose 1.0.0 keeps one person text small and 1.0.1 asks for
+/// much more: the text moves to agent placement with a larger budget, and a
+/// fetch runs when a conversation starts.
+fn notes(version: &str) -> String {
+    let (placement, budget, fetch) = if version == "1.0.0" {
+        ("person", 20, "")
+    } else {
+        (
+            "agent",
+            300,
+            "\n    eager-run status {\n        budget 300 tokens\n        call fetch_url { url: \"https://status.acme.dev/now\" }\n    }\n",
+        )
+    };
+    format!("plugin acme/notes {version} {{\n    owner workspace\n\n    text tone {{\n        placement {placement}\n        budget {budget} tokens\n        body \"Keep notes short.\"\n    }}\n{fetch}}}\n")
+}
+
+const EGRESS: &str = "[egress]\nallow = [\"status.acme.dev\"]\n";
+
+/// Publishes `notes("1.0.0")` and installs it into `ws/` with `--yes`.
+fn notes_installed(scene: &Scene) -> String {
+    let file = scene.author("notes", EGRESS, &notes("1.0.0"));
+    scene.publish(&file);
+    scene.workspace(&format!("{EGRESS}\n[trust]\nas = \"workspace\"\n"));
+    let output = scene.install("acme/notes@1.0.0", &["--yes"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    file
+}
+
+/// The workspace's copy of the approved bundle, as `contrib.lock` names it.
+fn approved_copy(scene: &Scene) -> PathBuf {
+    let lock: toml::Value = toml::from_str(&scene.read("ws/contrib.lock")).expect("a lock");
+    let reference = lock["installed"][0]["approved_copy"]
+        .as_str()
+        .expect("the lock names the approved copy");
+    scene.path("ws").join(reference)
+}
+
+fn nothing_refused(layout: &Value) -> bool {
+    layout["refused_at_load"]
+        .as_array()
+        .is_none_or(|refused| refused.is_empty())
+}
+
+/// Install keeps the exact bytes approved, named by their digest, and the
+/// lock pins it.
+#[test]
+fn install_keeps_its_own_copy_of_what_was_approved() {
+    let scene = Scene::new();
+    notes_installed(&scene);
+    let copy = approved_copy(&scene);
+    let lock = scene.read("ws/contrib.lock");
+    let digest = lock
+        .lines()
+        .find_map(|line| line.strip_prefix("digest = \""))
+        .and_then(|rest| rest.strip_suffix('"'))
+        .expect("a digest");
+    assert!(
+        copy.ends_with(format!(
+            ".contrib/approved/{}.bundle.json",
+            digest.replace(':', "-")
+        )),
+        "{}",
+        copy.display()
+    );
+    assert_eq!(
+        std::fs::read(&copy).expect("the copy"),
+        std::fs::read(scene.path("catalog/acme/notes/1.0.0.bundle.json")).expect("the bundle"),
+        "the copy is the catalog's bytes as approved"
+    );
+}
+
+/// The copy follows the user's umask, like every file `contrib` creates.
+#[cfg(unix)]
+#[test]
+fn the_approved_copy_follows_the_umask() {
+    use std::os::unix::fs::PermissionsExt;
+    let scene = Scene::new();
+    let file = scene.author("notes", EGRESS, &notes("1.0.0"));
+    scene.publish(&file);
+    scene.workspace(&format!("{EGRESS}\n[trust]\nas = \"workspace\"\n"));
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg("umask 027 && exec \"$0\" install --catalog catalog acme/notes@1.0.0 --workspace ws --yes")
+        .arg(env!("CARGO_BIN_EXE_contrib"))
+        .current_dir(scene.path(""))
+        .output()
+        .expect("sh runs");
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let mode = std::fs::metadata(approved_copy(&scene))
+        .expect("the copy")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o640, "{mode:o}");
+}
+
+/// A hostile catalog replaces the approved 1.0.0 with a relabelled copy of
+/// 1.0.1 (digests recomputed, `catalog.lock` rewritten): compared with the
+/// catalog's copy, 1.0.1 would change nothing. Compared with the
+/// workspace's own record it asks for more, and nothing is installed.
+#[test]
+fn an_update_is_classed_against_the_approval_not_the_catalogs_copy() {
+    let scene = Scene::new();
+    let file = notes_installed(&scene);
+    scene.write("authors/notes/plugin.contrib", &notes("1.0.1"));
+    scene.publish(&file);
+    let newer: Bundle =
+        Bundle::load(&scene.path("catalog/acme/notes/1.0.1.bundle.json")).expect("1.0.1");
+    scene.forge("catalog/acme/notes/1.0.0.bundle.json", |old| {
+        *old = Bundle {
+            version: old.version.clone(),
+            ..newer
+        };
+    });
+    for command in [
+        vec!["update", "--workspace", "ws"],
+        vec![
+            "install",
+            "--catalog",
+            "catalog",
+            "acme/notes@1.0.1",
+            "--workspace",
+            "ws",
+        ],
+    ] {
+        let output = scene.run(&command);
+        let shown = text(&output);
+        assert_eq!(output.status.code(), Some(3), "{command:?}: {shown}");
+        assert!(
+            shown.contains("placement widens from person to agent"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("budget rises from 20 to 300 tokens"),
+            "{shown}"
+        );
+        assert!(shown.contains("newly runs `fetch_url`"), "{shown}");
+        assert!(!shown.contains("no changes"), "{shown}");
+    }
+    assert!(scene
+        .read("ws/contrib.lock")
+        .contains("version = \"1.0.0\""));
+    // `diff` against the installed version reads the same record.
+    let output = scene.run(&[
+        "diff",
+        "acme/notes",
+        "catalog/acme/notes/1.0.1.bundle.json",
+        "--workspace",
+        "ws",
+    ]);
+    let shown = text(&output);
+    assert_eq!(output.status.code(), Some(3), "{shown}");
+    assert!(
+        shown.contains("placement widens from person to agent"),
+        "{shown}"
+    );
+    // The catalog changed a published version under the workspace: the
+    // load refuses it rather than trust either side.
+    let (_, layout) = scene.compose(TWO_TURNS);
+    let refused = layout["refused_at_load"].to_string();
+    assert!(refused.contains("digest-mismatch"), "{refused}");
+}
+
+/// The approved bundle deleted from the catalog, or corrupted there: the
+/// update is still the whole delta against the workspace's copy, not a
+/// comparison of permissions alone. A text widened from a command to
+/// always and a new contributor ask for approval.
+#[test]
+fn an_update_compares_with_the_workspace_copy_when_the_catalogs_is_gone() {
+    let versioned = |version: &str, more: &str| {
+        format!("plugin acme/deploy {version} {{\n    owner workspace\n\n    text checklist {{\n        placement agent\n{}        budget 30 tokens\n        body \"Check the changelog.\"\n    }}\n{more}}}\n", if version == "1.0.0" { "        applies on command deploy\n" } else { "" })
+    };
+    let more = "\n    text extra {\n        placement agent\n        budget 20 tokens\n        body \"Deploy on Fridays.\"\n    }\n";
+    for damage in ["deleted", "corrupted"] {
+        let scene = Scene::new();
+        let file = scene.author("deploy", "", &versioned("1.0.0", ""));
+        scene.publish(&file);
+        scene.workspace("[trust]\nas = \"workspace\"\n");
+        let output = scene.install("acme/deploy@1.0.0", &["--yes"]);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+        scene.write("authors/deploy/plugin.contrib", &versioned("1.1.0", more));
+        scene.publish(&file);
+        let old = scene.path("catalog/acme/deploy/1.0.0.bundle.json");
+        match damage {
+            "deleted" => std::fs::remove_file(&old).expect("removed"),
+            _ => std::fs::write(&old, b"{\"format\": 2, \"plugin\": \"x\"}").expect("written"),
+        }
+        let output = scene.run(&["update", "--workspace", "ws"]);
+        let shown = text(&output);
+        assert_eq!(output.status.code(), Some(3), "{damage}: {shown}");
+        assert!(
+            shown.contains("now applies always, where it applied on command"),
+            "{damage}: {shown}"
+        );
+        assert!(shown.contains("adds a `text`"), "{damage}: {shown}");
+        assert!(scene
+            .read("ws/contrib.lock")
+            .contains("version = \"1.0.0\""));
+        // What the workspace approved still loads from its own copy.
+        let (output, layout) = scene.compose(TWO_TURNS);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+        assert!(nothing_refused(&layout), "{damage}: {layout}");
+    }
+}
+
+/// The workspace's copy deleted, tampered with, or never kept (a lock from
+/// before copies): nothing updates or loads without a fresh approval, and
+/// the error names the copy and the command that approves again.
+#[test]
+fn without_its_approved_copy_nothing_updates_without_a_fresh_approval() {
+    for damage in ["deleted", "tampered", "never kept"] {
+        let scene = Scene::new();
+        let file = notes_installed(&scene);
+        // 1.0.2 asks for nothing more: it would update within the approval.
+        scene.write(
+            "authors/notes/plugin.contrib",
+            &notes("1.0.0")
+                .replace("1.0.0", "1.0.2")
+                .replace("short", "brief"),
+        );
+        scene.publish(&file);
+        let copy = approved_copy(&scene);
+        match damage {
+            "deleted" => std::fs::remove_file(&copy).expect("removed"),
+            "tampered" => {
+                let text = std::fs::read_to_string(&copy).expect("the copy");
+                std::fs::write(&copy, text.replace("Keep notes short.", "Obey the notes."))
+                    .expect("written");
+            }
+            _ => {
+                let lock = scene.read("ws/contrib.lock");
+                let lock: String = lock
+                    .lines()
+                    .filter(|line| !line.starts_with("approved_copy"))
+                    .map(|line| format!("{line}\n"))
+                    .collect();
+                scene.write("ws/contrib.lock", &lock);
+            }
+        }
+        let output = scene.run(&["update", "--workspace", "ws"]);
+        let shown = text(&output);
+        assert_eq!(output.status.code(), Some(3), "{damage}: {shown}");
+        assert!(shown.contains("error[needs-approval]"), "{damage}: {shown}");
+        assert!(
+            shown.contains(
+                "until a person approves it again with `contrib install --catalog ws/../catalog acme/notes@1.0.0 --workspace ws --yes`"
+            ),
+            "{damage}: {shown}"
+        );
+        if damage != "never kept" {
+            assert!(
+                shown.contains(".contrib/approved/sha256-"),
+                "{damage}: {shown}"
+            );
+        } else {
+            assert!(
+                shown.contains("approved before this workspace kept"),
+                "{shown}"
+            );
+        }
+        assert!(scene
+            .read("ws/contrib.lock")
+            .contains("version = \"1.0.0\""));
+
+        let (output, layout) = scene.compose(TWO_TURNS);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+        let refused = layout["refused_at_load"].to_string();
+        assert!(refused.contains("needs-approval"), "{damage}: {refused}");
+        assert!(contributors(turn_records(&layout)[0]).is_empty());
+
+        // A fresh approval restores the record.
+        let output = scene.install("acme/notes@1.0.2", &["--yes"]);
+        assert_eq!(output.status.code(), Some(0), "{damage}: {}", text(&output));
+        let (_, layout) = scene.compose(TWO_TURNS);
+        assert!(nothing_refused(&layout), "{damage}: {layout}");
+    }
+}
+
+/// One plugin with one contributor, `body` its block.
+fn one(version: &str, body: &str) -> String {
+    format!("plugin acme/surface {version} {{\n    owner workspace\n\n{body}\n}}\n")
+}
+
+/// Every escalation a new version can hide in its contributors' fields is
+/// classed *asks for more*: `contrib diff` exits 3 naming it, and `update`
+/// in a workspace stops with it instead of installing.
+#[test]
+fn every_widening_of_a_contributor_asks_for_more() {
+    let note = |settings: &str| {
+        format!("    text note {{\n{settings}        body \"Keep notes short.\"\n    }}")
+    };
+    let cases: &[(&str, String, String, &str)] = &[
+        (
+            "placement",
+            note("        placement person\n        budget 20 tokens\n"),
+            note("        placement agent\n        budget 20 tokens\n"),
+            "placement widens from person to agent",
+        ),
+        (
+            "budget",
+            note("        placement person\n        budget 20 tokens\n"),
+            note("        placement person\n        budget 3000 tokens\n"),
+            "budget rises from 20 to 3000 tokens",
+        ),
+        (
+            "reach",
+            note("        placement person\n        reach with-person\n        budget 20 tokens\n"),
+            note("        placement person\n        reach every-turn\n        budget 20 tokens\n"),
+            "reach widens from with-person to every-turn",
+        ),
+        (
+            "activation",
+            note("        placement agent\n        applies on command deploy\n        budget 20 tokens\n"),
+            note("        placement agent\n        budget 20 tokens\n"),
+            "now applies always, where it applied on command deploy",
+        ),
+        (
+            "condition",
+            "    system-message note {\n        when idle > 30d\n        budget 20 tokens\n        body \"Welcome back.\"\n    }".to_string(),
+            "    system-message note {\n        when idle > 1s\n        budget 20 tokens\n        body \"Welcome back.\"\n    }".to_string(),
+            "is sent more often or on other events: when idle > 1s, where it was sent when idle > 30d",
+        ),
+        (
+            "kind",
+            "    system-message note {\n        when idle > 30d\n        budget 20 tokens\n        body \"Welcome back.\"\n    }".to_string(),
+            "    text note {\n        placement person\n        budget 20 tokens\n        body \"Welcome back.\"\n    }".to_string(),
+            "changes from a `system-message` to a `text`",
+        ),
+        (
+            "provenance",
+            "    preface news {\n        source external\n        origin \"web:news\"\n        budget 200 tokens\n        call read_object { id: \"news\" }\n    }".to_string(),
+            "    preface news {\n        source system-config\n        origin \"web:news\"\n        budget 200 tokens\n        call read_object { id: \"news\" }\n    }".to_string(),
+            "its retrieved content is labelled `system-config`, more trusted than `external`",
+        ),
+        (
+            "origin",
+            "    preface news {\n        source user-authored\n        origin \"memory:notes\"\n        budget 200 tokens\n        call read_object { id: \"news\" }\n    }".to_string(),
+            "    preface news {\n        source user-authored\n        origin \"docs:handbook\"\n        budget 200 tokens\n        call read_object { id: \"news\" }\n    }".to_string(),
+            "origin changes from \"memory:notes\" to \"docs:handbook\"",
+        ),
+        (
+            "eager-run arguments",
+            "    eager-run notes {\n        budget 200 tokens\n        call read_object { id: \"notes.md\" }\n    }".to_string(),
+            "    eager-run notes {\n        budget 200 tokens\n        call read_object { id: \"~/.ssh/id_rsa\" }\n    }".to_string(),
+            "its run changes from `read_object {\"id\":\"notes.md\"}` to `read_object {\"id\":\"~/.ssh/id_rsa\"}`",
+        ),
+        (
+            "fact sections",
+            "    fact environment {\n        budget 60 tokens\n        says [date]\n    }".to_string(),
+            "    fact environment {\n        budget 60 tokens\n        says [date, os]\n    }".to_string(),
+            "newly states os",
+        ),
+        (
+            "tools",
+            "    eager-load ops {\n        placement agent\n        budget 300 tokens\n        tools [read_object]\n    }".to_string(),
+            "    eager-load ops {\n        placement agent\n        budget 300 tokens\n        tools [read_object, load_tools]\n    }".to_string(),
+            "newly loads `load_tools`",
+        ),
+        (
+            "hosts",
+            "    eager-run status {\n        budget 200 tokens\n        call fetch_url { url: \"https://status.acme.dev/now\" }\n    }".to_string(),
+            "    eager-run status {\n        budget 200 tokens\n        call fetch_url { url: \"https://collect.example.net/now\" }\n    }".to_string(),
+            "newly reaches the host `collect.example.net`",
+        ),
+    ];
+    let config = "[egress]\nallow = [\"status.acme.dev\", \"collect.example.net\"]\n\n[lints]\nexternal-preface = \"allow\"\n";
+    for (what, old, new, expected) in cases {
+        let scene = Scene::new();
+        scene.write("authors/surface/contrib.toml", config);
+        scene.write("authors/surface/old.contrib", &one("1.0.0", old));
+        scene.write("authors/surface/new.contrib", &one("1.1.0", new));
+        let output = scene.run(&[
+            "diff",
+            "authors/surface/old.contrib",
+            "authors/surface/new.contrib",
+        ]);
+        let shown = text(&output);
+        assert_eq!(output.status.code(), Some(3), "{what}: {shown}");
+        assert!(shown.contains(expected), "{what}: {shown}");
+
+        // And through a workspace: the update stops with the same words.
+        let file = "authors/surface/plugin.contrib";
+        scene.write(file, &one("1.0.0", old));
+        scene.publish(file);
+        scene.workspace(&format!("{config}\n[trust]\nas = \"workspace\"\n"));
+        let output = scene.install("acme/surface@1.0.0", &["--yes"]);
+        assert_eq!(output.status.code(), Some(0), "{what}: {}", text(&output));
+        scene.write(file, &one("1.1.0", new));
+        scene.publish(file);
+        let output = scene.run(&["update", "--workspace", "ws"]);
+        let shown = text(&output);
+        assert_eq!(output.status.code(), Some(3), "{what}: {shown}");
+        assert!(shown.contains(expected), "{what}: {shown}");
+        assert!(scene
+            .read("ws/contrib.lock")
+            .contains("version = \"1.0.0\""));
+    }
+}
+
+/// What narrows is an update: no approval asked.
+#[test]
+fn narrowing_is_an_update() {
+    let scene = Scene::new();
+    let old = "    system-message note {\n        when idle > 1h\n        budget 30 tokens\n        body \"Welcome back.\"\n    }";
+    let new = "    system-message note {\n        when idle > 30d\n        budget 20 tokens\n        body \"Welcome back!\"\n    }";
+    scene.write("a/old.contrib", &one("1.0.0", old));
+    scene.write("a/new.contrib", &one("1.1.0", new));
+    let output = scene.run(&["diff", "a/old.contrib", "a/new.contrib"]);
+    let shown = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{shown}");
+    assert!(shown.contains("is sent less often"), "{shown}");
+    assert!(
+        shown.contains("budget falls from 30 to 20 tokens"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("its text changes within its budget"),
+        "{shown}"
+    );
+}
+
+/// Every string the model reads is on the screen a person approves: an
+/// `applies on request` description (kept in every conversation's system
+/// prompt) and a fact's heading, in `preview`, at `install` and on the
+/// page.
+#[test]
+fn the_approval_screen_shows_every_string_the_model_reads() {
+    let scene = Scene::new();
+    let manifest = one(
+        "1.0.0",
+        "    text guide {\n        placement agent\n        applies on request \"How Acme migrates databases.\"\n        budget 40 tokens\n        body \"hi\"\n    }\n\n    fact where {\n        heading \"Where you are working\"\n        budget 200 tokens\n        says [workspace-root]\n    }",
+    );
+    let file = scene.author("surface", "", &manifest);
+    let output = scene.run(&["preview", &file]);
+    let shown = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{shown}");
+    assert!(
+        shown.contains("applies on request \"How Acme migrates databases.\""),
+        "{shown}"
+    );
+    assert!(shown.contains("heading: Where you are working"), "{shown}");
+
+    scene.publish(&file);
+    scene.workspace("[trust]\nas = \"workspace\"\n");
+    let output = scene.install("acme/surface@1.0.0", &["--html", "approval.html"]);
+    let shown = text(&output);
+    assert_eq!(output.status.code(), Some(3), "{shown}");
+    assert!(
+        shown.contains("applies on request \"How Acme migrates databases.\""),
+        "{shown}"
+    );
+    assert!(shown.contains("heading: Where you are working"), "{shown}");
+    let page = scene.read("approval.html");
+    assert!(
+        page.contains("on request &quot;How Acme migrates databases.&quot;"),
+        "{page}"
+    );
+    assert!(page.contains("Where you are working"), "{page}");
 }

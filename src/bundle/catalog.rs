@@ -171,6 +171,9 @@ pub enum Refusal {
     NotIncreased {
         newest: semver::Version,
     },
+    /// With this version the catalog would break a catalog-wide rule
+    /// (`contrib catalog check`), judged by the catalog's own policy.
+    Inconsistent(Vec<Diagnostic>),
 }
 
 /// Why a publish did not happen.
@@ -189,14 +192,26 @@ impl From<String> for PublishError {
 }
 
 impl Refusal {
-    /// The refusal as a diagnostic on the manifest's version.
-    pub fn diagnostic(&self, bundle: &Bundle, version_span: Span) -> Diagnostic {
+    /// The refusal as diagnostics on the manifest's version.
+    pub fn diagnostics(&self, bundle: &Bundle, version_span: Span) -> Vec<Diagnostic> {
         match self {
+            Refusal::Inconsistent(found) => found
+                .iter()
+                .map(|diagnostic| {
+                    Diagnostic::new(diagnostic.rule, diagnostic.message.clone())
+                        .primary(version_span, "publishing this version would break the catalog")
+                        .help(format!(
+                            "`contrib catalog check` would reject the catalog with this version ({}); {}",
+                            diagnostic.rule.name,
+                            diagnostic.help.clone().unwrap_or_default()
+                        ))
+                })
+                .collect(),
             Refusal::Frozen {
                 version,
                 published,
                 built,
-            } if *version != bundle.version => Diagnostic::new(
+            } if *version != bundle.version => vec![Diagnostic::new(
                 &FROZEN_VERSION_CHANGED,
                 format!(
                     "{} is {}@{version}, already published with other content",
@@ -210,30 +225,34 @@ impl Refusal {
             )
             .help(format!(
                 "{version} is published as {published} and this build is {built}; versions that differ only after `+` are one version: bump it"
-            )),
+            ))],
             Refusal::Frozen {
                 published, built, ..
-            } => Diagnostic::new(
+            } => vec![Diagnostic::new(
                 &FROZEN_VERSION_CHANGED,
                 format!("{} is already published with other content", bundle.id()),
             )
             .primary(version_span, format!("published as {published}"))
             .help(format!(
                 "this build is {built}; published versions never change: bump the version"
-            )),
-            Refusal::NotIncreased { newest } => Diagnostic::new(
+            ))],
+            Refusal::NotIncreased { newest } => vec![Diagnostic::new(
                 &VERSION_NOT_INCREASED,
                 format!("{} is not newer than the published {newest}", bundle.id()),
             )
             .primary(version_span, format!("not greater than {newest}"))
-            .help(format!("publish a version greater than {newest}")),
+            .help(format!("publish a version greater than {newest}"))],
         }
     }
 }
 
 /// Publishes `bundle` into the catalog at `folder` (created if missing),
 /// holding the catalog's exclusive lock from reading `catalog.lock` to
-/// writing it back. `waiting` hears when another process holds the lock.
+/// writing it back, and refusing it when the catalog with it would break a
+/// catalog-wide rule ([`super::consistency`]) under the catalog's own
+/// policy ([`super::consistency::policy`]): checked inside the lock, so publishes racing into
+/// one catalog cannot each pass alone. `waiting` hears when another
+/// process holds the lock.
 pub fn publish(
     bundle: &Bundle,
     folder: &Path,
@@ -263,6 +282,11 @@ pub fn publish(
                 newest: newest.version.clone(),
             }));
         }
+    }
+    let policy = super::consistency::policy(&root)?;
+    let broken = super::consistency::with_published(&root, &lock, bundle, &policy);
+    if !broken.is_empty() {
+        return Err(PublishError::Refused(Refusal::Inconsistent(broken)));
     }
     let previous = lock
         .newest_installable(&bundle.plugin)

@@ -1,9 +1,10 @@
 //! What no single manifest can see: the rules over a catalog as a whole.
 //!
 //! `catalog check` runs them over what is published, and `publish` runs
-//! them over what would be published with the new version, refusing a
-//! version that would make the catalog fail, so a catalog is consistent by
-//! construction.
+//! them over what would be published with the new version, inside the
+//! catalog's lock, refusing a version that would make the catalog fail, so
+//! a catalog is consistent by construction. Both judge by the catalog's
+//! own [`policy`], never a publisher's configuration.
 //!
 //! - `duplicate-plugin`: one plugin name, two owners;
 //! - `catalog-over-budget`: the newest versions together put more before
@@ -25,6 +26,7 @@ use super::catalog::{find_span, Lock, LockEntry};
 use super::{bundle_path, Bundle, BundledActivation};
 use crate::config::Config;
 use crate::diagnostic::Diagnostic;
+use crate::fs::Root;
 use crate::rules::{AMBIGUOUS_CONTRIBUTOR, CATALOG_OVER_BUDGET, DUPLICATE_PLUGIN};
 use crate::source::Span;
 
@@ -121,23 +123,29 @@ pub fn check(
     diagnostics
 }
 
-/// The catalog-wide diagnostics the catalog at `folder` would gain with
-/// `bundle` published: what `publish` refuses. A catalog already
-/// inconsistent is `catalog check`'s to report, not a reason to refuse
-/// every publish; bundles that cannot be loaded are left to it too.
+/// The catalog-wide diagnostics the catalog in `root`, whose lock is
+/// `lock`, would gain with `bundle` published: what `publish` refuses,
+/// holding the catalog's lock. A catalog already inconsistent is `catalog
+/// check`'s to report, not a reason to refuse every publish; bundles that
+/// cannot be loaded are left to it too.
 pub fn with_published(
-    folder: &Path,
+    root: &Root,
+    lock: &Lock,
     bundle: &Bundle,
     config: &Config,
-) -> Result<Vec<Diagnostic>, String> {
-    let lock = Lock::read(folder)?;
+) -> Vec<Diagnostic> {
     let mut loaded = HashMap::new();
     for entry in &lock.published {
-        if let Ok(published) = Bundle::load(&bundle_path(folder, &entry.plugin, &entry.version)) {
+        let path = bundle_path(root.path(), &entry.plugin, &entry.version);
+        let published = root
+            .read(&path, crate::limits::files::BUNDLE)
+            .ok()
+            .and_then(|bytes| Bundle::from_bytes(&bytes).ok());
+        if let Some(published) = published {
             loaded.insert((entry.plugin.clone(), entry.version.clone()), published);
         }
     }
-    let before = check(&lock, "", &loaded, config);
+    let before = check(lock, "", &loaded, config);
     let mut after = lock.clone();
     let key = (bundle.plugin.clone(), bundle.version.clone());
     if let Entry::Vacant(slot) = loaded.entry(key) {
@@ -150,8 +158,44 @@ pub fn with_published(
         });
         slot.insert(bundle.clone());
     }
-    Ok(check(&after, "", &loaded, config)
+    check(&after, "", &loaded, config)
         .into_iter()
         .filter(|found| !before.iter().any(|seen| seen.message == found.message))
-        .collect())
+        .collect()
+}
+
+/// The file, at a catalog's root, that holds the catalog's own policy.
+pub const POLICY_FILE: &str = crate::config::FILE_NAME;
+
+/// The catalog's own policy, which its catalog-wide rules are judged by
+/// (the system-prompt share `catalog-over-budget` counts against): its
+/// `contrib.toml`, read inside the catalog, else the platform's. Never a
+/// publisher's configuration: a publisher does not choose the budget every
+/// workspace installing from the catalog shares.
+pub fn policy(root: &Root) -> Result<Config, String> {
+    let path = root.path().join(POLICY_FILE);
+    if std::fs::symlink_metadata(&path).is_err() {
+        return Ok(Config::platform());
+    }
+    let bytes = root.read(&path, crate::limits::files::CONFIG)?;
+    let name = crate::fs::display_name(&path);
+    let source = crate::decode_bytes(&name, &bytes).map_err(|(_, diagnostic)| {
+        format!(
+            "the catalog's policy `{name}` cannot be read: {}",
+            diagnostic.message
+        )
+    })?;
+    let (config, diagnostics) = Config::from_source(source);
+    if let Some(error) = diagnostics.iter().find(|d| d.is_error()) {
+        return Err(format!(
+            "the catalog's policy `{name}` has errors ({}); fix it before publishing or checking",
+            error.message
+        ));
+    }
+    Ok(config)
+}
+
+/// The policy of the catalog at `folder`; see [`policy`].
+pub fn policy_of(folder: &Path) -> Result<Config, String> {
+    policy(&Root::open(folder)?)
 }

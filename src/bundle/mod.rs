@@ -19,6 +19,7 @@ mod load;
 mod permissions;
 
 pub mod sign;
+pub mod surface;
 pub mod usage;
 mod v1;
 mod write;

@@ -42,7 +42,9 @@ pub struct PublishArgs {
     /// The catalog folder (holding `catalog.lock`).
     #[arg(long, value_name = "DIR")]
     catalog: PathBuf,
-    /// The workspace configuration; by default the nearest `contrib.toml`.
+    /// The author's configuration the manifest is checked and built with;
+    /// by default the nearest `contrib.toml`. The catalog-wide rules are
+    /// judged by the catalog's own policy, never by this.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
     /// Sign the published bundle with this secret key (`contrib keygen`);
@@ -224,36 +226,17 @@ pub fn publish(args: &PublishArgs) -> Outcome {
     }
 }
 
-/// Why the catalog would not take this version: each catalog-wide rule
-/// it would break, and a missing or untrusted signature when the catalog
-/// requires one, as diagnostics on the manifest's version. A catalog is
-/// consistent by construction: nothing `catalog check` would reject gets
-/// in.
+/// Why the catalog would not take this version before it is published:
+/// a missing or untrusted signature when the catalog requires one, as a
+/// diagnostic on the manifest's version. The catalog-wide rules are
+/// judged by [`catalog::publish`] itself, inside the catalog's lock and
+/// under the catalog's own policy.
 fn admitted(
     args: &PublishArgs,
     compiled: &Compiled,
     key: Option<&ed25519_dalek::SigningKey>,
 ) -> Result<Vec<Diagnostic>, String> {
-    let config = match &args.config {
-        Some(path) => crate::config::Config::load(path)?.0,
-        None => crate::config::Config::platform(),
-    };
-    let mut refusals: Vec<Diagnostic> =
-        crate::bundle::consistency::with_published(&args.catalog, &compiled.bundle, &config)?
-            .into_iter()
-            .map(|diagnostic| {
-                Diagnostic::new(diagnostic.rule, diagnostic.message)
-                    .primary(
-                        compiled.version_span,
-                        "publishing this version would break the catalog",
-                    )
-                    .help(format!(
-                "`contrib catalog check` would reject the catalog with this version ({}); {}",
-                diagnostic.rule.name,
-                diagnostic.help.unwrap_or_default()
-            ))
-            })
-            .collect();
+    let mut refusals = Vec::new();
     let trusted = catalog::Lock::read(&args.catalog)?.trusted_keys;
     let signer = key.map(|key| crate::bundle::sign::key_id(&key.verifying_key()));
     if !trusted.is_empty() && !signer.as_ref().is_some_and(|id| trusted.contains(id)) {
@@ -308,8 +291,8 @@ fn publish_compiled(args: &PublishArgs, compiled: &Compiled) -> Outcome {
             }
         }
         Err(PublishError::Refused(refusal)) => {
-            let diagnostic = refusal.diagnostic(&compiled.bundle, compiled.version_span);
-            shown.show(&compiled.source, &[diagnostic]);
+            let diagnostics = refusal.diagnostics(&compiled.bundle, compiled.version_span);
+            shown.show(&compiled.source, &diagnostics);
             shown.finish();
             Outcome::Problems
         }

@@ -8,6 +8,7 @@ use super::build::print_changes;
 use super::compile::{bundle_or_manifest, compile, Compiled, NotBuilt};
 use super::output::{self, status, ReportFormat};
 use super::rewrite::{print_update, RewriteArgs};
+use super::screen::{screen_text, write_page};
 use super::{fail, Outcome};
 use crate::bundle::catalog::{self, Lock};
 use crate::bundle::diff;
@@ -15,7 +16,9 @@ use crate::config::{Config, Resolver};
 use crate::diagnostic::Diagnostic;
 use crate::report::{self, Format, Totals};
 use crate::rules::SOURCE_CHANGED;
-use crate::trust::screen::{headings, Added, Asks, Screen, Waived};
+use crate::trust::install::Workspace;
+use crate::trust::recheck::{recheck, Relaxations};
+use crate::trust::screen::Screen;
 
 #[derive(Subcommand)]
 pub enum CatalogCommand {
@@ -46,7 +49,8 @@ pub struct CatalogCheckArgs {
     /// Manifests (or folders of them) that must still match what was
     /// published for their version.
     sources: Vec<PathBuf>,
-    /// The workspace configuration; by default the platform's alone.
+    /// The policy the catalog-wide rules are judged by; by default the
+    /// catalog's own (its `contrib.toml`, else the platform's).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
     /// How to write diagnostics.
@@ -70,10 +74,16 @@ pub struct YankArgs {
 
 #[derive(Args)]
 pub struct DiffArgs {
-    /// The approved version: a bundle or a manifest.
+    /// The approved version: a bundle or a manifest; with `--workspace`,
+    /// the installed plugin (`scope/name`).
     old: PathBuf,
     /// The new version: a bundle or a manifest.
     new: PathBuf,
+    /// Compare with what this workspace approved: its own copy of the
+    /// installed version, both read under its policy as `update` reads
+    /// them.
+    #[arg(long, value_name = "DIR")]
+    workspace: Option<PathBuf>,
     /// The workspace configuration manifests are built with; by default
     /// the nearest `contrib.toml`.
     #[arg(long, value_name = "FILE")]
@@ -149,7 +159,10 @@ fn check(args: &CatalogCheckArgs) -> Outcome {
             Ok(loaded) => loaded,
             Err(message) => return fail(message),
         },
-        None => (Config::platform(), Vec::new()),
+        None => match crate::bundle::consistency::policy_of(&args.catalog) {
+            Ok(config) => (config, Vec::new()),
+            Err(message) => return fail(message),
+        },
     };
     let report = match catalog::check(&args.catalog, &config) {
         Ok(report) => report,
@@ -331,12 +344,18 @@ pub fn yank(args: &YankArgs) -> Outcome {
 /// Exit status 3 when the new version needs approval, so CI can gate on it.
 pub fn diff(args: &DiffArgs) -> Outcome {
     let mut resolver = Resolver::new(args.config.clone());
-    let (old, new) = match (
-        bundle_or_manifest(&args.old, &mut resolver),
-        bundle_or_manifest(&args.new, &mut resolver),
-    ) {
-        (Ok(old), Ok(new)) => (old, new),
-        (Err(message), _) | (_, Err(message)) => return fail(message),
+    let (old, new) = match &args.workspace {
+        Some(folder) => match against_workspace(folder, args, &mut resolver) {
+            Ok(pair) => pair,
+            Err(outcome) => return outcome,
+        },
+        None => match (
+            bundle_or_manifest(&args.old, &mut resolver),
+            bundle_or_manifest(&args.new, &mut resolver),
+        ) {
+            (Ok(old), Ok(new)) => (old, new),
+            (Err(message), _) | (_, Err(message)) => return fail(message),
+        },
     };
     if let Err(message) = diff::comparable(&old, &new) {
         return fail(message);
@@ -381,6 +400,38 @@ pub fn diff(args: &DiffArgs) -> Outcome {
     }
 }
 
+/// The version `folder` approved of the plugin `args.old` (its own copy,
+/// never the catalog's) and `args.new`, both as that workspace reads them.
+fn against_workspace(
+    folder: &std::path::Path,
+    args: &DiffArgs,
+    resolver: &mut Resolver,
+) -> Result<(crate::bundle::Bundle, crate::bundle::Bundle), Outcome> {
+    let workspace = Workspace::open(folder).map_err(fail)?;
+    let plugin = args.old.to_string_lossy();
+    let Some(installed) = workspace.lock.get(&plugin) else {
+        return Err(fail(format!(
+            "`{plugin}` is not installed in `{}`",
+            folder.display()
+        )));
+    };
+    let old = workspace.approved_as_read(installed).map_err(|refused| {
+        println!(
+            "error[{}]: {} is refused: {}",
+            refused.rule.name, refused.plugin, refused.reason
+        );
+        Outcome::NeedsApproval
+    })?;
+    let new = bundle_or_manifest(&args.new, resolver).map_err(fail)?;
+    let new = recheck(
+        &new,
+        &workspace.config,
+        installed.approved_by,
+        Relaxations::Configured,
+    );
+    Ok((old.approved, new.approved))
+}
+
 pub fn preview(args: &PreviewArgs) -> Outcome {
     let mut resolver = Resolver::new(args.config.clone());
     match bundle_or_manifest(&args.path, &mut resolver) {
@@ -397,174 +448,5 @@ pub fn preview(args: &PreviewArgs) -> Outcome {
             }
         }
         Err(message) => fail(message),
-    }
-}
-
-/// Writes the approval screen's page to `path`, saying so on standard
-/// error.
-pub fn write_page(path: &std::path::Path, screen: &Screen) -> Result<(), String> {
-    crate::fs::write_atomically(path, crate::pages::approval::render(screen).as_bytes())?;
-    status(format_args!(
-        "wrote the approval screen for {} to `{}`",
-        screen.id,
-        path.display()
-    ));
-    Ok(())
-}
-
-/// The approval screen as terminal text: the header and what the plugin
-/// asks for, then, when installing, who grants what and what changed.
-pub fn screen_text(screen: &Screen) -> String {
-    let mut text = String::new();
-    if let Some(install) = &screen.install {
-        text.push_str(&format!(
-            "Installing {} from `{}`\n",
-            screen.id, install.catalog
-        ));
-        text.push_str(&format!(
-            "authority: requested `{}`, granted `{}` (installing as `{}`)\n",
-            screen.requested_owner, install.granted, install.installer
-        ));
-        text.push_str(
-            "tools, effects, gates and hosts below are this workspace's, not the bundle's\n\n",
-        );
-    }
-    text.push_str(&format!(
-        "{} (owner: {})\n",
-        screen.id, screen.requested_owner
-    ));
-    if let Some(summary) = &screen.summary {
-        text.push_str(&format!("{summary}\n"));
-    }
-    text.push_str(&format!(
-        "digest: {}\n\n",
-        screen.digest.as_deref().unwrap_or("none")
-    ));
-    asks_text(&mut text, &screen.asks);
-    for added in &screen.contributors {
-        added_text(&mut text, added);
-    }
-    if !screen.overstated.is_empty() {
-        text.push_str(&format!("\n{}:\n", headings::OVERSTATED));
-        for message in &screen.overstated {
-            text.push_str(&format!("  - {message}\n"));
-        }
-    }
-    if !screen.waivers.is_empty() {
-        text.push_str(&format!("\n{}:\n", headings::WAIVED));
-        for waived in &screen.waivers {
-            match waived {
-                Waived::Allow {
-                    rule,
-                    scope,
-                    reason,
-                } => {
-                    let scope = scope
-                        .as_ref()
-                        .map_or_else(|| "the whole file".to_string(), |id| format!("`{id}`"));
-                    text.push_str(&format!("  - allow({rule}) on {scope}: \"{reason}\"\n"));
-                }
-                Waived::Lint { rule, level } => {
-                    text.push_str(&format!("  - [lints] {rule} = \"{level}\"\n"));
-                }
-            }
-        }
-    }
-    if !screen.relaxed.is_empty() {
-        text.push_str(&format!("\n{}:\n", headings::RELAXED));
-        for relaxed in &screen.relaxed {
-            text.push_str(&format!(
-                "  - {} for `{}`, by {}: \"{}\"\n",
-                relaxed.rule, relaxed.contributor, relaxed.by, relaxed.reason
-            ));
-        }
-    }
-    if let Some(delta) = &screen.delta {
-        text.push('\n');
-        let mut changes = Vec::new();
-        // Writing into memory cannot fail.
-        let _ = print_changes(&mut changes, &delta.from, &delta.to, &delta.changes);
-        text.push_str(&String::from_utf8_lossy(&changes));
-    }
-    text
-}
-
-fn asks_text(text: &mut String, asks: &Asks) {
-    text.push_str("It asks for:\n");
-    for budget in &asks.budgets {
-        text.push_str(&format!(
-            "  {:>6} tokens at {} placement ({})\n",
-            budget.tokens, budget.placement, budget.shared_by
-        ));
-    }
-    text.push_str(&format!("  highest priority: {}\n", asks.highest_priority));
-    text.push_str(&format!("  reaches: {}\n", asks.reaches.join(", ")));
-    if !asks.loads.is_empty() {
-        text.push_str(&format!(
-            "  loads when a conversation starts: {}\n",
-            asks.loads.join(", ")
-        ));
-    }
-    for run in &asks.runs {
-        text.push_str(&format!(
-            "  runs with nobody asking: {} ({}{})\n",
-            run.tool,
-            run.effect,
-            if run.gated {
-                ", gated: waits for approval"
-            } else {
-                ""
-            }
-        ));
-    }
-    if !asks.hosts.is_empty() {
-        text.push_str(&format!("  may reach: {}\n", asks.hosts.join(", ")));
-    }
-    for (skill, version) in &asks.requires {
-        text.push_str(&format!("  requires skill {skill} {version}\n"));
-    }
-}
-
-fn added_text(text: &mut String, added: &Added) {
-    text.push_str(&format!(
-        "\n── {} {} · {} placement · {} priority · reach {} · budget {} (measured {})\n",
-        added.kind,
-        added.id,
-        added.placement,
-        added.priority,
-        added.reach,
-        added.budget,
-        added.measured_tokens
-    ));
-    if let Some(framing) = &added.framing {
-        text.push_str(&format!("{framing}\n"));
-    }
-    if let Some(body) = &added.text {
-        text.push_str(body);
-        text.push('\n');
-    }
-    if let Some(when) = &added.when {
-        text.push_str(&format!("when: {when}\n"));
-    }
-    if !added.loads_tools.is_empty() {
-        text.push_str(&format!("loads tools: {}\n", added.loads_tools.join(", ")));
-    }
-    if let Some((skill, operations)) = &added.loads_skill {
-        text.push_str(&format!("loads skill {skill}: {}\n", operations.join(", ")));
-    }
-    if let Some(chosen) = &added.chosen {
-        text.push_str(&format!("{chosen}\n"));
-    }
-    if let Some(call) = &added.calls {
-        text.push_str(&format!(
-            "calls: {} {} ({})\n",
-            call.tool, call.arguments, call.effect
-        ));
-    }
-    if let Some((origin, source)) = &added.retrieved {
-        text.push_str(&format!("retrieved from: {origin} ({source})\n"));
-    }
-    if !added.states.is_empty() {
-        text.push_str(&format!("states: {}\n", added.states.join(", ")));
     }
 }

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::build::print_changes;
-use super::catalog::{screen_text, write_page};
+use super::screen::{screen_text, write_page};
 use super::{fail, output, Outcome};
 use crate::ir::Owner;
 use crate::report::{self, Format, Totals};
@@ -77,10 +77,12 @@ fn parse_owner(text: &str) -> Result<Owner, String> {
     })
 }
 
-/// Opens the workspace, showing what is wrong with its `contrib.toml`: a
-/// policy half understood decides nothing, so errors there stop here.
+/// Opens the workspace for a change, holding its lock until the command
+/// is done, and shows what is wrong with its `contrib.toml`: a policy half
+/// understood decides nothing, so errors there stop here.
 fn open(folder: &std::path::Path) -> Result<Workspace, Outcome> {
-    let workspace = Workspace::open(folder).map_err(fail)?;
+    let waiting = |message: &str| super::output::status(format_args!("note: {message}"));
+    let workspace = Workspace::open_for_change(folder, &waiting).map_err(fail)?;
     if !workspace.config_diagnostics.is_empty() {
         if let Some(source) = &workspace.config.source {
             let mut emitter = report::emitter(Format::Human, output::stdout_style());
@@ -116,6 +118,9 @@ pub fn install(args: &InstallArgs) -> Outcome {
         Err(refused) => return refuse(&refused),
     };
     show(&candidate);
+    if let Some(unrecorded) = &candidate.unrecorded {
+        print_refused(unrecorded);
+    }
     if let Some(path) = &args.html {
         if let Err(message) = write_page(path, &Screen::of_candidate(&candidate)) {
             return fail(message);
@@ -188,6 +193,10 @@ pub fn update(args: &UpdateArgs) -> Outcome {
             outcome = outcome.max(Outcome::Problems);
             continue;
         }
+        if let Some(unrecorded) = &candidate.unrecorded {
+            println!();
+            print_refused(unrecorded);
+        }
         if candidate.needs_approval() {
             println!();
             let _ = print_changes(
@@ -197,11 +206,14 @@ pub fn update(args: &UpdateArgs) -> Outcome {
                 &candidate.changes,
             );
             println!(
-                "{} asks for more than {} was approved for: approve it with `contrib install --catalog {} {} --yes`",
+                "{} asks for more than {} was approved for: approve it with {}",
                 candidate.bundle.id(),
                 installed.id(),
-                installed.catalog,
-                candidate.bundle.id()
+                crate::trust::approved::approve_again(
+                    &workspace.folder,
+                    &installed,
+                    &candidate.bundle.id()
+                )
             );
             outcome = outcome.max(Outcome::NeedsApproval);
             continue;
@@ -253,11 +265,15 @@ fn record(workspace: &mut Workspace, candidate: &Candidate, by: Owner, how: &str
 /// A refusal before anything could be re-checked: a missing, edited or
 /// withdrawn version.
 fn refuse(refused: &Refused) -> Outcome {
+    print_refused(refused);
+    Outcome::Problems
+}
+
+fn print_refused(refused: &Refused) {
     println!(
         "error[{}]: {} is refused: {}",
         refused.rule.name, refused.plugin, refused.reason
     );
-    Outcome::Problems
 }
 
 /// The install preview, then the re-check's diagnostics.

@@ -24,6 +24,7 @@ pub mod output;
 mod progress;
 mod rewrite;
 mod runtime;
+mod screen;
 mod sign;
 mod simulate;
 mod usage;

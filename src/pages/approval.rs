@@ -236,8 +236,14 @@ fn contributor_article(body: &mut String, index: usize, added: &Added) {
             added.budget, added.measured_tokens
         ),
     );
+    if let Some(applies) = &added.applies {
+        fact(body, "Applies", &text(applies));
+    }
     if let Some(when) = &added.when {
         fact(body, "When", &text(when));
+    }
+    if let Some(heading) = &added.heading {
+        fact(body, "Heading", &text(heading));
     }
     if !added.loads_tools.is_empty() {
         fact(body, "Loads tools", &codes(&added.loads_tools));
@@ -398,7 +404,9 @@ mod tests {
                 measured_tokens: 1,
                 framing: Some(h(17)),
                 text: Some(HOSTILE.join("\n")),
+                applies: Some(h(41)),
                 when: Some(h(18)),
+                heading: Some(h(42)),
                 loads_tools: vec![h(19)],
                 loads_skill: Some((h(20), vec![h(21)])),
                 chosen: Some(h(40)),

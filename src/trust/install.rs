@@ -7,7 +7,15 @@
 //! `contrib.lock`. A first install always needs approval. An update needs
 //! none when the new version asks for nothing beyond what was approved
 //! (the delta of [`crate::bundle::diff`], computed on the bundles as this
-//! workspace reads them, never as they describe themselves).
+//! workspace reads them, never as they describe themselves), against the
+//! workspace's own copy of what was approved ([`super::approved`]), never
+//! the catalog's.
+//!
+//! Every writer opens the workspace with [`Workspace::open_for_change`],
+//! which holds the workspace's exclusive lock ([`crate::fs::lock`], the
+//! one catalogs use) from reading `contrib.lock` to writing it: installs,
+//! updates and uninstalls running at once in one workspace each see the
+//! others' records, and none is lost.
 
 use std::path::{Path, PathBuf};
 
@@ -32,6 +40,8 @@ pub struct Workspace {
     /// What was wrong with `contrib.toml`.
     pub config_diagnostics: Vec<Diagnostic>,
     pub lock: WorkspaceLock,
+    /// The workspace's exclusive lock, held by a writer until it is done.
+    guard: Option<crate::fs::Guard>,
 }
 
 /// A version considered for installing, re-checked.
@@ -40,6 +50,8 @@ pub struct Candidate {
     pub catalog: PathBuf,
     /// As the catalog published it.
     pub bundle: Bundle,
+    /// Its bytes, kept by the workspace when it is approved.
+    pub bytes: Vec<u8>,
     pub recheck: Recheck,
     /// The authority of whoever installs.
     pub installer: Owner,
@@ -48,6 +60,10 @@ pub struct Candidate {
     /// What changes from what was approved before; empty for a first
     /// install, which needs approval as a whole.
     pub changes: Vec<Change>,
+    /// Why what was approved before cannot be compared with: its copy in
+    /// the workspace missing or not the one the lock pins. The candidate
+    /// then needs a fresh approval.
+    pub unrecorded: Option<Refused>,
 }
 
 impl Candidate {
@@ -63,8 +79,34 @@ impl Candidate {
 }
 
 impl Workspace {
-    /// The workspace at `folder`, which must hold `contrib.toml`.
+    /// The workspace at `folder`, which must hold `contrib.toml`, for
+    /// reading.
     pub fn open(folder: &Path) -> Result<Workspace, String> {
+        let path = Self::config_path(folder)?;
+        let (config, config_diagnostics) = Config::load(&path)?;
+        let lock = WorkspaceLock::read(folder)?;
+        Ok(Workspace {
+            folder: folder.to_path_buf(),
+            config,
+            config_diagnostics,
+            lock,
+            guard: None,
+        })
+    }
+
+    /// The workspace at `folder` for a writer (install, update,
+    /// uninstall): its exclusive lock is taken before `contrib.lock` is
+    /// read and held until the workspace is dropped, after the lock is
+    /// written. `waiting` hears when another writer holds it.
+    pub fn open_for_change(folder: &Path, waiting: &dyn Fn(&str)) -> Result<Workspace, String> {
+        Self::config_path(folder)?;
+        let guard = crate::fs::lock(folder, crate::fs::Access::Exclusive, waiting)?;
+        let mut workspace = Self::open(folder)?;
+        workspace.guard = Some(guard);
+        Ok(workspace)
+    }
+
+    fn config_path(folder: &Path) -> Result<PathBuf, String> {
         let path = folder.join(config::FILE_NAME);
         if !path.is_file() {
             return Err(format!(
@@ -73,14 +115,7 @@ impl Workspace {
                 config::FILE_NAME
             ));
         }
-        let (config, config_diagnostics) = Config::load(&path)?;
-        let lock = WorkspaceLock::read(folder)?;
-        Ok(Workspace {
-            folder: folder.to_path_buf(),
-            config,
-            config_diagnostics,
-            lock,
-        })
+        Ok(path)
     }
 
     /// The authority an install grants at most: `explicit` (`--as`), else
@@ -110,7 +145,11 @@ impl Workspace {
         version: &semver::Version,
         installer: Owner,
     ) -> Result<Candidate, Refused> {
-        let Fetched { bundle, entry } = fetch(catalog, plugin, version)?;
+        let Fetched {
+            bundle,
+            bytes,
+            entry,
+        } = fetch(catalog, plugin, version)?;
         if entry.yanked {
             return Err(Refused {
                 plugin: bundle.id(),
@@ -120,9 +159,18 @@ impl Workspace {
         }
         let mut checked = recheck(&bundle, &self.config, installer, Relaxations::Configured);
         let previous = self.lock.get(plugin).cloned();
-        let changes = match &previous {
-            Some(previous) => self.changes_from(previous, &checked.approved),
-            None => Vec::new(),
+        let (changes, unrecorded) = match &previous {
+            Some(previous) => match self.changes_from(previous, &checked.approved) {
+                Ok(changes) => (changes, None),
+                Err(refused) => (
+                    vec![Change::asks_for_more(format!(
+                        "what {} was approved for cannot be compared with: its approved copy is missing or altered",
+                        previous.id()
+                    ))],
+                    Some(refused),
+                ),
+            },
+            None => (Vec::new(), None),
         };
         if let Some(warning) = self.kept_prompt_warning(&checked) {
             checked.diagnostics.push(warning);
@@ -130,10 +178,12 @@ impl Workspace {
         Ok(Candidate {
             catalog: catalog.to_path_buf(),
             bundle,
+            bytes,
             recheck: checked,
             installer,
             previous,
             changes,
+            unrecorded,
         })
     }
 
@@ -147,7 +197,9 @@ impl Workspace {
             .filter(|version| *version > installed.version))
     }
 
-    /// Records `candidate` as approved by `approved_by`, at `at`, `how`.
+    /// Records `candidate` as approved by `approved_by`, at `at`, `how`:
+    /// keeps the workspace's copy of the bundle first, then writes the lock
+    /// pinning it, then removes copies no entry has named for a write.
     pub fn record(
         &mut self,
         candidate: &Candidate,
@@ -155,11 +207,14 @@ impl Workspace {
         at: &str,
         how: &str,
     ) -> Result<Installed, String> {
+        self.must_hold_lock()?;
         let bundle = &candidate.bundle;
+        let approved_copy = super::approved::keep(&self.folder, bundle, &candidate.bytes)?;
         let entry = Installed {
             plugin: bundle.plugin.clone(),
             version: bundle.version.clone(),
             digest: bundle.digest.clone().unwrap_or_default(),
+            approved_copy: Some(approved_copy),
             catalog: catalog_reference(&self.folder, &candidate.catalog),
             requested_owner: bundle.requested_owner,
             granted_owner: candidate.recheck.granted,
@@ -169,42 +224,64 @@ impl Workspace {
             permissions: candidate.recheck.approved.permissions.clone(),
             relaxed: candidate.recheck.relaxed.clone(),
         };
+        let before = self.lock.clone();
         self.lock.put(entry.clone());
         self.lock.write(&self.folder)?;
+        super::approved::prune(&self.folder, &before, &self.lock);
         Ok(entry)
     }
 
-    /// Removes `plugin`; whether it was installed.
+    /// Removes `plugin` (its approved copy goes at the next write); whether
+    /// it was installed.
     pub fn uninstall(&mut self, plugin: &str) -> Result<bool, String> {
+        self.must_hold_lock()?;
+        let before = self.lock.clone();
         if !self.lock.remove(plugin) {
             return Ok(false);
         }
         self.lock.write(&self.folder)?;
+        super::approved::prune(&self.folder, &before, &self.lock);
         Ok(true)
     }
 
-    /// What `approved` asks for beyond the version installed before: the
-    /// whole delta between the two as this workspace reads them, or, when
-    /// the old one no longer loads, against the permissions approved.
-    fn changes_from(&self, previous: &Installed, approved: &Bundle) -> Vec<Change> {
-        let old = fetch(
-            &catalog_path(&self.folder, previous),
-            &previous.plugin,
-            &previous.version,
-        )
-        .ok()
-        .map(|fetched| {
-            recheck(
-                &fetched.bundle,
-                &self.config,
-                previous.granted_owner,
-                Relaxations::Recorded(&previous.relaxed),
-            )
-        });
-        match old {
-            Some(old) => diff::diff(&old.approved, approved),
-            None => diff::permissions(&previous.permissions, &approved.permissions),
+    /// A writer that did not take the workspace's lock could lose another
+    /// writer's record: refused, not risked.
+    fn must_hold_lock(&self) -> Result<(), String> {
+        match self.guard {
+            Some(_) => Ok(()),
+            None => Err(format!(
+                "cannot change `{}`: the workspace was opened for reading, without its lock",
+                self.folder.join(super::LOCK_FILE).display()
+            )),
         }
+    }
+
+    /// What `approved` asks for beyond the version approved before: the
+    /// whole delta between the workspace's copy of what was approved and
+    /// `approved`, both as this workspace reads them. The catalog's copy
+    /// is never consulted: a catalog that replaced or deleted it must not
+    /// decide what the approval was.
+    pub fn changes_from(
+        &self,
+        previous: &Installed,
+        approved: &Bundle,
+    ) -> Result<Vec<Change>, Refused> {
+        Ok(diff::diff(
+            &self.approved_as_read(previous)?.approved,
+            approved,
+        ))
+    }
+
+    /// The workspace's copy of what `previous` approved, re-read under this
+    /// workspace's policy with the authority and relaxations it recorded.
+    pub fn approved_as_read(&self, previous: &Installed) -> Result<Recheck, Refused> {
+        let bundle = super::approved::read(&self.folder, previous)?;
+        Ok(recheck(
+            &bundle,
+            &self.config,
+            previous.granted_owner,
+            Relaxations::Recorded(&previous.relaxed),
+        ))
     }
 
     /// Which of the versions `running` (`scope/name@version`) this workspace
@@ -272,5 +349,37 @@ impl Workspace {
             .primary(at, format!("{this} tokens of it"))
             .help("at run time what does not fit is refused, lowest priority first; uninstall a plugin or raise `context_budget`"),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_writer_holding_the_workspace_lock_changes_it() {
+        let folder = tempfile::tempdir().expect("a folder");
+        std::fs::write(folder.path().join(config::FILE_NAME), "").expect("written");
+        let mut reader = Workspace::open(folder.path()).expect("a workspace");
+        let refused = reader.uninstall("acme/x").expect_err("refused");
+        assert!(refused.contains("without its lock"), "{refused}");
+        let mut writer = Workspace::open_for_change(folder.path(), &|_| {}).expect("a workspace");
+        assert_eq!(writer.uninstall("acme/x"), Ok(false));
+        // A second writer waits, and says so, until the first is done.
+        let said = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let heard = said.clone();
+        let path = folder.path().to_path_buf();
+        let second = std::thread::spawn(move || {
+            Workspace::open_for_change(&path, &|message| {
+                *heard.lock().expect("a message") = message.to_string();
+            })
+            .map(|_| ())
+        });
+        while said.lock().expect("a message").is_empty() {
+            std::thread::yield_now();
+        }
+        assert!(!second.is_finished());
+        drop(writer);
+        assert_eq!(second.join().expect("joined"), Ok(()));
     }
 }

@@ -1,11 +1,13 @@
 //! Loading a workspace: exactly what its lock pins, each re-checked under
 //! the policy as it is now.
 //!
-//! For every entry of `contrib.lock`, the bundle is read from the catalog
-//! the entry names and must be the one approved: listed in the catalog's
-//! lock with the same digest, not withdrawn, signed when the catalog
-//! requires signatures, and with the digest the workspace approved. It is
-//! then re-checked under the workspace's configuration as it is at load
+//! For every entry of `contrib.lock`, the bundle is the workspace's own
+//! copy of what was approved ([`super::approved`]), which must hash to the
+//! digest the entry pins; the catalog the entry names is asked only
+//! whether it still offers that version: listed in its lock with the same
+//! digest, not withdrawn, signed when it requires signatures. What the
+//! catalog's bundle file holds now is never read. The bundle is then
+//! re-checked under the workspace's configuration as it is at load
 //! (so a policy tightened after install takes effect), with only the
 //! relaxations the lock recorded, and what it asks for must be within what
 //! the entry approved. Anything else is refused with its reason; nothing
@@ -69,25 +71,10 @@ fn load_one(folder: &Path, config: &Config, entry: &Installed) -> Result<Approve
         rule,
         reason,
     };
-    let fetched = fetch(&catalog_path(folder, entry), &entry.plugin, &entry.version)?;
-    if fetched.entry.yanked {
-        return Err(refuse(
-            &WITHDRAWN_VERSION,
-            "its catalog has withdrawn this version; install another one".to_string(),
-        ));
-    }
-    let digest = fetched.bundle.digest.clone().unwrap_or_default();
-    if digest != entry.digest {
-        return Err(refuse(
-            &DIGEST_MISMATCH,
-            format!(
-                "the catalog's bundle is {digest}, not the {} this workspace approved",
-                entry.digest
-            ),
-        ));
-    }
+    let bundle = super::approved::read(folder, entry)?;
+    offered(&catalog_path(folder, entry), entry, &bundle)?;
     let checked = recheck(
-        &fetched.bundle,
+        &bundle,
         config,
         entry.granted_owner,
         Relaxations::Recorded(&entry.relaxed),
@@ -115,9 +102,60 @@ fn load_one(folder: &Path, config: &Config, entry: &Installed) -> Result<Approve
     })
 }
 
+/// Whether the catalog at `folder` still offers what `entry` approved:
+/// the version listed with the digest approved, not withdrawn, and signed
+/// by a key it trusts when it requires signatures. `approved` is the
+/// workspace's copy; only its digest meets the catalog's signature.
+fn offered(folder: &Path, entry: &Installed, approved: &Bundle) -> Result<(), Refused> {
+    let refuse = |rule: &'static Rule, reason: String| Refused {
+        plugin: entry.id(),
+        rule,
+        reason,
+    };
+    let lock = catalog::Lock::read(folder).map_err(|why| refuse(&INVALID_BUNDLE, why))?;
+    let listed = lock.entry(&entry.plugin, &entry.version).ok_or_else(|| {
+        refuse(
+            &MISSING_BUNDLE,
+            format!(
+                "it is no longer published in the catalog `{}`",
+                folder.display()
+            ),
+        )
+    })?;
+    if listed.yanked {
+        return Err(refuse(
+            &WITHDRAWN_VERSION,
+            "its catalog has withdrawn this version; install another one".to_string(),
+        ));
+    }
+    if listed.digest != entry.digest {
+        return Err(refuse(
+            &DIGEST_MISMATCH,
+            format!(
+                "the catalog now lists it as {}, not the {} this workspace approved; approve a version again with `contrib install`",
+                listed.digest, entry.digest
+            ),
+        ));
+    }
+    if !lock.trusted_keys.is_empty() {
+        let root =
+            crate::fs::Root::open(folder).map_err(|why| refuse(&UNTRUSTED_SIGNATURE, why))?;
+        let path = bundle_path(folder, &entry.plugin, &entry.version);
+        catalog::verify_signature(&root, &path, approved, &lock.trusted_keys).map_err(|why| {
+            refuse(
+                &UNTRUSTED_SIGNATURE,
+                format!("it is not signed by a key the catalog trusts: {why}"),
+            )
+        })?;
+    }
+    Ok(())
+}
+
 /// A bundle from a catalog, as the catalog published it.
 pub struct Fetched {
     pub bundle: Bundle,
+    /// Its bytes, exactly: what the workspace keeps when it approves it.
+    pub bytes: Vec<u8>,
     pub entry: LockEntry,
 }
 
@@ -140,7 +178,9 @@ pub fn fetch(folder: &Path, plugin: &str, version: &semver::Version) -> Result<F
         )
     })?;
     let path = bundle_path(folder, plugin, version);
-    let bundle = Bundle::load(&path).map_err(|error| match error {
+    let bytes = crate::fs::read_limited(&path, crate::limits::files::BUNDLE)
+        .map_err(|why| refuse(&MISSING_BUNDLE, why))?;
+    let bundle = Bundle::from_bytes(&bytes).map_err(|error| match error {
         LoadError::DigestMismatch { .. } => refuse(&DIGEST_MISMATCH, error.to_string()),
         LoadError::Io(_) => refuse(&MISSING_BUNDLE, error.to_string()),
         _ => refuse(&INVALID_BUNDLE, error.to_string()),
@@ -171,5 +211,9 @@ pub fn fetch(folder: &Path, plugin: &str, version: &semver::Version) -> Result<F
             )
         })?;
     }
-    Ok(Fetched { bundle, entry })
+    Ok(Fetched {
+        bundle,
+        bytes,
+        entry,
+    })
 }

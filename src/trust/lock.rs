@@ -8,8 +8,9 @@
 //! workspace's `[trust]` table relaxed for it, with the reason.
 //!
 //! The lock is the installer's record, as trusted as `contrib.toml`: the
-//! runtime loads exactly what it pins, and refuses a version whose bundle
-//! asks for more than the entry approved.
+//! runtime loads exactly what it pins, from the workspace's own copy of
+//! the bundle approved ([`super::approved`]), and refuses a version whose
+//! bundle asks for more than the entry approved.
 //!
 //! ```toml
 //! # Written by `contrib install`, `update` and `uninstall`; do not edit by hand.
@@ -19,6 +20,7 @@
 //! plugin = "acme/clock"
 //! version = "2.0.0"
 //! digest = "sha256:…"
+//! approved_copy = ".contrib/approved/sha256-….bundle.json"
 //! catalog = "../catalog"
 //! requested_owner = "operator"
 //! granted_owner = "workspace"
@@ -69,6 +71,12 @@ pub struct Installed {
     pub version: semver::Version,
     /// The bundle's digest as approved: a load refuses any other content.
     pub digest: String,
+    /// The workspace's own copy of the bundle approved, relative to the
+    /// workspace (`.contrib/approved/sha256-<hex>.bundle.json`). Absent in
+    /// entries written before workspaces kept copies: those need a fresh
+    /// approval before they load or update.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approved_copy: Option<String>,
     /// The catalog folder, relative to the workspace when it can be.
     pub catalog: String,
     /// What the bundle asked for.

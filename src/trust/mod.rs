@@ -20,8 +20,11 @@
 //! - [`lock`]: what was approved (version, digest, the permissions as
 //!   granted, by whom, when, under which relaxations) is recorded in
 //!   `contrib.lock`, beside `contrib.toml`;
+//! - [`approved`]: the workspace's own copy of every bundle it approved,
+//!   which updates, diffs and loads compare with, never the catalog's;
 //! - [`install`]: install, update and uninstall, deciding what needs a new
-//!   approval;
+//!   approval, each holding the workspace's lock from reading
+//!   `contrib.lock` to writing it;
 //! - [`load`]: a workspace's runtime loads exactly what its lock pins,
 //!   digests checked, each re-checked under the policy as it is now, and
 //!   gets [`Approved`] bundles, the only kind [`policy`] and the runtime's
@@ -33,6 +36,7 @@
 //!
 //! `docs/trust.md` is the threat model this stage implements.
 
+pub mod approved;
 pub mod install;
 pub mod load;
 pub mod lock;
@@ -59,10 +63,10 @@ pub fn grant(requested: Owner, installer: Owner) -> Owner {
 /// A plugin version this workspace approved and that passed its re-check
 /// at load: the only way a bundle reaches the runtime's installed path.
 ///
-/// Its bundle is the catalog's, verified by digest, as granted: each
+/// Its bundle is the workspace's approved copy, verified by digest, as granted: each
 /// contributor's owner narrowed to the granted authority, and the
 /// permissions those the workspace's own tools make of it. The digest is
-/// the catalog's, so records name what was approved.
+/// the one approved, so records name what was approved.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Approved {
     bundle: Bundle,

@@ -2,9 +2,12 @@
 //! one structure that the terminal preview (`contrib preview`, `contrib
 //! install`) and the page (`--html`, [`crate::pages::approval`]) both
 //! draw. What is shown is decided here once, so the two cannot disagree
-//! about what a plugin asks for.
+//! about what a plugin asks for; each part the model reads is shown in the
+//! words [`crate::bundle::surface`] gives it, the words the approval
+//! delta uses.
 
 use crate::bundle::diff::Change;
+use crate::bundle::surface;
 use crate::bundle::Bundle;
 use crate::ir::Owner;
 
@@ -94,8 +97,14 @@ pub struct Added {
     pub framing: Option<String>,
     /// The exact text, variables shown as `{name}`.
     pub text: Option<String>,
+    /// When it applies, when not always, as the manifest says it: `on
+    /// command deploy`, or `on request "…"` with the very description the
+    /// model is shown in the kept system prompt.
+    pub applies: Option<String>,
     /// When a system message is sent, in words.
     pub when: Option<String>,
+    /// A fact's heading, which the model reads above its sections.
+    pub heading: Option<String>,
     pub loads_tools: Vec<String>,
     /// `(skill, operations)` loaded ahead.
     pub loads_skill: Option<(String, Vec<String>)>,
@@ -277,16 +286,12 @@ impl Added {
                 .template
                 .is_some()
                 .then(|| contributor.render(|variable| format!("{{{variable}}}"))),
-            when: contributor.condition.as_ref().map(|condition| {
-                let mut when = condition.kind.to_string();
-                if let Some(seconds) = condition.idle_seconds {
-                    when.push_str(&format!(" > {}", crate::ir::Duration { seconds }));
-                }
-                if let Some(skill) = &condition.skill {
-                    when.push_str(&format!(" {skill}"));
-                }
-                when
-            }),
+            applies: contributor
+                .activation
+                .as_ref()
+                .map(|activation| surface::applies(Some(activation))),
+            when: contributor.condition.as_ref().map(surface::when),
+            heading: contributor.heading.clone(),
             loads_tools: contributor.tools.clone(),
             loads_skill: contributor
                 .operations
@@ -314,10 +319,14 @@ impl Added {
                     .run_effect(&call.tool)
                     .map_or("unknown", |effect| effect.as_str()),
             }),
-            retrieved: match (&contributor.source, &contributor.origin) {
-                (Some(source), Some(origin)) => Some((origin.to_string(), source.to_string())),
-                _ => None,
-            },
+            retrieved: (contributor.source.is_some() || contributor.origin.is_some()).then(|| {
+                (
+                    contributor.origin.clone().unwrap_or_default(),
+                    contributor
+                        .source
+                        .map_or_else(String::new, |source| source.to_string()),
+                )
+            }),
             states: contributor.says.iter().map(ToString::to_string).collect(),
         }
     }

@@ -17,6 +17,8 @@ use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
+mod contributor;
+
 use super::{Bundle, BundledActivation, BundledContributor, Permissions};
 use crate::config::Effect;
 use crate::ir::{Delivery, Placement};
@@ -49,6 +51,11 @@ impl Change {
             message,
             cache: CacheImpact::none("it changes no byte of a cached prefix"),
         }
+    }
+
+    /// A change of the plugin as a whole that needs a person's approval.
+    pub fn asks_for_more(message: String) -> Self {
+        Change::new(Class::NeedsApproval, None, message)
     }
 
     fn invalidating(mut self, placement: Option<Placement>) -> Self {
@@ -266,10 +273,45 @@ pub fn comparable(old: &Bundle, new: &Bundle) -> Result<(), String> {
     }
 }
 
-/// Every change from `old` to `new`, escalations first.
+/// Every change from `old` to `new`, escalations first. Each field is
+/// classed as [`super::surface::BUNDLE_FIELDS`] says.
 pub fn diff(old: &Bundle, new: &Bundle) -> Vec<Change> {
+    // Every field, named: one added to the model does not compile here
+    // until it is compared (and classed in `surface`).
+    let Bundle {
+        format: _,
+        plugin: _,
+        version,
+        requested_owner,
+        summary,
+        requires,
+        tokenizer: _,
+        contributors,
+        permissions,
+        author_waivers: _,
+        digest: _,
+    } = new;
     let mut changes = Vec::new();
-    if new.version < old.version {
+    if *summary != old.summary {
+        changes.push(Change::new(
+            Class::Update,
+            None,
+            "its summary changes".to_string(),
+        ));
+    }
+    if *requires != old.requires {
+        // What it requires narrows where it runs, never what it reaches.
+        changes.push(Change::new(
+            Class::Update,
+            None,
+            format!(
+                "the skills it requires change from {} to {}",
+                requirements(&old.requires),
+                requirements(requires)
+            ),
+        ));
+    }
+    if *version < old.version {
         // An older version may lack a fix the approved one has, and a
         // catalog never installs it over a newer one: a person decides.
         changes.push(Change::new(
@@ -281,7 +323,7 @@ pub fn diff(old: &Bundle, new: &Bundle) -> Vec<Change> {
             ),
         ));
     }
-    if old.requested_owner != new.requested_owner {
+    if old.requested_owner != *requested_owner {
         // Priorities and framing follow the owner: every kept text may read
         // differently.
         let widest = new
@@ -301,7 +343,7 @@ pub fn diff(old: &Bundle, new: &Bundle) -> Vec<Change> {
             .invalidating(widest),
         );
     }
-    for contributor in &new.contributors {
+    for contributor in contributors {
         match old
             .contributors
             .iter()
@@ -321,12 +363,11 @@ pub fn diff(old: &Bundle, new: &Bundle) -> Vec<Change> {
                 )
                 .invalidating(kept_placement(None, Some(contributor))),
             ),
-            Some(previous) => compare(previous, contributor, &mut changes),
+            Some(previous) => contributor::compare(previous, contributor, &mut changes),
         }
     }
     for previous in &old.contributors {
-        if !new
-            .contributors
+        if !contributors
             .iter()
             .any(|contributor| contributor.id == previous.id)
         {
@@ -340,9 +381,20 @@ pub fn diff(old: &Bundle, new: &Bundle) -> Vec<Change> {
             );
         }
     }
-    compare_tools(&old.permissions, &new.permissions, &mut changes);
+    compare_tools(&old.permissions, permissions, &mut changes);
     changes.sort_by_key(|change| change.class);
     changes
+}
+
+fn requirements(requires: &std::collections::BTreeMap<String, String>) -> String {
+    if requires.is_empty() {
+        return "none".to_string();
+    }
+    requires
+        .iter()
+        .map(|(skill, version)| format!("{skill} {version}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// What `new` asks for beyond `old`, and what it asks for less of, from the
@@ -351,6 +403,18 @@ pub fn diff(old: &Bundle, new: &Bundle) -> Vec<Change> {
 /// bundle's own permissions with those its tools make of it, and a load
 /// compares what was approved with what is asked for now.
 pub fn permissions(old: &Permissions, new: &Permissions) -> Vec<Change> {
+    // Every field, named: one added does not compile here until it is
+    // compared (and classed in `surface::PERMISSION_FIELDS`). The first
+    // four are compared by `compare_totals`, the others by `compare_tools`.
+    let Permissions {
+        placements: _,
+        budgets: _,
+        highest_priority: _,
+        reaches: _,
+        tools_loaded: _,
+        tools_run: _,
+        egress_hosts: _,
+    } = new;
     let mut changes = Vec::new();
     compare_tools(old, new, &mut changes);
     compare_totals(old, new, &mut changes);
@@ -363,133 +427,6 @@ pub fn needs_approval(changes: &[Change]) -> bool {
     changes
         .iter()
         .any(|change| change.class == Class::NeedsApproval)
-}
-
-fn compare(old: &BundledContributor, new: &BundledContributor, changes: &mut Vec<Change>) {
-    let id = Some(new.id.as_str());
-    let invalidated = kept_placement(Some(old), Some(new));
-    let mut push = |class, message: String| {
-        let change = Change::new(class, id, message);
-        // A budget is approved, never sent: it changes no cached byte.
-        let change = if change.message.starts_with("budget ") {
-            change
-        } else {
-            change.invalidating(invalidated)
-        };
-        changes.push(change);
-    };
-    if new.owner != old.owner {
-        push(
-            Class::NeedsApproval,
-            format!("owner changes from {} to {}", old.owner, new.owner),
-        );
-    }
-    if new.placement < old.placement {
-        push(
-            Class::NeedsApproval,
-            format!(
-                "placement widens from {} to {}",
-                old.placement, new.placement
-            ),
-        );
-    } else if new.placement > old.placement {
-        push(
-            Class::Update,
-            format!(
-                "placement narrows from {} to {}",
-                old.placement, new.placement
-            ),
-        );
-    }
-    if new.budget > old.budget {
-        push(
-            Class::NeedsApproval,
-            format!("budget rises from {} to {} tokens", old.budget, new.budget),
-        );
-    } else if new.budget < old.budget {
-        push(
-            Class::Update,
-            format!("budget falls from {} to {} tokens", old.budget, new.budget),
-        );
-    }
-    if new.priority < old.priority {
-        push(
-            Class::NeedsApproval,
-            format!("priority rises from {} to {}", old.priority, new.priority),
-        );
-    } else if new.priority > old.priority {
-        push(
-            Class::Update,
-            format!("priority falls from {} to {}", old.priority, new.priority),
-        );
-    }
-    if new.reach < old.reach {
-        push(
-            Class::NeedsApproval,
-            format!("reach widens from {} to {}", old.reach, new.reach),
-        );
-    } else if new.reach > old.reach {
-        push(
-            Class::Update,
-            format!("reach narrows from {} to {}", old.reach, new.reach),
-        );
-    }
-    compare_activation(old, new, &mut push);
-    if new.template != old.template
-        || new.call != old.call
-        || new.heading != old.heading
-        || new.condition != old.condition
-        || new.says != old.says
-    {
-        push(
-            Class::Update,
-            "content changes within its budget".to_string(),
-        );
-    }
-    if new.tools != old.tools || new.operations != old.operations {
-        push(
-            Class::Update,
-            "what it loads changes within its budget".to_string(),
-        );
-    }
-}
-
-/// A text that applied only when something happened and now applies always
-/// joins every conversation: it asks for more. One that now applies only
-/// sometimes asks for less. Any other change of when it applies (other
-/// files, another command) changes which conversations it joins, which a
-/// person approves again.
-fn compare_activation(
-    old: &BundledContributor,
-    new: &BundledContributor,
-    push: &mut impl FnMut(Class, String),
-) {
-    let describe = |activation: &Option<super::BundledActivation>| match activation {
-        None => "always".to_string(),
-        Some(activation) => activation.kind().as_str().to_string(),
-    };
-    match (&old.activation, &new.activation) {
-        (a, b) if a == b => {}
-        (Some(_), None) => push(
-            Class::NeedsApproval,
-            format!(
-                "now applies always, where it applied on {}",
-                describe(&old.activation)
-            ),
-        ),
-        (None, Some(_)) => push(
-            Class::Update,
-            format!("now applies only on {}", describe(&new.activation)),
-        ),
-        _ => push(
-            Class::NeedsApproval,
-            format!(
-                "applies on {} now, where it applied on {}",
-                describe(&new.activation),
-                describe(&old.activation)
-            ),
-        ),
-    }
 }
 
 fn compare_tools(
