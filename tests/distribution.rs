@@ -341,6 +341,21 @@ fn every_contrib_toml_in_the_repository_validates_against_the_schema() {
     assert!(platform.is_empty(), "the platform's: {platform:#?}");
 }
 
+/// `contrib init` points editors at the schema with taplo's `#:schema`
+/// directive, on its first line, at the address the schema says is its own.
+#[test]
+fn init_points_editors_at_the_schema() {
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("schema/contrib-toml.schema.json")).expect("schema"),
+    )
+    .expect("JSON");
+    assert_eq!(schema["$id"], contrib::cli::SCHEMA_URL);
+    assert_eq!(
+        contrib::cli::SCAFFOLD_CONFIG.lines().next(),
+        Some(format!("#:schema {}", contrib::cli::SCHEMA_URL).as_str())
+    );
+}
+
 #[test]
 fn the_schema_refuses_what_contrib_check_refuses() {
     let validator = config_schema();
@@ -348,6 +363,8 @@ fn the_schema_refuses_what_contrib_check_refuses() {
         "[workspace]\ntokeniser = \"o200k\"\n",
         "[workspace]\ntokenizer = \"gpt2\"\n",
         "[workspace]\nsystem_prompt_share = 1.5\n",
+        "[workspace]\nexclude = \"drafts/\"\n",
+        "[workspace]\nexclude = [1]\n",
         "[egress]\nallow = [\"https://docs.acme.dev\"]\n",
         "[tools.search]\nparams = { q = \"string\" }\n",
         "[tools.search]\neffect = \"reads\"\n",
