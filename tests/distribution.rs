@@ -73,7 +73,7 @@ fn read_json(path: &Path) -> serde_json::Value {
 fn have_bash() -> bool {
     let found = Command::new("bash").arg("--version").output().is_ok();
     if !found {
-        eprintln!("skipped: bash is not installed");
+        common::unavailable::cannot_run("bash is not installed");
     }
     found
 }
@@ -402,10 +402,10 @@ fn rust_version_covers_every_locked_dependency() {
         .output()
         .expect("cargo runs");
     if !output.status.success() {
-        eprintln!(
-            "skipped: cargo metadata failed offline: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        common::unavailable::cannot_run(&format!(
+            "cargo metadata failed offline (`cargo fetch` downloads every platform's dependencies): {}",
+            String::from_utf8_lossy(&output.stderr).trim()
+        ));
         return;
     }
     let metadata: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
