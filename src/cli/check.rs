@@ -8,8 +8,8 @@
 //! its `contrib.toml` and says whether it is excluded), as editors and
 //! hooks pipe files. `--fix --diff` shows the fixes without writing them;
 //! `--output-file` writes the diagnostics to a file; `--baseline` reports
-//! only what a recorded baseline does not hold ([`super::baseline`]);
-//! `--watch` checks again on every change ([`super::watch`]).
+//! only what a recorded baseline does not hold (`cli/baseline.rs`);
+//! `--watch` checks again on every change (`cli/watch.rs`).
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
