@@ -391,9 +391,20 @@ fn lines(stream: impl Read + Send + 'static) -> mpsc::Receiver<String> {
     receiver
 }
 
+/// A child process killed when the test ends, however it ends: a watch
+/// runs until it is stopped.
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// Reads `receiver` until a line contains `wanted`, returning every line
 /// read; fails after a minute, naming what came.
-fn until(receiver: &mpsc::Receiver<String>, wanted: &str, child: &mut Child) -> Vec<String> {
+fn until(receiver: &mpsc::Receiver<String>, wanted: &str) -> Vec<String> {
     let deadline = Instant::now() + Duration::from_secs(60);
     let mut seen = Vec::new();
     while let Some(left) = deadline.checked_duration_since(Instant::now()) {
@@ -408,7 +419,6 @@ fn until(receiver: &mpsc::Receiver<String>, wanted: &str, child: &mut Child) -> 
             Err(_) => break,
         }
     }
-    let _ = child.kill();
     panic!("no line with `{wanted}` within a minute; got {seen:#?}");
 }
 
@@ -427,10 +437,10 @@ fn watch_checks_again_after_a_change() {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     isolated::isolate(&mut command, cache.path());
-    let mut child = command.spawn().expect("the contrib binary runs");
-    let out = lines(child.stdout.take().expect("a pipe"));
-    let err = lines(child.stderr.take().expect("a pipe"));
-    let first = until(&err, "watching for changes", &mut child);
+    let mut child = Killed(command.spawn().expect("the contrib binary runs"));
+    let out = lines(child.0.stdout.take().expect("a pipe"));
+    let err = lines(child.0.stderr.take().expect("a pipe"));
+    let first = until(&err, "watching for changes");
     assert!(
         first.contains(&"checked 1 file: no problems".to_string()),
         "{first:#?}"
@@ -439,10 +449,9 @@ fn watch_checks_again_after_a_change() {
     let saved = root.join("plugins/.a.contrib.new");
     std::fs::write(&saved, MISSPELT).expect("written");
     std::fs::rename(&saved, &manifest).expect("renamed");
-    let second = until(&err, "watching for changes", &mut child);
-    let shown = until(&out, "unknown-field(C0004)", &mut child);
-    let _ = child.kill();
-    let _ = child.wait();
+    let second = until(&err, "watching for changes");
+    let shown = until(&out, "unknown-field(C0004)");
+    drop(child);
     assert!(
         second.contains(&"`plugins/a.contrib` changed: checking again".to_string()),
         "{second:#?}"
