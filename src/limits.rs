@@ -64,6 +64,8 @@ pub mod files {
     pub const USAGE: Limit = Limit::new(256 * MIB, "a usage file");
     /// The check cache's index.
     pub const CACHE_INDEX: Limit = Limit::new(256 * MIB, "the check cache");
+    /// `check --baseline`: about 300 bytes per recorded finding.
+    pub const BASELINE: Limit = Limit::new(256 * MIB, "a baseline");
 }
 
 /// Largest magnitude of an integer in a manifest (a call argument, a

@@ -5,6 +5,9 @@ mod isolated;
 
 mod common;
 
+#[path = "cli/check_options.rs"]
+mod check_options;
+
 use std::path::Path;
 use std::process::Output;
 

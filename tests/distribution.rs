@@ -73,7 +73,7 @@ fn read_json(path: &Path) -> serde_json::Value {
 fn have_bash() -> bool {
     let found = Command::new("bash").arg("--version").output().is_ok();
     if !found {
-        eprintln!("skipped: bash is not installed");
+        common::unavailable::cannot_run("bash is not installed");
     }
     found
 }
@@ -341,6 +341,21 @@ fn every_contrib_toml_in_the_repository_validates_against_the_schema() {
     assert!(platform.is_empty(), "the platform's: {platform:#?}");
 }
 
+/// `contrib init` points editors at the schema with taplo's `#:schema`
+/// directive, on its first line, at the address the schema says is its own.
+#[test]
+fn init_points_editors_at_the_schema() {
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("schema/contrib-toml.schema.json")).expect("schema"),
+    )
+    .expect("JSON");
+    assert_eq!(schema["$id"], contrib::cli::SCHEMA_URL);
+    assert_eq!(
+        contrib::cli::SCAFFOLD_CONFIG.lines().next(),
+        Some(format!("#:schema {}", contrib::cli::SCHEMA_URL).as_str())
+    );
+}
+
 #[test]
 fn the_schema_refuses_what_contrib_check_refuses() {
     let validator = config_schema();
@@ -348,6 +363,8 @@ fn the_schema_refuses_what_contrib_check_refuses() {
         "[workspace]\ntokeniser = \"o200k\"\n",
         "[workspace]\ntokenizer = \"gpt2\"\n",
         "[workspace]\nsystem_prompt_share = 1.5\n",
+        "[workspace]\nexclude = \"drafts/\"\n",
+        "[workspace]\nexclude = [1]\n",
         "[egress]\nallow = [\"https://docs.acme.dev\"]\n",
         "[tools.search]\nparams = { q = \"string\" }\n",
         "[tools.search]\neffect = \"reads\"\n",
@@ -385,10 +402,10 @@ fn rust_version_covers_every_locked_dependency() {
         .output()
         .expect("cargo runs");
     if !output.status.success() {
-        eprintln!(
-            "skipped: cargo metadata failed offline: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        common::unavailable::cannot_run(&format!(
+            "cargo metadata failed offline (`cargo fetch` downloads every platform's dependencies): {}",
+            String::from_utf8_lossy(&output.stderr).trim()
+        ));
         return;
     }
     let metadata: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");

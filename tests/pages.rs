@@ -4,9 +4,11 @@
 //! reads equal the ones a program reads.
 //!
 //! Without Chromium (`chromium`, `chromium-browser`, `google-chrome`, or
-//! `CONTRIB_CHROMIUM`), the browser checks print why they skip; the checks
-//! on the written markup still run. `.ci/run` installs Chromium where it
-//! can.
+//! `CONTRIB_CHROMIUM`), the browser checks print why they skip (and fail
+//! under `CI=true`); the checks on the written markup still run. `.ci/run`
+//! installs Chromium.
+
+mod common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -74,6 +76,10 @@ fn preview_page(manifest: &Path, page: &Path) -> String {
     assert!(output.stdout.is_empty(), "the page replaces the text");
     std::fs::read_to_string(page).expect("the page was written")
 }
+
+/// Why the browser checks cannot run.
+const NO_CHROMIUM: &str =
+    "no Chromium for the browser checks (install `chromium` or set CONTRIB_CHROMIUM)";
 
 /// The headless browser, if there is one.
 fn chromium() -> Option<PathBuf> {
@@ -182,7 +188,7 @@ fn a_hostile_manifest_stays_text_on_its_page() {
     assert!(!page.contains('\u{202E}'));
     assert!(!page.contains("<a "), "no link anywhere");
     let Some(browser) = chromium() else {
-        eprintln!("skipped the browser check: no Chromium found (install `chromium` or set CONTRIB_CHROMIUM)");
+        common::unavailable::cannot_run(NO_CHROMIUM);
         return;
     };
     let loaded = load(&browser, &page_path, &folder.path().join("hostile"));
@@ -201,7 +207,7 @@ fn a_hostile_manifest_stays_text_on_its_page() {
 #[test]
 fn the_browser_checks_see_a_script_and_a_request() {
     let Some(browser) = chromium() else {
-        eprintln!("skipped the browser check: no Chromium found (install `chromium` or set CONTRIB_CHROMIUM)");
+        common::unavailable::cannot_run(NO_CHROMIUM);
         return;
     };
     let folder = tempfile::tempdir().expect("a temp folder");
@@ -222,7 +228,7 @@ fn every_examples_page_shows_the_bundles_budgets() {
     let bundles = folder.path().join("bundles");
     let browser = chromium();
     if browser.is_none() {
-        eprintln!("skipped the browser check: no Chromium found (install `chromium` or set CONTRIB_CHROMIUM)");
+        common::unavailable::cannot_run(NO_CHROMIUM);
     }
     for manifest in examples() {
         let name = manifest
@@ -326,7 +332,7 @@ fn the_simulations_page_shows_the_json_reports_numbers() {
             key_numbers(&loaded.dom)
         }
         None => {
-            eprintln!("skipped the browser check: no Chromium found (install `chromium` or set CONTRIB_CHROMIUM)");
+            common::unavailable::cannot_run(NO_CHROMIUM);
             key_numbers(&page)
         }
     };

@@ -10,13 +10,18 @@ fn readme() -> String {
         .expect("README.md")
 }
 
+/// The README from the heading `title` on.
+fn section<'r>(readme: &'r str, title: &str) -> &'r str {
+    let heading = format!("\n## {title}\n");
+    &readme[readme
+        .find(&heading)
+        .unwrap_or_else(|| panic!("no section `{title}` in README.md"))..]
+}
+
 /// The lines of the first ```sh block under the heading `title`, comments
 /// dropped.
 fn commands_under(readme: &str, title: &str) -> Vec<String> {
-    let heading = format!("\n## {title}\n");
-    let section = &readme[readme
-        .find(&heading)
-        .unwrap_or_else(|| panic!("no section `{title}` in README.md"))..];
+    let section = section(readme, title);
     let block = section
         .split("```sh\n")
         .nth(1)
@@ -43,6 +48,7 @@ fn run(line: &str, folder: &Path) -> Output {
         .current_dir(folder)
         .env("PATH", path)
         .env("NO_COLOR", "1")
+        .env_remove("COLUMNS")
         .output()
         .expect("sh runs")
 }
@@ -89,6 +95,46 @@ fn a_first_manifest_in_a_minute_runs_as_written() {
         );
     }
     assert!(folder.path().join("my-plugin/contrib.toml").is_file());
+}
+
+/// The sample diagnostic is what `contrib check` prints for the manifest
+/// `contrib init` writes, with the one edit the README describes.
+#[test]
+fn the_sample_diagnostic_is_checks_own_for_the_manifest_init_writes() {
+    const EDIT: &str = "body \"Address {person.name} by name.\"";
+    let readme = readme();
+    let section = section(&readme, "A first manifest in a minute");
+    let section = &section[..section[1..]
+        .find("\n## ")
+        .map_or(section.len(), |end| end + 1)];
+    let described = section
+        .find(&format!("`{EDIT}`"))
+        .expect("the README describes the edit");
+    let sample = section[described..]
+        .split("```\n")
+        .nth(1)
+        .expect("a ``` block with the sample diagnostic after the edit");
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let init = run("contrib init my-plugin", folder.path());
+    assert!(init.status.success(), "{}", text(&init));
+    let manifest = folder.path().join("my-plugin/my-plugin.contrib");
+    let written = std::fs::read_to_string(&manifest).expect("the manifest `init` wrote");
+    let edited: Vec<String> = written
+        .lines()
+        .map(|line| match line.trim_start().starts_with("body ") {
+            true => format!("        {EDIT}"),
+            false => line.to_string(),
+        })
+        .collect();
+    assert_ne!(edited.join("\n") + "\n", written, "no body to edit");
+    std::fs::write(&manifest, edited.join("\n") + "\n").expect("edited");
+    let check = run("contrib check my-plugin", folder.path());
+    assert_eq!(check.status.code(), Some(1), "{}", text(&check));
+    assert_eq!(
+        String::from_utf8_lossy(&check.stdout).trim_end(),
+        sample.trim_end(),
+        "the README's sample diagnostic is not what `contrib check` prints"
+    );
 }
 
 #[test]

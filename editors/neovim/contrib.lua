@@ -1,12 +1,16 @@
 -- contrib.lua: Neovim support for `.contrib` prompt-contributor manifests.
 --
--- Copy this file to ~/.config/nvim/plugin/contrib.lua (loaded automatically), or
--- anywhere on your 'runtimepath' and `require('contrib')` it from init.lua.
--- It registers the `contrib` filetype, sets comment and indent options, and
--- starts the language server (`contrib lsp`) for contrib buffers.
+-- Copy this file to ~/.config/nvim/plugin/contrib.lua (loaded automatically),
+-- or to ~/.config/nvim/lua/contrib.lua and `require('contrib')` it from
+-- init.lua; either way it works the same, and loading it twice does nothing
+-- the second time. It registers the `contrib` filetype, sets comment and
+-- indent options and highlighting, and starts the language server
+-- (`contrib lsp`) for contrib buffers.
 --
 -- Supported: Neovim 0.11+ needs nothing else; 0.9 and 0.10 need nvim-lspconfig
--- at tag v1.8.0 (see README.md). On 0.7 and 0.8 only steps 1 and 2 apply.
+-- at tag v1.8.0 (see README.md). On 0.7 and 0.8 only steps 1 to 3 apply
+-- (filetype, options, highlighting); they have no language server client
+-- this file can use.
 --
 -- Options (set before this file is loaded):
 --   vim.g.contrib_cmd = { '/path/to/contrib', 'lsp' }   -- default { 'contrib', 'lsp' }
@@ -16,6 +20,11 @@
 --
 -- :ContribPreview [SESSION] shows what the model is told for the manifest in
 -- a split, refreshed as you type (Neovim 0.9+).
+
+if vim.g.loaded_contrib then
+  return { loaded = true }
+end
+vim.g.loaded_contrib = true
 
 -- 1. Filetype detection ----------------------------------------------------------
 vim.filetype.add({ extension = { contrib = 'contrib' } })
@@ -70,7 +79,28 @@ local function start_grammar(buf)
   return load_grammar() and pcall(vim.treesitter.start, buf, 'contrib')
 end
 
--- 3. Buffer options ----------------------------------------------------------------
+--- Vim's `conf` syntax (# comments, one-line strings) for `buf`, unless
+--- tree-sitter highlights it or a `syntax/contrib.vim` exists. Set once the
+--- FileType event is over: Neovim's own FileType handler sets 'syntax' to
+--- the filetype, and when this file is required from init.lua its handler
+--- runs after ours (init.lua is read before syntax is enabled), which would
+--- replace `conf` with a `contrib` syntax that does not exist.
+local function fallback_syntax(buf)
+  vim.schedule(function()
+    if not vim.api.nvim_buf_is_valid(buf) or vim.bo[buf].filetype ~= 'contrib' then
+      return
+    end
+    local highlighter = vim.treesitter and vim.treesitter.highlighter
+    if highlighter and highlighter.active and highlighter.active[buf] then
+      return
+    end
+    if #vim.api.nvim_get_runtime_file('syntax/contrib.vim', false) == 0 then
+      vim.bo[buf].syntax = 'conf'
+    end
+  end)
+end
+
+-- 3. Buffer options and highlighting ------------------------------------------------
 vim.api.nvim_create_autocmd('FileType', {
   group = vim.api.nvim_create_augroup('contrib_ftplugin', { clear = true }),
   pattern = 'contrib',
@@ -85,8 +115,8 @@ vim.api.nvim_create_autocmd('FileType', {
     -- The project's tree-sitter grammar when it is configured (0.9+), else
     -- Vim's `conf` syntax: # comments and one-line strings. Semantic tokens
     -- from the language server refine either (0.9+).
-    if not start_grammar(args.buf) and #vim.api.nvim_get_runtime_file('syntax/contrib.vim', false) == 0 then
-      bo.syntax = 'conf'
+    if not start_grammar(args.buf) then
+      fallback_syntax(args.buf)
     end
   end,
 })
@@ -110,10 +140,9 @@ else
   if not ok then
     vim.notify('contrib.lua: Neovim 0.9 and 0.10 need nvim-lspconfig (tag v1.8.0) for the contrib language server',
       vim.log.levels.WARN)
-    return
   end
-  local configs = require('lspconfig.configs')
-  if not configs.contrib then
+  local configs = ok and require('lspconfig.configs')
+  if configs and not configs.contrib then
     configs.contrib = {
       default_config = {
         cmd = cmd,
@@ -127,7 +156,9 @@ else
       },
     }
   end
-  lspconfig.contrib.setup({})
+  if configs then
+    lspconfig.contrib.setup({})
+  end
 end
 
 -- 5. :ContribPreview ---------------------------------------------------------------
@@ -144,6 +175,17 @@ if vim.fn.has('nvim-0.9') == 1 then
     return get({ bufnr = source, name = 'contrib' })[1]
   end
 
+  --- Sends `method` to `client`: `client:request()` from 0.11, where the
+  --- client's methods take it as `self` (the dot form is deprecated, and
+  --- removed in 0.13); `client.request()`, a closure over the client,
+  --- before.
+  local function request(client, method, params, handler, buf)
+    if vim.fn.has('nvim-0.11') == 1 then
+      return client:request(method, params, handler, buf)
+    end
+    return client.request(method, params, handler, buf)
+  end
+
   local function refresh()
     local source = preview.source
     if not (source and vim.api.nvim_buf_is_valid(source)) then return end
@@ -154,7 +196,7 @@ if vim.fn.has('nvim-0.9') == 1 then
       return
     end
     local params = { textDocument = vim.lsp.util.make_text_document_params(source), session = preview.session }
-    client.request('contrib/preview', params, function(err, answer)
+    request(client, 'contrib/preview', params, function(err, answer)
       if not (preview.buf and vim.api.nvim_buf_is_valid(preview.buf)) then return end
       local text
       if err then
@@ -200,3 +242,7 @@ if vim.fn.has('nvim-0.9') == 1 then
     refresh()
   end, { nargs = '?', complete = 'file', desc = 'Show what the model is told for this manifest' })
 end
+
+-- What `require('contrib')` returns: nothing to call, everything above is
+-- already set up.
+return { loaded = true }

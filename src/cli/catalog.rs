@@ -276,7 +276,7 @@ fn sources_against_catalog(
     let lock = Lock::read(&args.catalog)?;
     let mut resolver = Resolver::new(args.config.clone());
     let mut out = Vec::new();
-    let (manifests, _) = super::manifests(&args.sources)?;
+    let (manifests, _) = super::manifests(&args.sources, &mut resolver)?;
     for path in manifests {
         let compiled = match compile(&path, &mut resolver) {
             Ok(compiled) => compiled,

@@ -3,8 +3,15 @@
 //! Files are checked in parallel, in chunks, and reported in the order they
 //! were found, so output is deterministic and memory stays bounded however
 //! large the catalog. Unchanged files are answered from the cache.
+//!
+//! `-` checks standard input, named by `--stdin-filename` (which also finds
+//! its `contrib.toml` and says whether it is excluded), as editors and
+//! hooks pipe files. `--fix --diff` shows the fixes without writing them;
+//! `--output-file` writes the diagnostics to a file; `--baseline` reports
+//! only what a recorded baseline does not hold (`cli/baseline.rs`);
+//! `--watch` checks again on every change (`cli/watch.rs`).
 
-use std::io::{self, Write};
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -19,25 +26,42 @@ use crate::config::{Config, Loaded, Resolver};
 use crate::diagnostic::{self, Diagnostic};
 use crate::fs;
 use crate::limits::MAX_FILE_BYTES;
-use crate::report::{self, Format, Totals};
+use crate::report::Format;
 use crate::source::SourceFile;
 use crate::Analysis;
 
 /// How many rounds of fixes `--fix` applies before it stops, as ruff does.
 const MAX_FIX_ROUNDS: usize = 8;
 
+mod report;
+
+use report::Report;
+
 /// How many files are checked in parallel before their results are written.
 const CHUNK: usize = 256;
+
+/// How standard input is named in diagnostics without `--stdin-filename`.
+const STDIN_NAME: &str = "<stdin>";
 
 #[derive(Args)]
 pub struct CheckArgs {
     /// Files and folders to check; folders are searched for `*.contrib`. A
-    /// `contrib.toml` named here is checked as configuration.
+    /// `contrib.toml` named here is checked as configuration. `-` checks
+    /// standard input.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
+    /// The path that standard input (`-`) stands for: the name diagnostics
+    /// give, where its `contrib.toml` is looked for, and what its
+    /// workspace's `exclude` and ignore files are matched against.
+    #[arg(long, value_name = "PATH")]
+    stdin_filename: Option<PathBuf>,
     /// How to write diagnostics.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
+    /// Write the diagnostics to FILE (replaced whole, atomically) instead
+    /// of standard output; the closing count still goes to standard error.
+    #[arg(long, value_name = "FILE")]
+    output_file: Option<PathBuf>,
     /// Fail (exit 1) on warnings too, saying so.
     #[arg(long)]
     deny_warnings: bool,
@@ -52,6 +76,23 @@ pub struct CheckArgs {
     /// approves, such as a larger budget).
     #[arg(long, requires = "fix")]
     unsafe_fixes: bool,
+    /// With `--fix`, write nothing: print the fixes as a unified diff, and
+    /// exit 1 if there are any.
+    #[arg(long, requires = "fix")]
+    diff: bool,
+    /// Report only the findings that the baseline FILE does not record
+    /// (lines may move: findings are recognised by their file, rule and
+    /// underlined text).
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+    /// Record every finding of this run in the `--baseline` FILE instead of
+    /// reporting them.
+    #[arg(long, requires = "baseline", conflicts_with = "fix")]
+    write_baseline: bool,
+    /// Check again whenever a manifest, a `contrib.toml` or an ignore file
+    /// under the paths changes, until interrupted.
+    #[arg(long, conflicts_with_all = ["fix", "write_baseline"])]
+    watch: bool,
     /// Where results are cached between runs; by default the user's cache
     /// folder (`$CONTRIB_CACHE_DIR`, else `$XDG_CACHE_HOME/contrib`).
     /// Entries are authenticated with a key kept in the user's cache
@@ -63,6 +104,34 @@ pub struct CheckArgs {
     no_cache: bool,
 }
 
+impl CheckArgs {
+    /// Whether the one path is `-`.
+    fn reads_stdin(&self) -> bool {
+        self.paths.iter().any(|path| path.as_os_str() == "-")
+    }
+
+    /// What clap cannot say about the arguments.
+    fn usage(&self) -> Result<(), &'static str> {
+        let stdin = self.reads_stdin();
+        if stdin && self.paths.len() > 1 {
+            Err("`-` (standard input) cannot be combined with other paths")
+        } else if self.stdin_filename.is_some() && !stdin {
+            Err("`--stdin-filename` names standard input: give `-` as the path")
+        } else if stdin && self.fix && !self.diff {
+            Err("`--fix` cannot write standard input back: add `--diff` to see the fixes")
+        } else if stdin && self.watch {
+            Err("`--watch` cannot watch standard input")
+        } else {
+            Ok(())
+        }
+    }
+
+    /// What `--watch` watches: the paths, and the configuration named.
+    fn watched(&self) -> Vec<PathBuf> {
+        self.paths.iter().chain(&self.config).cloned().collect()
+    }
+}
+
 /// One checked file, ready to report.
 struct Checked {
     source: SourceFile,
@@ -71,9 +140,87 @@ struct Checked {
     store: Option<cache::Key>,
     /// The diagnostics `--fix` fixed, for the status line that says so.
     fixed: Vec<Diagnostic>,
+    /// The text before the fixes, for `--diff`.
+    original: Arc<str>,
+}
+
+/// A manifest to check: a file, or standard input under a name.
+enum Input<'a> {
+    File(&'a Path),
+    Stdin { name: String, bytes: &'a [u8] },
 }
 
 pub fn run(args: &CheckArgs) -> Outcome {
+    if let Err(message) = args.usage() {
+        return fail(message);
+    }
+    if args.watch {
+        return super::watch::run(&args.watched(), || run_once(args));
+    }
+    run_once(args)
+}
+
+/// One check of everything the arguments name.
+fn run_once(args: &CheckArgs) -> Outcome {
+    let mut report = match Report::new(args) {
+        Ok(report) => report,
+        Err(message) => return fail(message),
+    };
+    let mut resolver = Resolver::new(args.config.clone());
+    let checked = if args.reads_stdin() {
+        check_stdin(args, &mut resolver, &mut report)
+    } else {
+        check_paths(args, &mut resolver, &mut report)
+    };
+    match checked {
+        Ok(found) => report.finish(args).max(found),
+        Err(outcome) => outcome,
+    }
+}
+
+/// Checks standard input, as the file `--stdin-filename` names.
+fn check_stdin(
+    args: &CheckArgs,
+    resolver: &mut Resolver,
+    report: &mut Report,
+) -> Result<Outcome, Outcome> {
+    let bytes = super::read_stdin().map_err(fail)?;
+    let path = args
+        .stdin_filename
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("-"));
+    if let Some(named) = &args.stdin_filename {
+        if super::stdin_excluded(named, resolver).map_err(fail)? {
+            output::status(format_args!(
+                "not checking `{}`: its workspace excludes it, or an ignore file lists it",
+                crate::report::terminal::visible(&fs::display_name(named))
+            ));
+            return Ok(Outcome::Clean);
+        }
+    }
+    let name = match &args.stdin_filename {
+        Some(named) => fs::display_name(named),
+        None => STDIN_NAME.to_string(),
+    };
+    let (loaded, first_use) = resolver.for_manifest(&path).map_err(fail)?;
+    if first_use && !loaded.diagnostics.is_empty() {
+        report.config(&loaded)?;
+    }
+    let input = Input::Stdin {
+        name,
+        bytes: &bytes,
+    };
+    let checked = check_input(&input, &loaded.config, args, None).map_err(fail)?;
+    report.checked(&path, checked)?;
+    Ok(Outcome::Clean)
+}
+
+/// Checks the files and folders named, and the `contrib.toml` files named.
+fn check_paths(
+    args: &CheckArgs,
+    resolver: &mut Resolver,
+    report: &mut Report,
+) -> Result<Outcome, Outcome> {
     // A `contrib.toml` named on the command line is checked as the
     // configuration it is, not parsed as a manifest.
     let (configs, paths): (Vec<PathBuf>, Vec<PathBuf>) = args
@@ -81,29 +228,22 @@ pub fn run(args: &CheckArgs) -> Outcome {
         .iter()
         .cloned()
         .partition(|path| is_config_file(path));
-    let (manifests, found) = match super::manifests(&paths) {
-        Ok(found) => found,
-        Err(message) => return fail(message),
-    };
+    let (manifests, found) = super::manifests(&paths, resolver).map_err(fail)?;
     let mut cache = (!args.no_cache && !args.fix)
         .then(|| open_cache(args.cache_dir.as_deref()))
         .flatten();
-    let mut emitter = report::emitter(args.format, output::stdout_style());
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    let mut totals = Totals::default();
-    let mut fixed = Totals::default();
-    let mut resolver = Resolver::new(args.config.clone());
     let progress = Progress::new(
         "checking",
-        Conditions::here(args.format == Format::Human, manifests.len()),
+        Conditions::here(
+            args.format == Format::Human && args.output_file.is_none(),
+            manifests.len(),
+        ),
     );
-    let written = (|| {
+    let checked = (|| {
         for path in &configs {
             let (loaded, first_use) = resolver.config_file(path).map_err(fail)?;
-            if let (true, Some(source)) = (first_use, &loaded.config.source) {
-                totals.add(&loaded.diagnostics);
-                emit(&mut *emitter, &mut out, source, &loaded.diagnostics, totals)?;
+            if first_use {
+                report.config(&loaded)?;
             }
         }
         for chunk in manifests.chunks(CHUNK) {
@@ -111,68 +251,37 @@ pub fn run(args: &CheckArgs) -> Outcome {
             for path in chunk {
                 let (loaded, first_use) = resolver.for_manifest(path).map_err(fail)?;
                 if first_use && !loaded.diagnostics.is_empty() {
-                    if let Some(source) = &loaded.config.source {
-                        totals.add(&loaded.diagnostics);
-                        emit(&mut *emitter, &mut out, source, &loaded.diagnostics, totals)?;
-                    }
+                    report.config(&loaded)?;
                 }
                 jobs.push((path, loaded));
             }
             let results: Vec<Result<Checked, String>> = jobs
                 .par_iter()
                 .map(|(path, loaded)| {
-                    let checked = check_path(path, &loaded.config, args, cache.as_ref());
+                    let checked =
+                        check_input(&Input::File(path), &loaded.config, args, cache.as_ref());
                     progress.tick();
                     checked
                 })
                 .collect();
             progress.clear();
-            for result in results {
+            for ((path, _), result) in jobs.iter().zip(results) {
                 let checked = result.map_err(fail)?;
-                if let (Some(cache), Some(key)) = (cache.as_mut(), checked.store) {
-                    cache.insert(key, &checked.diagnostics);
+                if let (Some(cache), Some(key)) = (cache.as_mut(), &checked.store) {
+                    cache.insert(*key, &checked.diagnostics);
                 }
-                if !checked.fixed.is_empty() {
-                    fixed.add(&checked.fixed);
-                    output::status(fixed_line(&checked.source.name, &checked.fixed));
-                }
-                totals.add(&checked.diagnostics);
-                emit(
-                    &mut *emitter,
-                    &mut out,
-                    &checked.source,
-                    &checked.diagnostics,
-                    totals,
-                )?;
+                report.checked(path, checked)?;
             }
         }
-        emitter
-            .finish(&mut out, totals)
-            .and_then(|()| out.flush())
-            .map_err(|error| output::stopped(&error).outcome(outcome(totals, false)))
+        Ok(found)
     })();
     drop(progress);
-    if let Err(outcome) = written {
-        return outcome;
-    }
-    if let Some(cache) = &cache {
+    if let (Some(cache), Ok(_)) = (&cache, &checked) {
         if let Err(message) = cache.save() {
             output::status(format_args!("warning: {message}"));
         }
     }
-    let mut summary = totals.summary();
-    if fixed.files > 0 {
-        let count = fixed.errors + fixed.warnings;
-        summary.push_str(&format!(" ({} fixed)", report::plural(count, "problem")));
-    }
-    output::status(summary);
-    if totals.errors == 0 && totals.warnings > 0 && args.deny_warnings {
-        output::status(format_args!(
-            "error: failing on {} because of `--deny-warnings`",
-            report::plural(totals.warnings, "warning")
-        ));
-    }
-    outcome(totals, args.deny_warnings).max(found)
+    checked
 }
 
 /// Whether `path` names a workspace configuration file.
@@ -180,15 +289,6 @@ fn is_config_file(path: &Path) -> bool {
     path.file_name()
         .is_some_and(|name| name == crate::config::FILE_NAME)
         && !path.is_dir()
-}
-
-/// Exit 1 on errors, or on warnings under `--deny-warnings`.
-fn outcome(totals: Totals, deny_warnings: bool) -> Outcome {
-    if totals.errors > 0 || (deny_warnings && totals.warnings > 0) {
-        Outcome::Problems
-    } else {
-        Outcome::Clean
-    }
 }
 
 /// The cache, or `None` (with a warning) when it cannot be used: there is
@@ -210,57 +310,22 @@ fn open_cache(explicit: Option<&Path>) -> Option<Cache> {
     }
 }
 
-/// Writes one file's diagnostics; a closed or failed standard output ends
-/// the run with the status reached so far.
-fn emit(
-    emitter: &mut dyn report::Emitter,
-    out: &mut dyn Write,
-    source: &SourceFile,
-    diagnostics: &[Diagnostic],
-    totals: Totals,
-) -> Result<(), Outcome> {
-    emitter
-        .file(out, source, diagnostics)
-        .map_err(|error| output::stopped(&error).outcome(outcome(totals, false)))
-}
-
-/// `fixed 2 problems in a.contrib: unknown-field, budget-unused ×2`, naming
-/// each rule once with how often it was fixed.
-fn fixed_line(name: &str, fixed: &[Diagnostic]) -> String {
-    let mut rules: Vec<(&str, usize)> = Vec::new();
-    for diagnostic in fixed {
-        match rules
-            .iter_mut()
-            .find(|(rule, _)| *rule == diagnostic.rule.name)
-        {
-            Some((_, count)) => *count += 1,
-            None => rules.push((diagnostic.rule.name, 1)),
-        }
-    }
-    let named: Vec<String> = rules
-        .into_iter()
-        .map(|(rule, count)| match count {
-            1 => rule.to_string(),
-            _ => format!("{rule} ×{count}"),
-        })
-        .collect();
-    format!(
-        "fixed {} in {name}: {}",
-        report::plural(fixed.len(), "problem"),
-        named.join(", ")
-    )
-}
-
 /// Checks one manifest: from the cache when it has this content under this
-/// configuration, afresh otherwise, applying fixes first when asked.
-fn check_path(
-    path: &Path,
+/// configuration, afresh otherwise, applying fixes first when asked (and
+/// writing them to the file unless `--diff` only shows them).
+fn check_input(
+    input: &Input<'_>,
     config: &Config,
     args: &CheckArgs,
     cache: Option<&Cache>,
 ) -> Result<Checked, String> {
-    let bytes = fs::read_up_to(path, MAX_FILE_BYTES as u64 + 1)?;
-    let name = fs::display_name(path);
+    let (name, bytes) = match input {
+        Input::File(path) => (
+            fs::display_name(path),
+            Cow::Owned(fs::read_up_to(path, MAX_FILE_BYTES as u64 + 1)?),
+        ),
+        Input::Stdin { name, bytes } => (name.clone(), Cow::Borrowed(*bytes)),
+    };
     let key = cache.map(|_| cache::key(&bytes, &config.fingerprint));
     if let (Some(cache), Some(key)) = (cache, &key) {
         if let Some(diagnostics) = cache.get(key) {
@@ -269,6 +334,7 @@ fn check_path(
                 Err(undecodable) => undecodable.0,
             };
             return Ok(Checked {
+                original: source.text.clone(),
                 source,
                 diagnostics,
                 store: None,
@@ -277,6 +343,7 @@ fn check_path(
         }
     }
     let (mut source, mut diagnostics) = check_bytes(&name, &bytes, config);
+    let original = source.text.clone();
     let mut fixed = Vec::new();
     if args.fix {
         for _ in 0..MAX_FIX_ROUNDS {
@@ -287,7 +354,7 @@ fn check_path(
             fixed.extend(applied.into_iter().map(|index| diagnostics[index].clone()));
             (source, diagnostics) = check_bytes(&name, text.as_bytes(), config);
         }
-        if !fixed.is_empty() {
+        if let (false, false, Input::File(path)) = (fixed.is_empty(), args.diff, input) {
             fs::write_atomically(path, source.text.as_bytes())?;
         }
     }
@@ -296,6 +363,7 @@ fn check_path(
         diagnostics,
         store: key,
         fixed,
+        original,
     })
 }
 

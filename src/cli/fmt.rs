@@ -14,15 +14,17 @@
 //! `--check` and `--diff` change nothing: `--check` lists the files that
 //! would change, `--diff` prints what would change as a unified diff; both
 //! exit 1 if anything would. `-` formats standard input to standard output,
-//! for editors.
+//! for editors and hooks; `--stdin-filename` names it (in diagnostics and
+//! diffs, and for its workspace's `exclude`: an excluded file is written
+//! back unchanged, as prettier does).
 //!
 //! Exit status: 0 when every file is formatted (or was rewritten), 1 when a
 //! file would change under `--check`/`--diff` or cannot be formatted (a
 //! syntax error, shown like `check` shows it, leaves the file untouched), 2
 //! when the command could not run (usage, I/O).
 
-use std::io::{self, Read};
-use std::path::PathBuf;
+use std::io;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
@@ -48,6 +50,12 @@ pub struct FmtArgs {
     /// 1 if anything would.
     #[arg(long)]
     diff: bool,
+    /// The path that standard input (`-`) stands for: the name in
+    /// diagnostics and diffs, and what its workspace's `exclude` and ignore
+    /// files are matched against (an excluded file is written back as it
+    /// came).
+    #[arg(long, value_name = "PATH")]
+    stdin_filename: Option<PathBuf>,
 }
 
 /// What to do with a file that is not formatted.
@@ -75,12 +83,16 @@ pub fn run(args: &FmtArgs) -> Outcome {
         if args.paths.len() > 1 {
             return fail("`-` (standard input) cannot be combined with other paths");
         }
-        return standard_input(args.mode());
+        return standard_input(args.mode(), args.stdin_filename.as_deref());
     }
-    let (manifests, found) = match super::manifests(&args.paths) {
-        Ok(found) => found,
-        Err(message) => return fail(message),
-    };
+    if args.stdin_filename.is_some() {
+        return fail("`--stdin-filename` names standard input: give `-` as the path");
+    }
+    let (manifests, found) =
+        match super::manifests(&args.paths, &mut crate::config::Resolver::new(None)) {
+            Ok(found) => found,
+            Err(message) => return fail(message),
+        };
     manifests
         .into_iter()
         .map(|path| {
@@ -123,32 +135,43 @@ fn one_file(found: &Found, mode: Mode) -> Outcome {
     }
 }
 
-fn standard_input(mode: Mode) -> Outcome {
-    let mut bytes = Vec::new();
-    if let Err(error) = io::stdin()
-        .lock()
-        .take(MAX_FILE_BYTES as u64 + 1)
-        .read_to_end(&mut bytes)
-    {
-        return fail(format!(
-            "cannot read standard input: {}",
-            fs::describe(&error)
-        ));
+fn standard_input(mode: Mode, named: Option<&Path>) -> Outcome {
+    let bytes = match super::read_stdin() {
+        Ok(bytes) => bytes,
+        Err(message) => return fail(message),
+    };
+    if let Some(path) = named {
+        match super::stdin_excluded(path, &mut crate::config::Resolver::new(None)) {
+            // As prettier does: an excluded file comes back as it came.
+            Ok(true) => {
+                return match mode {
+                    Mode::Write => write_stdout(&bytes),
+                    Mode::Check | Mode::Diff => Outcome::Clean,
+                }
+            }
+            Ok(false) => {}
+            Err(message) => return fail(message),
+        }
     }
-    let name = "<stdin>";
-    let (source, formatted) = match format_bytes(name, &bytes) {
+    let name = named.map_or_else(|| "<stdin>".to_string(), fs::display_name);
+    let (source, formatted) = match format_bytes(&name, &bytes) {
         Ok(pair) => pair,
         Err(outcome) => return outcome,
     };
     let changed = *source.text != *formatted;
     match mode {
-        Mode::Write => match output::write_result(|out| out.write_all(formatted.as_bytes())) {
-            Ok(()) => Outcome::Clean,
-            Err(stopped) => stopped.outcome(Outcome::Clean),
-        },
+        Mode::Write => write_stdout(formatted.as_bytes()),
         Mode::Check if changed => output::result(name, Outcome::Problems),
-        Mode::Diff if changed => print_diff(name, &source.text, &formatted),
+        Mode::Diff if changed => print_diff(&name, &source.text, &formatted),
         Mode::Check | Mode::Diff => Outcome::Clean,
+    }
+}
+
+/// Writes the formatted text (or the text as it came) to standard output.
+fn write_stdout(bytes: &[u8]) -> Outcome {
+    match output::write_result(|out| out.write_all(bytes)) {
+        Ok(()) => Outcome::Clean,
+        Err(stopped) => stopped.outcome(Outcome::Clean),
     }
 }
 
@@ -174,12 +197,7 @@ fn show(source: &SourceFile, diagnostic: &Diagnostic) -> Outcome {
 }
 
 fn print_diff(name: &str, old: &str, new: &str) -> Outcome {
-    let diff = similar::TextDiff::from_lines(old, new);
-    let text = diff
-        .unified_diff()
-        .context_radius(3)
-        .header(&format!("a/{name}"), &format!("b/{name}"))
-        .to_string();
+    let text = output::unified_diff(name, old, new);
     match output::write_result(|out| out.write_all(text.as_bytes())) {
         Ok(()) => Outcome::Problems,
         Err(stopped) => stopped.outcome(Outcome::Problems),

@@ -29,9 +29,18 @@ pub struct InitArgs {
     plugin: Option<String>,
 }
 
+/// Where the JSON Schema of `contrib.toml` is published: its `$id`, and the
+/// `#:schema` line (taplo's directive, which Even Better TOML and other
+/// editors read) that [`CONFIG`] starts with.
+pub const SCHEMA_URL: &str =
+    "https://raw.githubusercontent.com/contrib-lang/contrib/main/schema/contrib-toml.schema.json";
+
 /// The workspace configuration `init` writes: the platform's defaults,
-/// spelt out so that they can be changed (see `docs/config.md`).
-pub const CONFIG: &str = r#"# The workspace configuration: what `contrib check` checks the manifests in
+/// spelt out so that they can be changed (see `docs/config.md`), under a
+/// `#:schema` line so that editors complete and check its keys.
+pub const CONFIG: &str = r#"#:schema https://raw.githubusercontent.com/contrib-lang/contrib/main/schema/contrib-toml.schema.json
+
+# The workspace configuration: what `contrib check` checks the manifests in
 # this folder and below against. Every key is described in docs/config.md;
 # what is left out keeps the platform's default.
 

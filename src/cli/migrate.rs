@@ -36,10 +36,11 @@ pub struct MigrateArgs {
 }
 
 pub fn run(args: &MigrateArgs) -> Outcome {
-    let (mut targets, found) = match super::manifests(&args.paths) {
-        Ok(found) => found,
-        Err(message) => return fail(message),
-    };
+    let (mut targets, found) =
+        match super::manifests(&args.paths, &mut crate::config::Resolver::new(None)) {
+            Ok(found) => found,
+            Err(message) => return fail(message),
+        };
     for path in &args.paths {
         if path.is_dir() {
             targets.extend(configurations(path));

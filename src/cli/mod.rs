@@ -6,6 +6,7 @@
 //! `diff`, `install` and `update` when a version needs a person's approval
 //! that was not given.
 
+mod baseline;
 mod build;
 mod catalog;
 pub mod check;
@@ -28,13 +29,15 @@ mod screen;
 mod sign;
 mod simulate;
 mod usage;
+mod watch;
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
 pub use generate::command;
-pub use init::{manifest as scaffold_manifest, CONFIG as SCAFFOLD_CONFIG};
+pub use init::{manifest as scaffold_manifest, CONFIG as SCAFFOLD_CONFIG, SCHEMA_URL};
 
 #[derive(Parser)]
 #[command(
@@ -180,13 +183,45 @@ pub fn main() -> ExitCode {
     .into()
 }
 
-/// The manifests `paths` name (see [`crate::fs::discover`]), with a
+/// The manifests `paths` name (see [`crate::fs::discover`]), less those a
+/// search found that their workspace's `exclude` leaves out (the
+/// configuration is the one `resolver` gives each manifest), with a
 /// warning on standard error for each file skipped that a person may not
 /// expect to be, and for each folder in which nothing was found. The
 /// outcome is [`Outcome::Failed`] when a folder held no manifest, so that
 /// a path mistyped in CI fails instead of checking nothing.
-fn manifests(paths: &[std::path::PathBuf]) -> Result<(Vec<std::path::PathBuf>, Outcome), String> {
-    let found = crate::fs::manifests(paths)?;
+fn manifests(
+    paths: &[PathBuf],
+    resolver: &mut crate::config::Resolver,
+) -> Result<(Vec<PathBuf>, Outcome), String> {
+    let mut found = crate::fs::manifests(paths)?;
+    let mut kept = Vec::with_capacity(found.files.len());
+    let mut seen = std::collections::HashSet::new();
+    for file in std::mem::take(&mut found.files) {
+        // A file named and also found in a folder named is read once.
+        if !seen.insert(file.clone()) {
+            continue;
+        }
+        // A path named on the command line is always read.
+        let excluded = !paths.contains(&file)
+            && resolver
+                .peek(&file)?
+                .config
+                .excludes
+                .as_ref()
+                .is_some_and(|excludes| excludes.excludes(&file));
+        if !excluded {
+            kept.push(file);
+        }
+    }
+    for path in paths {
+        let emptied = path.is_dir()
+            && !found.empty.contains(path)
+            && !kept.iter().any(|file| file.starts_with(path));
+        if emptied {
+            found.empty.push(path.clone());
+        }
+    }
     for warning in &found.warnings {
         output::status(format_args!(
             "warning: {}",
@@ -195,9 +230,10 @@ fn manifests(paths: &[std::path::PathBuf]) -> Result<(Vec<std::path::PathBuf>, O
     }
     for folder in &found.empty {
         output::status(format_args!(
-            "warning: no manifests (`*.contrib`) in `{}`, or all are ignored (`.gitignore`, `{}`)",
+            "warning: no manifests (`*.contrib`) in `{}`, or all are ignored (`.gitignore`, `{}`, `exclude` in `{}`)",
             crate::report::terminal::visible(&folder.display().to_string()),
-            crate::fs::IGNORE_FILE
+            crate::fs::IGNORE_FILE,
+            crate::config::FILE_NAME
         ));
     }
     let outcome = if found.empty.is_empty() {
@@ -205,7 +241,43 @@ fn manifests(paths: &[std::path::PathBuf]) -> Result<(Vec<std::path::PathBuf>, O
     } else {
         Outcome::Failed
     };
-    Ok((found.files, outcome))
+    Ok((kept, outcome))
+}
+
+/// Standard input as a manifest's bytes: at most one byte over the size
+/// limit, so that a larger one is refused as a file would be.
+fn read_stdin() -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(crate::limits::MAX_FILE_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|error| {
+            format!(
+                "cannot read standard input: {}",
+                crate::fs::describe(&error)
+            )
+        })?;
+    Ok(bytes)
+}
+
+/// Whether the file that standard input stands for (`--stdin-filename`) is
+/// one a search would leave out: its workspace's `exclude` (the
+/// configuration `resolver` gives it), or an ignore file above it. A
+/// linter piped every file by an editor or a hook then treats it as it
+/// treats the file on disk.
+fn stdin_excluded(
+    path: &std::path::Path,
+    resolver: &mut crate::config::Resolver,
+) -> Result<bool, String> {
+    let excluded = resolver
+        .peek(path)?
+        .config
+        .excludes
+        .as_ref()
+        .is_some_and(|excludes| excludes.excludes(path));
+    Ok(excluded || crate::fs::listed_in_ignore_files(path))
 }
 
 /// Prints a one-line error for a command that could not run.

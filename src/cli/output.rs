@@ -75,6 +75,25 @@ pub(crate) fn stderr_style() -> Style {
     }
 }
 
+/// How to draw diagnostics written to a file (`--output-file`): coloured
+/// only under `--color always`.
+pub(crate) fn file_style() -> Style {
+    Style {
+        color: color_for(false),
+        width: width(false),
+    }
+}
+
+/// What would change from `old` to `new` in `name`, as a unified diff
+/// (`a/NAME`, `b/NAME`, three lines of context), as `git diff` shows it.
+pub(crate) fn unified_diff(name: &str, old: &str, new: &str) -> String {
+    similar::TextDiff::from_lines(old, new)
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("a/{name}"), &format!("b/{name}"))
+        .to_string()
+}
+
 /// The width to wrap prose at: `COLUMNS` when set (so a CI log or a test
 /// can choose), else the terminal's, else [`Style::DEFAULT_WIDTH`].
 fn width(is_terminal: bool) -> usize {

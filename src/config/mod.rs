@@ -84,6 +84,12 @@ pub struct Config {
     pub lints: HashMap<&'static str, Level>,
     /// `[trust]`: how this workspace installs plugins.
     pub trust: Trust,
+    /// `[workspace] exclude`: what a search for manifests leaves out, as
+    /// written (gitignore's syntax, relative to the file's folder).
+    pub exclude: Vec<String>,
+    /// The same patterns, rooted at the file's folder; `None` without a
+    /// file or without patterns.
+    pub excludes: Option<crate::fs::Excludes>,
     /// A hash of the text this configuration was read from, so cached
     /// results are only reused under the same configuration.
     pub fingerprint: [u8; 32],
@@ -265,6 +271,8 @@ impl Config {
             skills: IndexMap::new(),
             lints: HashMap::new(),
             trust: Trust::default(),
+            exclude: Vec::new(),
+            excludes: None,
             fingerprint: crate::cache::fingerprint(PLATFORM_DEFAULT),
         };
         let platform = SourceFile::new("<platform>", PLATFORM_DEFAULT);
@@ -293,7 +301,16 @@ impl Config {
         let bytes = crate::fs::read_limited(path, crate::limits::files::CONFIG)?;
         let name = path.to_string_lossy().replace('\\', "/");
         match crate::decode_bytes(&name, &bytes) {
-            Ok(source) => Ok(Config::from_source(source)),
+            Ok(source) => {
+                let (mut config, diagnostics) = Config::from_source(source);
+                if !config.exclude.is_empty() {
+                    let folder = path.parent().unwrap_or(Path::new("."));
+                    // The patterns were checked as they were read: one that
+                    // is not a glob is a diagnostic, and excludes nothing.
+                    config.excludes = crate::fs::Excludes::new(folder, &config.exclude).ok();
+                }
+                Ok((config, diagnostics))
+            }
             Err((source, diagnostic)) => {
                 let (config, _) = Config::from_source(SourceFile::new(source.name.clone(), ""));
                 let diagnostic = Diagnostic {

@@ -271,9 +271,17 @@ impl Reader {
     fn workspace(&mut self, config: &mut Config, table: &DeTable<'_>) {
         self.known_keys(
             table,
-            &["context_budget", "system_prompt_share", "tokenizer"],
+            &[
+                "context_budget",
+                "system_prompt_share",
+                "tokenizer",
+                "exclude",
+            ],
             "`[workspace]`",
         );
+        if let Some(value) = table.get("exclude") {
+            config.exclude = self.exclude(value);
+        }
         if let Some(value) = table.get("context_budget") {
             if let Some(budget) = self.integer(value, "context_budget") {
                 config.context_budget = budget;
@@ -306,6 +314,36 @@ impl Reader {
                 }
             }
         }
+    }
+
+    /// `exclude`: gitignore patterns, each checked; one that is not a glob
+    /// is reported and left out.
+    fn exclude(&mut self, value: &Value<'_>) -> Vec<String> {
+        let Some(items) = value.get_ref().as_array() else {
+            self.error(
+                span_of(value),
+                "expected a list",
+                "`exclude` must be a list of patterns",
+                "write `exclude = [\"drafts/\", \"*.draft.contrib\"]`, in `.gitignore`'s syntax",
+            );
+            return Vec::new();
+        };
+        let mut patterns = Vec::new();
+        for item in items {
+            let Some(pattern) = self.string(item, "exclude") else {
+                continue;
+            };
+            match crate::fs::invalid_pattern(pattern) {
+                None => patterns.push(pattern.to_string()),
+                Some(why) => self.error(
+                    span_of(item),
+                    "not a glob",
+                    why,
+                    "write a pattern in `.gitignore`'s syntax, such as `drafts/` or `*.draft.contrib`",
+                ),
+            }
+        }
+        patterns
     }
 
     fn egress(&mut self, config: &mut Config, table: &DeTable<'_>) {

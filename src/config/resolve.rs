@@ -1,7 +1,7 @@
 //! Which configuration applies to which manifest, loading each
 //! `contrib.toml` once however many manifests share it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -21,6 +21,8 @@ pub struct Resolver {
     explicit: Option<PathBuf>,
     by_folder: HashMap<PathBuf, Option<PathBuf>>,
     loaded: HashMap<Option<PathBuf>, Arc<Loaded>>,
+    /// The configurations already handed out as a first use.
+    used: HashSet<Option<PathBuf>>,
 }
 
 impl Resolver {
@@ -30,12 +32,26 @@ impl Resolver {
             explicit,
             by_folder: HashMap::new(),
             loaded: HashMap::new(),
+            used: HashSet::new(),
         }
     }
 
     /// The configuration for the manifest at `path`, and whether this is the
     /// first time it was loaded (so its own diagnostics are shown once).
     pub fn for_manifest(&mut self, path: &Path) -> Result<(Arc<Loaded>, bool), String> {
+        let (loaded, key) = self.load_for(path)?;
+        let first_use = self.used.insert(key);
+        Ok((loaded, first_use))
+    }
+
+    /// The configuration for the manifest at `path`, without counting as
+    /// its first use: for a look before the check (its `exclude`), which
+    /// must not keep the check from showing the file's diagnostics.
+    pub fn peek(&mut self, path: &Path) -> Result<Arc<Loaded>, String> {
+        self.load_for(path).map(|(loaded, _)| loaded)
+    }
+
+    fn load_for(&mut self, path: &Path) -> Result<(Arc<Loaded>, Option<PathBuf>), String> {
         let config_path = match &self.explicit {
             Some(explicit) => Some(explicit.clone()),
             None => {
@@ -50,7 +66,7 @@ impl Resolver {
             }
         };
         if let Some(loaded) = self.loaded.get(&config_path) {
-            return Ok((loaded.clone(), false));
+            return Ok((loaded.clone(), config_path));
         }
         let loaded = Arc::new(match &config_path {
             Some(file) => {
@@ -67,8 +83,8 @@ impl Resolver {
                 path: None,
             },
         });
-        self.loaded.insert(config_path, loaded.clone());
-        Ok((loaded, true))
+        self.loaded.insert(config_path.clone(), loaded.clone());
+        Ok((loaded, config_path))
     }
 
     /// A `contrib.toml` named on the command line, read as configuration
@@ -78,7 +94,7 @@ impl Resolver {
     pub fn config_file(&mut self, path: &Path) -> Result<(Arc<Loaded>, bool), String> {
         let key = Some(absolute(path));
         if let Some(loaded) = self.loaded.get(&key) {
-            return Ok((loaded.clone(), false));
+            return Ok((loaded.clone(), self.used.insert(key)));
         }
         let (config, diagnostics) = Config::load(path)?;
         let loaded = Arc::new(Loaded {
@@ -86,7 +102,8 @@ impl Resolver {
             diagnostics,
             path: Some(path.to_path_buf()),
         });
-        self.loaded.insert(key, loaded.clone());
+        self.loaded.insert(key.clone(), loaded.clone());
+        self.used.insert(key);
         Ok((loaded, true))
     }
 }

@@ -15,11 +15,13 @@
 //!   goes on ([`Root`]);
 //! - **discovery** of manifests honours `.gitignore` and `.contribignore`,
 //!   skips hidden folders, `.git/` and `node_modules/`, and always checks a
-//!   path named on the command line ([`discover`]).
+//!   path named on the command line ([`discover`]); a workspace's
+//!   `exclude` patterns are matched in the same syntax ([`Excludes`]).
 //!
 //! It is a leaf: it depends on nothing else in the crate.
 
 mod discover;
+mod exclude;
 mod lock;
 mod read;
 mod root;
@@ -28,6 +30,7 @@ mod write;
 use std::path::Path;
 
 pub use discover::{files_under, manifests, Discovered, IGNORE_FILE};
+pub use exclude::{invalid_pattern, listed_in_ignore_files, Excludes};
 pub use lock::{lock, Access, Guard};
 pub use read::{read_limited, read_text, read_up_to, Limit};
 pub use root::{Root, Skipped, Walked};

@@ -5,6 +5,8 @@
 // Each test crate uses its own subset of these helpers.
 #![allow(dead_code)]
 
+pub mod unavailable;
+
 use std::path::{Path, PathBuf};
 
 use contrib::config::Config;

@@ -5,6 +5,10 @@
 
 use std::path::{Path, PathBuf};
 
+/// The repository's own: a test that cannot run fails under `CI=true`.
+#[path = "../../../../tests/common/unavailable.rs"]
+mod unavailable;
+
 use regex_syntax::hir::{Class, HirKind};
 use toktally::Encoding;
 
@@ -239,14 +243,14 @@ pub fn fragments(rng: &mut Rng, count: usize) -> String {
 
 /// Every file of the corpus of real instruction files
 /// (`../shared/corpus` from the repository), sorted; `None`, with a
-/// message, when it is absent.
+/// message, when it is absent (a failure under `CI=true`).
 pub fn corpus_files() -> Option<Vec<PathBuf>> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
     if !root.is_dir() {
-        eprintln!(
-            "skipping: no corpus at {} (../shared/corpus from the repository)",
+        unavailable::cannot_run(&format!(
+            "no corpus at {} (../shared/corpus from the repository)",
             root.display()
-        );
+        ));
         return None;
     }
     let mut files = Vec::new();

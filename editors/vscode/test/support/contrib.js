@@ -2,7 +2,9 @@
 //
 // CI builds the binary once for the whole repository and passes it in
 // CONTRIB_BIN (.ci/run); run locally, the tests take the newest build under
-// target/. Without one they are skipped, saying why.
+// target/. Without one they are skipped, saying why, except under CI=true,
+// where a test that cannot run fails (as the Rust tests do:
+// tests/common/unavailable.rs).
 'use strict';
 
 const fs = require('fs');
@@ -23,7 +25,9 @@ function findContrib() {
     .filter((file) => fs.existsSync(file))
     .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
   if (built.length > 0) return { binary: built[0] };
-  return { skip: 'no contrib binary: build it with `cargo build` or set CONTRIB_BIN' };
+  const why = 'no contrib binary: build it with `cargo build` or set CONTRIB_BIN';
+  if (['true', '1'].includes(process.env.CI)) throw new Error(`this test cannot run, and CI=true: ${why}`);
+  return { skip: why };
 }
 
 /** A temporary folder with `files` ({ relative path: text }) written into it. */
