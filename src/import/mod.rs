@@ -24,13 +24,16 @@
 //! The mapping is documented in `docs/import.md`.
 
 mod activation;
+pub mod agent_plugin;
 mod claude_plugin;
+mod copilot;
 mod cursor;
 pub mod detect;
 pub mod emit;
 pub mod frontmatter;
 mod instructions;
 mod mcpb;
+pub mod problem;
 pub mod read;
 pub mod report;
 mod skill;
@@ -40,9 +43,10 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 use crate::config::Config;
 use crate::ir::{ActivationKind, Kind, Owner, Placement};
 
-use detect::{FileKind, Layout, Unit};
+use detect::{FileKind, Host, Layout, McpFile, Unit};
 use emit::Draft;
 
+pub use problem::{Problem, ProblemKind};
 pub use read::{read_tree, InputFile, SourceTree};
 
 /// Which files to import.
@@ -62,6 +66,15 @@ pub enum Format {
     Instructions,
     /// MCP bundle manifests (`manifest.json`, formerly DXT).
     Mcpb,
+    /// GitHub Copilot: custom agents, prompt files, chat modes, hooks,
+    /// instructions and skills under `.github/`.
+    Copilot,
+    /// Agent Plugins packages: a root `plugin.json`, `skills/*/SKILL.md`,
+    /// `mcp.json`.
+    AgentPlugin,
+    /// MCP server configurations: `.mcp.json`, `mcp.json`,
+    /// `.vscode/mcp.json`.
+    Mcp,
 }
 
 impl Format {
@@ -78,7 +91,7 @@ impl Format {
                     | FileKind::PluginManifest(_)
                     | FileKind::Hooks
                     | FileKind::Settings
-                    | FileKind::McpServers
+                    | FileKind::McpServers(_)
             ),
             Format::Cursor => matches!(
                 kind,
@@ -86,6 +99,23 @@ impl Format {
             ),
             Format::Instructions => matches!(kind, FileKind::Instructions),
             Format::Mcpb => matches!(kind, FileKind::Bundle),
+            Format::Copilot => matches!(
+                kind,
+                FileKind::CopilotAgent
+                    | FileKind::PromptFile
+                    | FileKind::ChatMode
+                    | FileKind::CopilotHooks
+                    | FileKind::Instructions
+                    | FileKind::Skill
+                    | FileKind::McpServers(McpFile::VsCode)
+            ),
+            Format::AgentPlugin => matches!(
+                kind,
+                FileKind::PluginManifest(Host::AgentPlugins)
+                    | FileKind::Skill
+                    | FileKind::McpServers(McpFile::AgentPlugins)
+            ),
+            Format::Mcp => matches!(kind, FileKind::McpServers(_)),
         }
     }
 }
@@ -120,6 +150,8 @@ pub struct Imported {
     pub files_read: usize,
     pub skipped: Vec<Skipped>,
     pub failures: Vec<Failure>,
+    /// What the sources' own formats say is wrong with them, located.
+    pub problems: Vec<Problem>,
 }
 
 /// One written manifest.
@@ -137,6 +169,8 @@ pub struct Manifest {
     pub files: Vec<String>,
     /// Tools the sources name, and whether the workspace declares each.
     pub vocabulary: BTreeMap<String, bool>,
+    /// The MCP servers its sources declare, by name.
+    pub servers: Vec<String>,
 }
 
 /// A contributor the import produced.
@@ -263,6 +297,13 @@ fn import_into(
     }
 
     let mut failures = tree.failures.clone();
+    let mut problems = Vec::new();
+    let paths: HashSet<&str> = tree
+        .files
+        .iter()
+        .map(|file| file.path.as_str())
+        .chain(tree.skipped.iter().map(|skipped| skipped.file.as_str()))
+        .collect();
     let mut drafts = Vec::new();
     for (unit, files) in &units {
         let mut draft = Draft::new(&scope, &unit_name(unit, &tree.name));
@@ -275,7 +316,15 @@ fn import_into(
                     }
                 }
             }
-            Unit::Folder(root) => plugin(root, files, config, &mut draft, &mut failures),
+            Unit::Folder(root) => {
+                let mut found = Found {
+                    failures: &mut failures,
+                    problems: &mut problems,
+                    paths: &paths,
+                    scope_given: options.scope.is_some(),
+                };
+                plugin(root, files, config, &mut draft, &mut found)
+            }
         }
         within_limits(&mut draft, &mut failures);
         // A unit whose every file failed has nothing to write.
@@ -287,7 +336,7 @@ fn import_into(
     let mut manifests = Vec::new();
     let mut files_read = BTreeSet::new();
     for (unit, mut draft) in drafts {
-        draft.name = distinct_name(&scope, &draft.name, unit, names);
+        draft.name = distinct_name(&draft.scope, &draft.name, unit, names);
         let manifest = emit::emit(&draft, options.owner, config);
         if manifest.text.len() > crate::limits::MAX_FILE_BYTES {
             failures.push(Failure {
@@ -303,13 +352,27 @@ fn import_into(
         manifests.push(manifest);
     }
     skipped.sort_by(|a, b| a.file.cmp(&b.file));
+    problems.sort_by(|a, b| (&a.file, a.span.start).cmp(&(&b.file, b.span.start)));
+    problems.dedup();
     Imported {
         source: tree.name.clone(),
         manifests,
         files_read: files_read.len(),
         skipped,
         failures,
+        problems,
     }
+}
+
+/// What reading a folder unit finds besides its draft.
+struct Found<'a> {
+    failures: &'a mut Vec<Failure>,
+    problems: &'a mut Vec<Problem>,
+    /// Every path of the source, read or skipped.
+    paths: &'a HashSet<&'a str>,
+    /// Whether `--scope` was given (a dotted Agent Plugins name gives the
+    /// scope otherwise).
+    scope_given: bool,
 }
 
 /// Drops what the language could not read back: a text over its string
@@ -350,6 +413,9 @@ fn format_name(format: Format) -> &'static str {
         Format::Cursor => "cursor",
         Format::Instructions => "instructions",
         Format::Mcpb => "mcpb",
+        Format::Copilot => "copilot",
+        Format::AgentPlugin => "agent-plugin",
+        Format::Mcp => "mcp",
     }
 }
 
@@ -417,9 +483,9 @@ fn plugin(
     files: &[(&InputFile, FileKind)],
     config: &Config,
     draft: &mut Draft,
-    failures: &mut Vec<Failure>,
+    found: &mut Found,
 ) {
-    let of = |wanted: fn(&FileKind) -> bool| -> Vec<&InputFile> {
+    let of = |wanted: &dyn Fn(&FileKind) -> bool| -> Vec<&InputFile> {
         let mut chosen: Vec<&InputFile> = files
             .iter()
             .filter(|(_, kind)| wanted(kind))
@@ -428,13 +494,25 @@ fn plugin(
         chosen.sort_by(|a, b| a.path.cmp(&b.path));
         chosen
     };
+    let package = of(&|kind| *kind == FileKind::PluginManifest(Host::AgentPlugins))
+        .into_iter()
+        .find(|file| folder_of(&file.path) == root);
+    let package = match package {
+        Some(file) => match agent_plugin_package(root, file, files, draft, found) {
+            Some(package) => Some(package),
+            // A refused plugin: none of its components is read.
+            None => return,
+        },
+        None => None,
+    };
     let mut always_loaded = claude_plugin::manifests(
         root,
-        &of(|kind| matches!(kind, FileKind::PluginManifest(_))),
+        &of(&|kind| matches!(kind, FileKind::PluginManifest(host) if *host != Host::AgentPlugins)),
         draft,
-        failures,
+        found.failures,
+        package.is_some(),
     );
-    let mut instruction_files = of(|kind| matches!(kind, FileKind::Instructions));
+    let mut instruction_files = of(&|kind| matches!(kind, FileKind::Instructions));
     instruction_files.sort_by_key(|file| instructions::folder_order(&file.path));
     let siblings: Vec<&str> = instruction_files
         .iter()
@@ -451,28 +529,233 @@ fn plugin(
                 .or_insert(why);
         }
     }
-    for file in of(|kind| matches!(kind, FileKind::CursorRule)) {
+    for file in of(&|kind| matches!(kind, FileKind::CursorRule)) {
         cursor::import(file, draft);
     }
-    for file in of(|kind| matches!(kind, FileKind::Skill)) {
+    for file in of(&|kind| matches!(kind, FileKind::Skill)) {
+        if let Some(package) = &package {
+            if !package.skills.contains(&file.path) {
+                continue;
+            }
+        }
         skill::import(file, &always_loaded, config, draft);
     }
-    for file in of(|kind| matches!(kind, FileKind::Agent)) {
+    for file in of(&|kind| matches!(kind, FileKind::Agent | FileKind::CopilotAgent)) {
         claude_plugin::agent(file, config, draft);
     }
-    for file in of(|kind| matches!(kind, FileKind::Command { .. })) {
+    for file in of(&|kind| matches!(kind, FileKind::Command { .. } | FileKind::PromptFile)) {
         claude_plugin::command(file, config, draft);
     }
-    for file in of(|kind| matches!(kind, FileKind::Hooks | FileKind::Settings)) {
+    for file in of(&|kind| matches!(kind, FileKind::ChatMode)) {
+        copilot::chat_mode(file, config, draft);
+    }
+    for file in of(&|kind| {
+        matches!(
+            kind,
+            FileKind::Hooks | FileKind::Settings | FileKind::CopilotHooks
+        )
+    }) {
         if let Err(failure) = claude_plugin::hooks(file, draft) {
-            failures.push(failure);
+            found.failures.push(failure);
         }
     }
-    for file in of(|kind| matches!(kind, FileKind::McpServers)) {
+    for file in of(&|kind| matches!(kind, FileKind::McpServers(_))) {
+        if package.is_some() && folder_of(&file.path) == root && file.path.ends_with("/mcp.json")
+            || package.is_some() && root.is_empty() && file.path == "mcp.json"
+        {
+            continue;
+        }
         if let Err(failure) = claude_plugin::mcp_servers(file, draft) {
-            failures.push(failure);
+            found.failures.push(failure);
         }
     }
+}
+
+/// An Agent Plugins package, read.
+struct Package {
+    /// The `SKILL.md` files discovered and valid.
+    skills: Vec<String>,
+}
+
+/// Reads an Agent Plugins package's manifest, skills and MCP servers, as
+/// a client would load it; `None` when the plugin is refused.
+fn agent_plugin_package(
+    root: &str,
+    manifest_file: &InputFile,
+    files: &[(&InputFile, FileKind)],
+    draft: &mut Draft,
+    found: &mut Found,
+) -> Option<Package> {
+    let before = found.problems.len();
+    let Some(manifest) =
+        agent_plugin::manifest(&manifest_file.path, &manifest_file.text, found.problems)
+    else {
+        let why = found.problems[before..]
+            .iter()
+            .find(|problem| problem.kind == ProblemKind::InvalidPluginManifest)
+            .map_or("it is invalid".to_string(), |problem| {
+                problem.message.clone()
+            });
+        found.failures.push(Failure {
+            file: manifest_file.path.clone(),
+            message: why,
+        });
+        return None;
+    };
+    draft.read(&manifest_file.path);
+    agent_plugin_identity(&manifest_file.path, &manifest, draft, found.scope_given);
+    for problem in &found.problems[before..] {
+        draft
+            .notes
+            .push(Note::new(&problem.file, "field", problem.message.clone()));
+    }
+    let within = |name: &str| match root {
+        "" => name.to_string(),
+        root => format!("{root}/{name}"),
+    };
+    let mut skills = Vec::new();
+    let skills_folder = within("skills");
+    if found.paths.contains(skills_folder.as_str()) {
+        found.problems.push(Problem::new(
+            &skills_folder,
+            crate::source::Span::point(0),
+            ProblemKind::MissingPath,
+            "`skills` is a file, not a folder, so the plugin's skills are not read",
+            "not a folder",
+            "make `skills/` a folder holding one folder per skill",
+        ));
+    } else {
+        for (file, kind) in files {
+            if *kind != FileKind::Skill {
+                continue;
+            }
+            let folder = folder_of(&file.path);
+            if folder_of(folder) != skills_folder {
+                draft.notes.push(Note::new(
+                    &file.path,
+                    "skill",
+                    "not an immediate child of `skills/`, so Agent Plugins clients do not discover it",
+                ));
+                continue;
+            }
+            if skill::validate(&file.path, &file.text, true, found.problems) {
+                skills.push(file.path.clone());
+            } else {
+                draft.notes.push(Note::new(
+                    &file.path,
+                    "skill",
+                    "the skill breaks the Agent Skills specification, so clients skip it (see the problems)",
+                ));
+            }
+        }
+    }
+    let mcp_path = within("mcp.json");
+    let prefix = format!("{mcp_path}/");
+    if found.paths.iter().any(|path| path.starts_with(&prefix)) {
+        found.problems.push(Problem::new(
+            &mcp_path,
+            crate::source::Span::point(0),
+            ProblemKind::MissingPath,
+            "`mcp.json` is a folder, not a file, so MCP is disabled for the plugin",
+            "not a file",
+            "make `mcp.json` a file holding `$schema` and `mcpServers`",
+        ));
+    } else if let Some((file, _)) = files.iter().find(|(file, _)| file.path == mcp_path) {
+        match agent_plugin::mcp(&file.path, &file.text, manifest.spec, found.problems) {
+            Some(servers) => claude_plugin::checked_servers(&file.path, servers, draft),
+            None => {
+                draft.read(&file.path);
+                draft.notes.push(Note::new(
+                    &file.path,
+                    "mcp server",
+                    "MCP is disabled for the plugin: its `mcp.json` is invalid (see the problems)",
+                ));
+            }
+        }
+    }
+    Some(Package { skills })
+}
+
+/// The plugin's name, version, summary and header, from an Agent Plugins
+/// manifest. The name is kept as written in the header; in the language,
+/// a dotted name gives the scope (all but its last part, dots as `-`) and
+/// the name (its last part) unless `--scope` was given, in which case the
+/// whole name is the name (`acme.reports` → `acme/reports`, or
+/// `SCOPE/acme-reports`).
+fn agent_plugin_identity(
+    file: &str,
+    manifest: &agent_plugin::Manifest,
+    draft: &mut Draft,
+    scope_given: bool,
+) {
+    let draft_spec = agent_plugin::VERSIONS
+        .iter()
+        .any(|(version, draft)| *version == manifest.spec && *draft);
+    draft.header.push(format!(
+        "Agent Plugins {}{} package `{}`{}",
+        manifest.spec,
+        if draft_spec { " (a draft)" } else { "" },
+        manifest.name,
+        manifest
+            .version
+            .as_deref()
+            .map_or(String::new(), |version| format!(" {version}"))
+    ));
+    match manifest.name.rsplit_once('.') {
+        Some((scope, name)) if !scope_given => {
+            draft.scope = emit::kebab(scope, "imported");
+            draft.name = emit::kebab(name, "plugin");
+        }
+        _ => draft.name = emit::kebab(&manifest.name, "plugin"),
+    }
+    if let Some(display) = &manifest.display_name {
+        draft.header.push(format!(
+            "Display name (`presentation.displayName`): {display}"
+        ));
+    }
+    match &manifest.version {
+        Some(version) => match semver::Version::parse(version) {
+            Ok(parsed) => draft.version = parsed,
+            Err(_) => claude_plugin::warn_version(
+                draft,
+                file,
+                format!(
+                    "the Agent Plugins manifest's version `{version}` is not a semantic version"
+                ),
+            ),
+        },
+        None => claude_plugin::warn_version(
+            draft,
+            file,
+            "the Agent Plugins manifest gives no version".into(),
+        ),
+    }
+    let mut described = serde_json::Map::new();
+    if let Some(description) = &manifest.description {
+        described.insert("description".into(), description.clone().into());
+    }
+    if let Some(author) = &manifest.author {
+        described.insert("author".into(), author.clone());
+    }
+    if let Some(license) = &manifest.license {
+        described.insert("license".into(), license.clone().into());
+    }
+    claude_plugin::describe(draft, &described);
+    if !manifest.metadata.is_empty() {
+        draft
+            .notes
+            .push(metadata_note(file, manifest.metadata.clone()));
+    }
+}
+
+/// The note for a name the language writes differently: reported, never
+/// silently changed.
+pub(crate) fn renamed(file: &str, what: &str, written: &str, name: &str) -> Note {
+    Note::new(
+        file,
+        "name",
+        format!("the {what} `{written}` is written `{name}`: names are lowercase kebab-case in the language"),
+    )
 }
 
 /// Skills the sources say are always loaded, by skill folder, with why.
