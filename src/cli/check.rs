@@ -32,7 +32,8 @@ const CHUNK: usize = 256;
 #[derive(Args)]
 pub struct CheckArgs {
     /// Files and folders to check; folders are searched for `*.contrib`. A
-    /// `contrib.toml` named here is checked as configuration.
+    /// `contrib.toml` named here is checked as configuration. A folder with
+    /// no manifest is checked as the skills, plugins and rules it holds.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// How to write diagnostics.
@@ -81,6 +82,10 @@ pub fn run(args: &CheckArgs) -> Outcome {
         .iter()
         .cloned()
         .partition(|path| is_config_file(path));
+    let (paths, sources) = match super::sources::in_place(paths) {
+        Ok(split) => split,
+        Err(message) => return fail(message),
+    };
     let (manifests, found) = match super::manifests(&paths) {
         Ok(found) => found,
         Err(message) => return fail(message),
@@ -105,6 +110,10 @@ pub fn run(args: &CheckArgs) -> Outcome {
                 totals.add(&loaded.diagnostics);
                 emit(&mut *emitter, &mut out, source, &loaded.diagnostics, totals)?;
             }
+        }
+        for (source, diagnostics) in &sources {
+            totals.add(diagnostics);
+            emit(&mut *emitter, &mut out, source, diagnostics, totals)?;
         }
         for chunk in manifests.chunks(CHUNK) {
             let mut jobs: Vec<(&Path, Arc<Loaded>)> = Vec::with_capacity(chunk.len());

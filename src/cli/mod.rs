@@ -26,6 +26,7 @@ mod rewrite;
 mod runtime;
 mod sign;
 mod simulate;
+mod sources;
 mod usage;
 
 use std::process::ExitCode;

@@ -377,24 +377,28 @@ pub fn mcp(path: &str, text: &str, spec: &str, problems: &mut Vec<Problem>) -> O
         }
         Some(schema) => match schema_version(schema, "mcp") {
             Some(version) if version == spec => {}
-            Some(version) => return disable(
-                problems,
-                json_span(text, &["$schema"]),
-                format!(
+            Some(version) => {
+                return disable(
+                    problems,
+                    json_span(text, &["$schema"]),
+                    format!(
                     "`mcp.json` targets Agent Plugins {version} but `plugin.json` targets {spec}"
                 ),
-                "another version",
-                "make both files name the same Agent Plugins version",
-            ),
-            None => return disable(
-                problems,
-                json_span(text, &["$schema"]),
-                format!(
+                    "another version",
+                    "make both files name the same Agent Plugins version",
+                )
+            }
+            None => {
+                return disable(
+                    problems,
+                    json_span(text, &["$schema"]),
+                    format!(
                     "`$schema` names `{schema}`, an Agent Plugins version contrib does not read"
                 ),
-                "unsupported version",
-                "target the same Agent Plugins version as `plugin.json`",
-            ),
+                    "unsupported version",
+                    "target the same Agent Plugins version as `plugin.json`",
+                )
+            }
         },
     }
     if let Some(key) = object

@@ -7,6 +7,8 @@
 //! them into notes and failures, and `contrib check` into diagnostics of
 //! the rule each [`ProblemKind`] names.
 
+use crate::diagnostic::{Diagnostic, Rule};
+use crate::rules;
 use crate::source::Span;
 
 /// What kind of problem, which decides what happens to the source and, for
@@ -36,8 +38,24 @@ pub enum ProblemKind {
     ShellInSkill,
     /// A hook event its format does not have.
     UnknownHookEvent,
-    /// A name the language writes differently from its source.
-    RenamedName,
+}
+
+impl ProblemKind {
+    /// The rule that reports it.
+    pub fn rule(self) -> &'static Rule {
+        match self {
+            ProblemKind::InvalidPluginManifest => &rules::INVALID_PLUGIN_MANIFEST,
+            ProblemKind::IgnoredManifestField => &rules::IGNORED_MANIFEST_FIELD,
+            ProblemKind::InvalidMcpConfig => &rules::INVALID_MCP_CONFIG,
+            ProblemKind::InvalidMcpServer => &rules::INVALID_MCP_SERVER,
+            ProblemKind::InvalidSkill => &rules::INVALID_SKILL,
+            ProblemKind::MissingPath => &rules::MISSING_PATH,
+            ProblemKind::BrokenLink => &rules::BROKEN_LINK,
+            ProblemKind::InvisibleCharacter => &rules::INVISIBLE_CHARACTER,
+            ProblemKind::ShellInSkill => &rules::SHELL_IN_SKILL,
+            ProblemKind::UnknownHookEvent => &rules::UNKNOWN_HOOK_EVENT,
+        }
+    }
 }
 
 /// One problem, located in its source file.
@@ -72,6 +90,15 @@ impl Problem {
             label: label.into(),
             help: help.into(),
         }
+    }
+}
+
+impl Problem {
+    /// The diagnostic `contrib check` reports, located in the source file.
+    pub fn diagnostic(&self) -> Diagnostic {
+        Diagnostic::new(self.kind.rule(), self.message.clone())
+            .primary(self.span, self.label.clone())
+            .help(self.help.clone())
     }
 }
 

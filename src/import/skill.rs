@@ -192,6 +192,9 @@ pub fn validate(path: &str, text: &str, strict: bool, problems: &mut Vec<Problem
         return false;
     }
     match front.text("name") {
+        // Claude Code names a skill without one after its folder; an Agent
+        // Plugins client, held to the specification, skips it.
+        None if !strict => {}
         None => skip(
             first_line(text),
             "the skill has no `name`, so clients skip it".into(),
