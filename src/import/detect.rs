@@ -58,6 +58,32 @@ pub enum FileKind {
     Bundle,
 }
 
+impl FileKind {
+    /// The format in a few words, for the report.
+    pub fn label(&self) -> &'static str {
+        match self {
+            FileKind::Skill => "Agent Skill",
+            FileKind::Agent => "subagent",
+            FileKind::Command { cursor: false } => "command",
+            FileKind::Command { cursor: true } => "Cursor command",
+            FileKind::CursorRule => "Cursor rule",
+            FileKind::Instructions => "instruction file",
+            FileKind::PluginManifest(Host::AgentPlugins) => "Agent Plugins manifest",
+            FileKind::PluginManifest(_) => "plugin manifest",
+            FileKind::Hooks | FileKind::Settings => "Claude Code hooks or settings",
+            FileKind::McpServers(McpFile::Claude) => "`.mcp.json`",
+            FileKind::McpServers(McpFile::AgentPlugins) => "Agent Plugins `mcp.json`",
+            FileKind::McpServers(McpFile::VsCode) => "VS Code `mcp.json`",
+            FileKind::McpServers(McpFile::Project) => "project `mcp.json`",
+            FileKind::CopilotAgent => "Copilot custom agent",
+            FileKind::PromptFile => "Copilot prompt file",
+            FileKind::ChatMode => "Copilot chat mode",
+            FileKind::CopilotHooks => "Copilot hooks",
+            FileKind::Bundle => "MCP bundle manifest",
+        }
+    }
+}
+
 /// The file that lists MCP servers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum McpFile {

@@ -154,6 +154,8 @@ pub struct Imported {
     pub failures: Vec<Failure>,
     /// What the sources' own formats say is wrong with them, located.
     pub problems: Vec<Problem>,
+    /// Files of each format taken for import, by the format's label.
+    pub formats: BTreeMap<&'static str, usize>,
 }
 
 /// One written manifest.
@@ -366,7 +368,12 @@ fn import_into(
     }
     problems.sort_by(|a, b| (&a.file, a.span.start).cmp(&(&b.file, b.span.start)));
     problems.dedup();
+    let mut formats = BTreeMap::new();
+    for (_, kind) in units.values().flatten() {
+        *formats.entry(kind.label()).or_insert(0) += 1;
+    }
     Imported {
+        formats,
         source: tree.name.clone(),
         manifests,
         files_read: files_read.len(),
