@@ -1,6 +1,7 @@
 //! `contrib import` as a person runs it: files written, the report printed,
 //! and what `contrib check` then says about the written manifests.
 
+mod common;
 mod isolated;
 
 use std::path::Path;
@@ -131,6 +132,7 @@ fn check_reads_native_plugins_in_place() {
         root,
     );
     let report: serde_json::Value = serde_json::from_slice(&sarif.stdout).expect("SARIF is JSON");
+    assert_eq!(common::sarif_errors(&report), Vec::<String>::new());
     let results = report["runs"][0]["results"].as_array().expect("results");
     let located: Vec<(String, u64)> = results
         .iter()
