@@ -14,9 +14,15 @@
 //! - [`read`]: a source folder → files in memory (only the candidates are
 //!   read), with the attribution of the folder when one is recorded;
 //! - [`detect`]: which format each file is, and which plugin it belongs to;
-//! - one importer per format: [`skill`], [`claude_plugin`], [`cursor`],
-//!   [`instructions`], [`mcpb`], each turning files into a [`emit::Draft`],
-//!   with [`activation`] for when a conditional text applies;
+//! - one importer per format: [`skill`], [`claude_plugin`], [`copilot`],
+//!   [`cursor`], [`instructions`], [`mcpb`], and Agent Plugins packages
+//!   ([`package`], on the rules of [`agent_plugin`]), each turning files
+//!   into a [`emit::Draft`], with [`activation`] for when a conditional
+//!   text applies;
+//! - what is wrong with the sources as their own formats see it,
+//!   [`problem::Problem`]s found while reading and by [`checks`]: notes of
+//!   the import, and the diagnostics of `contrib check` on the sources in
+//!   place ([`in_place`]);
 //! - [`emit`]: drafts → manifest text in the canonical layout, with budgets
 //!   measured by the workspace's tokenizer;
 //! - [`report`]: the summary table, with what the checker finds.
@@ -32,8 +38,10 @@ mod cursor;
 pub mod detect;
 pub mod emit;
 pub mod frontmatter;
+mod in_place;
 mod instructions;
 mod mcpb;
+mod package;
 pub mod problem;
 pub mod read;
 pub mod report;
@@ -42,12 +50,12 @@ mod skill;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use crate::config::Config;
-use crate::diagnostic::Diagnostic;
 use crate::ir::{ActivationKind, Kind, Owner, Placement};
 
 use detect::{FileKind, Host, Layout, McpFile, Unit};
 use emit::Draft;
 
+pub use in_place::{check_in_place, Checked};
 pub use problem::{Problem, ProblemKind};
 pub use read::{read_tree, InputFile, SourceTree};
 
@@ -384,14 +392,14 @@ fn import_into(
 }
 
 /// What reading a folder unit finds besides its draft.
-struct Found<'a> {
-    failures: &'a mut Vec<Failure>,
-    problems: &'a mut Vec<Problem>,
+pub(crate) struct Found<'a> {
+    pub failures: &'a mut Vec<Failure>,
+    pub problems: &'a mut Vec<Problem>,
     /// Every path of the source, read or skipped.
-    paths: &'a HashSet<&'a str>,
+    pub paths: &'a HashSet<&'a str>,
     /// Whether `--scope` was given (a dotted Agent Plugins name gives the
     /// scope otherwise).
-    scope_given: bool,
+    pub scope_given: bool,
 }
 
 /// Drops what the language could not read back: a text over its string
@@ -517,7 +525,7 @@ fn plugin(
         .into_iter()
         .find(|file| folder_of(&file.path) == root);
     let package = match package {
-        Some(file) => match agent_plugin_package(root, file, files, draft, found) {
+        Some(file) => match package::read(root, file, files, draft, found) {
             Some(package) => Some(package),
             // A refused plugin: none of its components is read.
             None => return,
@@ -590,183 +598,6 @@ fn plugin(
     }
 }
 
-/// An Agent Plugins package, read.
-struct Package {
-    /// The `SKILL.md` files discovered and valid.
-    skills: Vec<String>,
-}
-
-/// Reads an Agent Plugins package's manifest, skills and MCP servers, as
-/// a client would load it; `None` when the plugin is refused.
-fn agent_plugin_package(
-    root: &str,
-    manifest_file: &InputFile,
-    files: &[(&InputFile, FileKind)],
-    draft: &mut Draft,
-    found: &mut Found,
-) -> Option<Package> {
-    let before = found.problems.len();
-    let Some(manifest) =
-        agent_plugin::manifest(&manifest_file.path, &manifest_file.text, found.problems)
-    else {
-        let why = found.problems[before..]
-            .iter()
-            .find(|problem| problem.kind == ProblemKind::InvalidPluginManifest)
-            .map_or("it is invalid".to_string(), |problem| {
-                problem.message.clone()
-            });
-        found.failures.push(Failure {
-            file: manifest_file.path.clone(),
-            message: why,
-        });
-        return None;
-    };
-    draft.read(&manifest_file.path);
-    agent_plugin_identity(&manifest_file.path, &manifest, draft, found.scope_given);
-    for problem in &found.problems[before..] {
-        draft
-            .notes
-            .push(Note::new(&problem.file, "field", problem.message.clone()));
-    }
-    let within = |name: &str| match root {
-        "" => name.to_string(),
-        root => format!("{root}/{name}"),
-    };
-    let mut skills = Vec::new();
-    let skills_folder = within("skills");
-    if found.paths.contains(skills_folder.as_str()) {
-        found.problems.push(Problem::new(
-            &skills_folder,
-            crate::source::Span::point(0),
-            ProblemKind::MissingPath,
-            "`skills` is a file, not a folder, so the plugin's skills are not read",
-            "not a folder",
-            "make `skills/` a folder holding one folder per skill",
-        ));
-    } else {
-        for (file, kind) in files {
-            if *kind != FileKind::Skill {
-                continue;
-            }
-            let folder = folder_of(&file.path);
-            if folder_of(folder) != skills_folder {
-                draft.notes.push(Note::new(
-                    &file.path,
-                    "skill",
-                    "not an immediate child of `skills/`, so Agent Plugins clients do not discover it",
-                ));
-                continue;
-            }
-            if skill::validate(&file.path, &file.text, true, found.problems) {
-                skills.push(file.path.clone());
-            } else {
-                draft.notes.push(Note::new(
-                    &file.path,
-                    "skill",
-                    "the skill breaks the Agent Skills specification, so clients skip it (see the problems)",
-                ));
-            }
-        }
-    }
-    let mcp_path = within("mcp.json");
-    let prefix = format!("{mcp_path}/");
-    if found.paths.iter().any(|path| path.starts_with(&prefix)) {
-        found.problems.push(Problem::new(
-            &mcp_path,
-            crate::source::Span::point(0),
-            ProblemKind::MissingPath,
-            "`mcp.json` is a folder, not a file, so MCP is disabled for the plugin",
-            "not a file",
-            "make `mcp.json` a file holding `$schema` and `mcpServers`",
-        ));
-    } else if let Some((file, _)) = files.iter().find(|(file, _)| file.path == mcp_path) {
-        match agent_plugin::mcp(&file.path, &file.text, manifest.spec, found.problems) {
-            Some(servers) => claude_plugin::checked_servers(&file.path, servers, draft),
-            None => {
-                draft.read(&file.path);
-                draft.notes.push(Note::new(
-                    &file.path,
-                    "mcp server",
-                    "MCP is disabled for the plugin: its `mcp.json` is invalid (see the problems)",
-                ));
-            }
-        }
-    }
-    Some(Package { skills })
-}
-
-/// The plugin's name, version, summary and header, from an Agent Plugins
-/// manifest. The name is kept as written in the header; in the language,
-/// a dotted name gives the scope (all but its last part, dots as `-`) and
-/// the name (its last part) unless `--scope` was given, in which case the
-/// whole name is the name (`acme.reports` → `acme/reports`, or
-/// `SCOPE/acme-reports`).
-fn agent_plugin_identity(
-    file: &str,
-    manifest: &agent_plugin::Manifest,
-    draft: &mut Draft,
-    scope_given: bool,
-) {
-    let draft_spec = agent_plugin::VERSIONS
-        .iter()
-        .any(|(version, draft)| *version == manifest.spec && *draft);
-    draft.header.push(format!(
-        "Agent Plugins {}{} package `{}`{}",
-        manifest.spec,
-        if draft_spec { " (a draft)" } else { "" },
-        manifest.name,
-        manifest
-            .version
-            .as_deref()
-            .map_or(String::new(), |version| format!(" {version}"))
-    ));
-    match manifest.name.rsplit_once('.') {
-        Some((scope, name)) if !scope_given => {
-            draft.scope = emit::kebab(scope, "imported");
-            draft.name = emit::kebab(name, "plugin");
-        }
-        _ => draft.name = emit::kebab(&manifest.name, "plugin"),
-    }
-    if let Some(display) = &manifest.display_name {
-        draft.header.push(format!(
-            "Display name (`presentation.displayName`): {display}"
-        ));
-    }
-    match &manifest.version {
-        Some(version) => match semver::Version::parse(version) {
-            Ok(parsed) => draft.version = parsed,
-            Err(_) => claude_plugin::warn_version(
-                draft,
-                file,
-                format!(
-                    "the Agent Plugins manifest's version `{version}` is not a semantic version"
-                ),
-            ),
-        },
-        None => claude_plugin::warn_version(
-            draft,
-            file,
-            "the Agent Plugins manifest gives no version".into(),
-        ),
-    }
-    let mut described = serde_json::Map::new();
-    if let Some(description) = &manifest.description {
-        described.insert("description".into(), description.clone().into());
-    }
-    if let Some(author) = &manifest.author {
-        described.insert("author".into(), author.clone());
-    }
-    if let Some(license) = &manifest.license {
-        described.insert("license".into(), license.clone().into());
-    }
-    claude_plugin::describe(draft, &described);
-    if !manifest.metadata.is_empty() {
-        draft
-            .notes
-            .push(metadata_note(file, manifest.metadata.clone()));
-    }
-}
-
 /// The note for a name the language writes differently: reported, never
 /// silently changed.
 pub(crate) fn renamed(file: &str, what: &str, written: &str, name: &str) -> Note {
@@ -775,65 +606,6 @@ pub(crate) fn renamed(file: &str, what: &str, written: &str, name: &str) -> Note
         "name",
         format!("the {what} `{written}` is written `{name}`: names are lowercase kebab-case in the language"),
     )
-}
-
-/// One source file checked in place: its text and what is wrong with it.
-#[derive(Debug, Clone)]
-pub struct Checked {
-    /// Relative to the folder checked.
-    pub path: String,
-    pub text: String,
-    pub diagnostics: Vec<Diagnostic>,
-}
-
-/// The sources of a folder in the formats `contrib import` reads, checked
-/// in place: every such file, with the diagnostics of its problems (the
-/// same the import reports), located in the file. `None` when the folder
-/// holds no source of those formats.
-pub fn check_in_place(folder: &std::path::Path) -> Result<Option<Vec<Checked>>, String> {
-    let tree = read_tree(folder)?;
-    let layout = Layout::new(tree.files.iter().map(|file| file.path.as_str()));
-    let sources: Vec<&InputFile> = tree
-        .files
-        .iter()
-        .filter(|file| layout.classify(&file.path, &file.text).is_ok())
-        .collect();
-    if sources.is_empty() {
-        return Ok(None);
-    }
-    let imported = import(&tree, &Options::default(), &Config::platform());
-    let mut checked: Vec<Checked> = sources
-        .iter()
-        .map(|file| Checked {
-            path: file.path.clone(),
-            text: file.text.clone(),
-            diagnostics: Vec::new(),
-        })
-        .collect();
-    for problem in &imported.problems {
-        let index = match checked.iter().position(|file| file.path == problem.file) {
-            Some(index) => index,
-            None => {
-                let text = tree
-                    .files
-                    .iter()
-                    .find(|file| file.path == problem.file)
-                    .map_or(String::new(), |file| file.text.clone());
-                checked.push(Checked {
-                    path: problem.file.clone(),
-                    text,
-                    diagnostics: Vec::new(),
-                });
-                checked.len() - 1
-            }
-        };
-        checked[index].diagnostics.push(problem.diagnostic());
-    }
-    checked.sort_by(|a, b| a.path.cmp(&b.path));
-    for file in &mut checked {
-        crate::diagnostic::sort(&mut file.diagnostics);
-    }
-    Ok(Some(checked))
 }
 
 /// Skills the sources say are always loaded, by skill folder, with why.
