@@ -277,3 +277,41 @@ fn a_file_given_alone_finds_its_plugin_root() {
         .contains("plugin review-kit/review-kit 1.0.0 {"));
     assert_eq!(manifest.contributors[0].id, "agent-reviewer");
 }
+
+#[test]
+fn files_whose_meaning_is_their_folder_import_alone() {
+    let folder = tempfile::tempdir().unwrap();
+    let project = folder.path().join("project");
+    let write = |path: &str, text: &str| {
+        let path = project.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write(".git/HEAD", "ref: refs/heads/main\n");
+    write(".github/copilot-instructions.md", "Use tabs.\n");
+    write(
+        "kit/.claude-plugin/plugin.json",
+        r#"{"name": "kit", "version": "2.0.0"}"#,
+    );
+    write(
+        "kit/hooks/hooks.json",
+        r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "echo hi"}]}]}}"#,
+    );
+    let instructions = import::read_tree(&project.join(".github/copilot-instructions.md")).unwrap();
+    assert_eq!(instructions.name, "project");
+    let imported = import::import(&instructions, &Options::default(), &Config::platform());
+    let texts = &imported.manifests[0].contributors;
+    assert_eq!(texts[0].id, "github-copilot-instructions-md");
+    assert_eq!(texts[0].activation, ActivationKind::Always);
+
+    let hooks = import::read_tree(&project.join("kit/hooks/hooks.json")).unwrap();
+    let imported = import::import(&hooks, &Options::default(), &Config::platform());
+    assert!(imported.skipped.is_empty(), "{:#?}", imported.skipped);
+    let manifest = &imported.manifests[0];
+    assert!(
+        manifest.text.contains("plugin kit/kit 2.0.0 {"),
+        "{}",
+        manifest.text
+    );
+    assert_eq!(manifest.contributors[0].kind, Kind::EagerRun);
+}
