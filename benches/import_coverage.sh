@@ -59,6 +59,7 @@ why() {
         glob) echo "a glob the language refuses" ;;
         name) echo "written in kebab-case" ;;
         skill) echo "an Agent Plugins client skips or never discovers it" ;;
+        hidden) echo "an invisible character, written as an escape the model still receives" ;;
         *) echo "see docs/import.md" ;;
     esac
 }

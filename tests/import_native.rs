@@ -315,3 +315,22 @@ fn files_whose_meaning_is_their_folder_import_alone() {
     );
     assert_eq!(manifest.contributors[0].kind, Kind::EagerRun);
 }
+
+#[test]
+fn an_invisible_character_is_a_warning_in_the_manifest() {
+    let imported = auto(
+        "rules",
+        &[(
+            ".cursor/rules/tasks.mdc",
+            "---\nalwaysApply: true\n---\nDefine a task with `\u{2060}schedules.task()`.\n",
+        )],
+    );
+    let manifest = &imported.manifests[0];
+    assert!(manifest
+        .notes
+        .iter()
+        .any(|note| note.category == "hidden" && note.warning && note.message.contains("U+2060")));
+    assert!(manifest.text.contains("# WARNING"), "{}", manifest.text);
+    assert!(manifest.text.contains("\\u{2060}"), "{}", manifest.text);
+    assert_eq!(imported.problems.len(), 1, "{:#?}", imported.problems);
+}

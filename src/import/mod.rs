@@ -316,6 +316,17 @@ fn import_into(
         .map(|file| file.path.as_str())
         .chain(tree.skipped.iter().map(|skipped| skipped.file.as_str()))
         .collect();
+    let mut checked = Vec::new();
+    for files in units.values() {
+        let package = files.iter().any(|(file, kind)| {
+            *kind == FileKind::PluginManifest(Host::AgentPlugins)
+                && layout.unit(&file.path, kind) == Unit::Folder(folder_of(&file.path).to_string())
+        });
+        for (file, kind) in files {
+            let in_package = package && *kind == FileKind::Skill;
+            checked.extend(checks::file_problems(file, kind, &paths, in_package));
+        }
+    }
     let mut drafts = Vec::new();
     for (unit, files) in &units {
         let mut draft = Draft::new(&scope, &unit_name(unit, &tree.name));
@@ -338,6 +349,7 @@ fn import_into(
                 plugin(root, files, config, &mut draft, &mut found)
             }
         }
+        hidden_notes(&mut draft, &checked);
         within_limits(&mut draft, &mut failures);
         // A unit whose every file failed has nothing to write.
         if !draft.files.is_empty() {
@@ -364,16 +376,7 @@ fn import_into(
         manifests.push(manifest);
     }
     skipped.sort_by(|a, b| a.file.cmp(&b.file));
-    for files in units.values() {
-        let package = files.iter().any(|(file, kind)| {
-            *kind == FileKind::PluginManifest(Host::AgentPlugins)
-                && layout.unit(&file.path, kind) == Unit::Folder(folder_of(&file.path).to_string())
-        });
-        for (file, kind) in files {
-            let in_package = package && *kind == FileKind::Skill;
-            problems.extend(checks::file_problems(file, kind, &paths, in_package));
-        }
-    }
+    problems.extend(checked);
     problems.sort_by(|a, b| (&a.file, a.span.start).cmp(&(&b.file, b.span.start)));
     problems.dedup();
     let mut formats = BTreeMap::new();
@@ -400,6 +403,21 @@ pub(crate) struct Found<'a> {
     /// Whether `--scope` was given (a dotted Agent Plugins name gives the
     /// scope otherwise).
     pub scope_given: bool,
+}
+
+/// A warning for each invisible character in the plugin's sources: the
+/// manifest writes it as an escape (`\u{2060}`), which `hidden-character`
+/// accepts as meant, yet the model still receives the character.
+fn hidden_notes(draft: &mut Draft, checked: &[Problem]) {
+    for problem in checked {
+        if problem.kind == ProblemKind::InvisibleCharacter && draft.files.contains(&problem.file) {
+            draft.notes.push(Note::warning(
+                &problem.file,
+                "hidden",
+                format!("{}; the manifest writes it as an escape", problem.message),
+            ));
+        }
+    }
 }
 
 /// Drops what the language could not read back: a text over its string
