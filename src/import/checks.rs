@@ -51,6 +51,30 @@ const SHELLS: &[&str] = &[
     "pwsh",
 ];
 
+/// The files of a source, read or not, and the folders that hold them.
+pub struct Known<'a> {
+    files: &'a HashSet<&'a str>,
+    folders: HashSet<&'a str>,
+}
+
+impl<'a> Known<'a> {
+    pub fn new(files: &'a HashSet<&'a str>) -> Self {
+        let mut folders = HashSet::new();
+        for file in files {
+            let mut folder = folder_of(file);
+            while !folder.is_empty() && folders.insert(folder) {
+                folder = folder_of(folder);
+            }
+        }
+        Known { files, folders }
+    }
+
+    /// Whether `path` is a file or a folder of the source.
+    fn contains(&self, path: &str) -> bool {
+        self.files.contains(path) || self.folders.contains(path)
+    }
+}
+
 /// The problems of one file, whatever plugin it is in. `paths` holds
 /// every path of the source, read or not; `in_package` says whether an
 /// Agent Plugins package already judged the file (its skills are checked
@@ -58,7 +82,7 @@ const SHELLS: &[&str] = &[
 pub fn file_problems(
     file: &InputFile,
     kind: &FileKind,
-    paths: &HashSet<&str>,
+    paths: &Known,
     in_package: bool,
 ) -> Vec<Problem> {
     let mut problems = Vec::new();
@@ -124,7 +148,7 @@ fn escaped_invisible(file: &InputFile, problems: &mut Vec<Problem>) {
             continue;
         }
         let Some(hex) = text.get(start + 2..start + 6) else {
-            break;
+            continue;
         };
         let Some(c) = u32::from_str_radix(hex, 16).ok().and_then(char::from_u32) else {
             continue;
@@ -147,7 +171,7 @@ fn escaped_invisible(file: &InputFile, problems: &mut Vec<Problem>) {
 }
 
 /// Relative Markdown links (`[text](target)`) whose target is missing.
-fn links(file: &InputFile, paths: &HashSet<&str>, problems: &mut Vec<Problem>) {
+fn links(file: &InputFile, paths: &Known, problems: &mut Vec<Problem>) {
     let text = &file.text;
     let mut fenced = false;
     let mut offset = 0;
@@ -161,13 +185,22 @@ fn links(file: &InputFile, paths: &HashSet<&str>, problems: &mut Vec<Problem>) {
         if fenced {
             continue;
         }
+        let closes: Vec<usize> = line.match_indices(')').map(|(at, _)| at).collect();
         let mut from = 0;
         while let Some(at) = line.get(from..).and_then(|rest| rest.find("](")) {
             let target_start = from + at + 2;
             from = target_start;
-            let Some(end) = line[target_start..].find(')') else {
+            // The first `)` after the target's start, found by search in
+            // the line's `)`s so that a hostile line of `](` stays linear.
+            let Some(&close) = closes.get(closes.partition_point(|&at| at < target_start)) else {
                 break;
             };
+            let end = close - target_start;
+            // No path worth checking is this long; skipping it keeps a
+            // line of unclosed links linear too.
+            if end > 2048 {
+                continue;
+            }
             let written = &line[target_start..target_start + end];
             let target = written.split_whitespace().next().unwrap_or("");
             let target = target.trim_start_matches('<').trim_end_matches('>');
@@ -178,7 +211,7 @@ fn links(file: &InputFile, paths: &HashSet<&str>, problems: &mut Vec<Problem>) {
             if bare.is_empty() || exists(folder_of(&file.path), bare, paths) {
                 continue;
             }
-            let span_start = start + target_start;
+            let span_start = start + target_start + written.find(target).unwrap_or(0);
             problems.push(Problem::new(
                 &file.path,
                 Span::new(span_start, span_start + target.len()),
@@ -193,7 +226,7 @@ fn links(file: &InputFile, paths: &HashSet<&str>, problems: &mut Vec<Problem>) {
 
 /// A skill's references to its own files, in backticks:
 /// `scripts/…`, `references/…`, `assets/…`.
-fn referenced_files(file: &InputFile, paths: &HashSet<&str>, problems: &mut Vec<Problem>) {
+fn referenced_files(file: &InputFile, paths: &Known, problems: &mut Vec<Problem>) {
     let text = &file.text;
     let mut offset = 0;
     let mut inside = false;
@@ -299,7 +332,7 @@ fn hook_events(file: &InputFile, known: &[&str], agent: &str, problems: &mut Vec
 
 /// Paths a Claude Code, Codex, Cursor or Kimi manifest names for its
 /// components (`skills`, `agents`, `commands`, `hooks`) that do not exist.
-fn manifest_paths(file: &InputFile, paths: &HashSet<&str>, problems: &mut Vec<Problem>) {
+fn manifest_paths(file: &InputFile, paths: &Known, problems: &mut Vec<Problem>) {
     let Ok(Value::Object(object)) = serde_json::from_str::<Value>(&file.text) else {
         return;
     };
@@ -356,16 +389,12 @@ fn is_path_like(target: &str) -> bool {
 
 /// Whether `target`, relative to `folder`, names a file or folder of the
 /// source (`paths` holds files; a folder exists when a file is under it).
-fn exists(folder: &str, target: &str, paths: &HashSet<&str>) -> bool {
+fn exists(folder: &str, target: &str, paths: &Known) -> bool {
     let Some(resolved) = resolve(folder, target) else {
         // Above the source folder: out of sight, not known to be missing.
         return true;
     };
-    if resolved.is_empty() || paths.contains(resolved.as_str()) {
-        return true;
-    }
-    let prefix = format!("{resolved}/");
-    paths.iter().any(|path| path.starts_with(&prefix))
+    resolved.is_empty() || paths.contains(&resolved)
 }
 
 /// `target` from `folder`, normalised; `None` when it climbs above the
@@ -395,7 +424,7 @@ mod tests {
             text: text.into(),
         };
         let set: HashSet<&str> = paths.iter().copied().collect();
-        file_problems(&file, &FileKind::Skill, &set, false)
+        file_problems(&file, &FileKind::Skill, &Known::new(&set), false)
     }
 
     #[test]
@@ -419,6 +448,15 @@ mod tests {
     }
 
     #[test]
+    fn a_hostile_line_of_link_openers_is_read_in_linear_time() {
+        let text = format!("{})", "[a](".repeat(200_000));
+        let started = std::time::Instant::now();
+        let found = problems("s/SKILL.md", &text, &[]);
+        assert!(found.iter().all(|p| p.kind != ProblemKind::BrokenLink));
+        assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
+    }
+
+    #[test]
     fn finds_invisible_characters_raw_and_escaped() {
         let raw = problems(
             "s/SKILL.md",
@@ -431,10 +469,11 @@ mod tests {
             path: "p/.claude-plugin/plugin.json".into(),
             text: r#"{"name": "p", "description": "a\u2060b", "x": "\\u2060"}"#.into(),
         };
+        let none = HashSet::new();
         let found = file_problems(
             &file,
             &FileKind::PluginManifest(Host::Claude),
-            &HashSet::new(),
+            &Known::new(&none),
             false,
         );
         assert_eq!(found.len(), 1, "{found:#?}");

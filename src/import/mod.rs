@@ -317,6 +317,7 @@ fn import_into(
         .chain(tree.skipped.iter().map(|skipped| skipped.file.as_str()))
         .collect();
     let mut checked = Vec::new();
+    let known = checks::Known::new(&paths);
     for files in units.values() {
         let package = files.iter().any(|(file, kind)| {
             *kind == FileKind::PluginManifest(Host::AgentPlugins)
@@ -324,7 +325,7 @@ fn import_into(
         });
         for (file, kind) in files {
             let in_package = package && *kind == FileKind::Skill;
-            checked.extend(checks::file_problems(file, kind, &paths, in_package));
+            checked.extend(checks::file_problems(file, kind, &known, in_package));
         }
     }
     let mut drafts = Vec::new();
