@@ -1,6 +1,7 @@
 //! `contrib import` as a person runs it: files written, the report printed,
 //! and what `contrib check` then says about the written manifests.
 
+mod common;
 mod isolated;
 
 use std::path::Path;
@@ -91,4 +92,66 @@ fn usage_errors_exit_2_with_one_line() {
     let owner = contrib(&["import", "auto", ".", "--owner", "boss"], dir.path());
     assert_eq!(owner.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&owner.stderr).contains("`boss` is not an owner"));
+}
+
+/// `contrib check` on a folder of native plugins, with no manifest in it:
+/// the sources are checked in place, each diagnostic in its own file and
+/// line, in every output format.
+#[test]
+fn check_reads_native_plugins_in_place() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let root = dir.path();
+    write(
+        root,
+        "plugins/deploy/plugin.json",
+        r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "deploy"}"#,
+    );
+    write(
+        root,
+        "plugins/deploy/skills/ship/SKILL.md",
+        "---\nname: shipit\ndescription: Ships it.\n---\nSee [notes](notes.md).\n",
+    );
+    let human = contrib(&["check", "--no-cache", "plugins"], root);
+    let stdout = String::from_utf8_lossy(&human.stdout);
+    let stderr = String::from_utf8_lossy(&human.stderr);
+    assert_eq!(human.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("plugins/deploy/skills/ship/SKILL.md:2:1"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("invalid-skill(C0405)"), "{stdout}");
+    assert!(stdout.contains("broken-link(C0407)"), "{stdout}");
+    assert!(!stderr.contains("no manifests"), "{stderr}");
+    assert!(
+        stderr.contains("checked 2 files: 1 error, 1 warning"),
+        "{stderr}"
+    );
+
+    let sarif = contrib(
+        &["check", "--no-cache", "--format", "sarif", "plugins"],
+        root,
+    );
+    let report: serde_json::Value = serde_json::from_slice(&sarif.stdout).expect("SARIF is JSON");
+    assert_eq!(common::sarif_errors(&report), Vec::<String>::new());
+    let results = report["runs"][0]["results"].as_array().expect("results");
+    let located: Vec<(String, u64)> = results
+        .iter()
+        .map(|result| {
+            let location = &result["locations"][0]["physicalLocation"];
+            (
+                location["artifactLocation"]["uri"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string(),
+                location["region"]["startLine"].as_u64().unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        located,
+        [
+            ("plugins/deploy/skills/ship/SKILL.md".to_string(), 2),
+            ("plugins/deploy/skills/ship/SKILL.md".to_string(), 5)
+        ]
+    );
 }

@@ -46,8 +46,9 @@ const STDIN_NAME: &str = "<stdin>";
 #[derive(Args)]
 pub struct CheckArgs {
     /// Files and folders to check; folders are searched for `*.contrib`. A
-    /// `contrib.toml` named here is checked as configuration. `-` checks
-    /// standard input.
+    /// `contrib.toml` named here is checked as configuration. A folder with
+    /// no manifest is checked as the skills, plugins and rules it holds.
+    /// `-` checks standard input.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// The path that standard input (`-`) stands for: the name diagnostics
@@ -228,6 +229,7 @@ fn check_paths(
         .iter()
         .cloned()
         .partition(|path| is_config_file(path));
+    let (paths, sources) = super::sources::in_place(paths).map_err(fail)?;
     let (manifests, found) = super::manifests(&paths, resolver).map_err(fail)?;
     let mut cache = (!args.no_cache && !args.fix)
         .then(|| open_cache(args.cache_dir.as_deref()))
@@ -245,6 +247,9 @@ fn check_paths(
             if first_use {
                 report.config(&loaded)?;
             }
+        }
+        for (source, diagnostics) in sources {
+            report.source(&source, diagnostics)?;
         }
         for chunk in manifests.chunks(CHUNK) {
             let mut jobs: Vec<(&Path, Arc<Loaded>)> = Vec::with_capacity(chunk.len());

@@ -28,6 +28,7 @@ mod runtime;
 mod screen;
 mod sign;
 mod simulate;
+mod sources;
 mod usage;
 mod watch;
 

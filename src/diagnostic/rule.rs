@@ -47,6 +47,9 @@ pub enum RuleKind {
     Config,
     /// Bundles and catalogs.
     Bundle,
+    /// Another tool's source format (Agent Skills, Agent Plugins, Claude
+    /// Code and Copilot plugins, MCP configurations), read in place.
+    Source,
 }
 
 impl RuleKind {
@@ -58,6 +61,7 @@ impl RuleKind {
             RuleKind::Lint => "lint",
             RuleKind::Config => "config",
             RuleKind::Bundle => "bundle",
+            RuleKind::Source => "source",
         }
     }
 
@@ -69,6 +73,7 @@ impl RuleKind {
             RuleKind::Lint => "the author's judgment: `[lints]` sets its level, and a suppression comment with a reason silences one case",
             RuleKind::Config => "the configuration's own reader: a configuration half understood would make every other rule wrong",
             RuleKind::Bundle => "the bundle format and the catalog: what it reports would change what a person approved",
+            RuleKind::Source => "the source format's own specification, and what its loaders do with the file: it is reported where the file is, whatever `[lints]` says",
         }
     }
 }

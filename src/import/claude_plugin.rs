@@ -72,11 +72,15 @@ const LOCATION_KEYS: &[&str] = &["skills", "agents", "commands", "rules", "conte
 /// Reads the plugin manifests of a plugin root (none for a project);
 /// returns the skills they say are always loaded. A manifest that cannot
 /// be read is a failure of its own; the plugin is imported without it.
+///
+/// `named`: an Agent Plugins manifest already named the plugin, so every
+/// manifest here only adds what it says beyond that.
 pub fn manifests(
     root: &str,
     files: &[&InputFile],
     draft: &mut Draft,
     failures: &mut Vec<Failure>,
+    named: bool,
 ) -> AlwaysLoaded {
     let mut always = AlwaysLoaded::new();
     let mut manifests = Vec::new();
@@ -91,6 +95,13 @@ pub fn manifests(
         }
     }
     manifests.sort_by_key(|(host, file, _)| (*host, file.path.clone()));
+    if named {
+        for (host, file, object) in &manifests {
+            draft.read(&file.path);
+            rest(root, *host, file, object, draft, &mut always);
+        }
+        return always;
+    }
     let Some((first_host, first_file, first)) = manifests.first() else {
         draft.header.push(
             "Not a packaged plugin: no manifest gives a version, so it is written as 0.0.0.".into(),
@@ -109,6 +120,9 @@ pub fn manifests(
 }
 
 fn host_of(path: &str) -> Host {
+    if !path.contains("-plugin/") && path.ends_with("plugin.json") {
+        return Host::AgentPlugins;
+    }
     [
         (".claude-plugin/", Host::Claude),
         (".codex-plugin/", Host::Codex),
@@ -152,6 +166,17 @@ fn identity(host: Host, file: &InputFile, object: &Map<String, Value>, draft: &m
         ),
     }
     describe(draft, object);
+    // Codex's `interface` says in a line what the plugin is for: the
+    // summary, when the manifest gives no description.
+    if draft.summary.is_none() {
+        draft.summary = object
+            .get("interface")
+            .and_then(|interface| interface.get("shortDescription"))
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|text| !text.is_empty())
+            .map(str::to_string);
+    }
 }
 
 /// The summary, author and licence a manifest (plugin.json, an MCP
@@ -349,6 +374,20 @@ fn servers(file: &InputFile, value: &Value, draft: &mut Draft) {
             (None, Some(url)) => format!("connects to {url}"),
             (None, None) => "has no command or url".to_string(),
         };
+        let transport =
+            server
+                .get("type")
+                .and_then(Value::as_str)
+                .unwrap_or(if server.get("url").is_some() {
+                    "http"
+                } else {
+                    "stdio"
+                });
+        draft.servers.push(super::agent_plugin::Server {
+            name: name.clone(),
+            transport: transport.to_string(),
+            target: start.clone(),
+        });
         draft.notes.push(Note::new(
             &file.path,
             "mcp server",
@@ -357,15 +396,44 @@ fn servers(file: &InputFile, value: &Value, draft: &mut Draft) {
     }
 }
 
-/// `.mcp.json`: servers under `mcpServers`, or at the top.
+/// `.mcp.json` or a project's `mcp.json`: servers under `mcpServers`
+/// (VS Code: `servers`), or at the top. VS Code's `inputs` (values asked
+/// of the person) are noted.
 pub fn mcp_servers(file: &InputFile, draft: &mut Draft) -> Result<(), Failure> {
     let value = json(file)?;
     draft.read(&file.path);
-    match value.get("mcpServers") {
+    match value.get("mcpServers").or_else(|| value.get("servers")) {
         Some(listed) => servers(file, listed, draft),
         None => servers(file, &value, draft),
     }
+    if let Some(inputs) = value.get("inputs") {
+        draft.notes.push(
+            Note::new(
+                &file.path,
+                "field",
+                "`inputs`: values VS Code asks the person for when a server starts; they reach the server, never the prompt",
+            )
+            .detail(shorten(&display(inputs))),
+        );
+    }
     Ok(())
+}
+
+/// Servers an Agent Plugins `mcp.json` declares, already checked.
+pub fn checked_servers(file: &str, servers: Vec<super::agent_plugin::Server>, draft: &mut Draft) {
+    draft.read(file);
+    for server in servers {
+        let start = match server.transport.as_str() {
+            "stdio" => format!("runs `{}`", server.target),
+            transport => format!("connects to {} ({transport})", server.target),
+        };
+        draft.notes.push(Note::new(
+            file,
+            "mcp server",
+            format!("MCP server `{}` {start}: its tools are loaded at start, but no file names them, so there is no `eager-load` for them", server.name),
+        ));
+        draft.servers.push(server);
+    }
 }
 
 /// A subagent: its listing and its prompt.
@@ -382,7 +450,13 @@ pub fn agent(file: &InputFile, config: &Config, draft: &mut Draft) {
         comments.push(format!(
             "the subagent `{written}` is named `{name}` in the language"
         ));
+        notes.push(super::renamed(&file.path, "subagent", written, &name));
     }
+    let what = if is_copilot_agent(&file.path) {
+        "the GitHub Copilot custom agent"
+    } else {
+        "the subagent"
+    };
     if let Some(tools) = front.list("tools") {
         comments.push(tool_vocabulary("tools", &tools, config, draft));
     }
@@ -393,7 +467,7 @@ pub fn agent(file: &InputFile, config: &Config, draft: &mut Draft) {
                 id: format!("agent-{name}"),
                 source: file.path.clone(),
                 comments: vec![format!(
-                    "from {}: the subagent `{name}`, as the main agent sees it when deciding to delegate",
+                    "from {}: {what} `{name}`, as the main agent sees it when deciding to delegate",
                     file.path
                 )],
                 notes: std::mem::take(&mut notes),
@@ -408,7 +482,7 @@ pub fn agent(file: &InputFile, config: &Config, draft: &mut Draft) {
         )),
     }
     let origin = format!(
-        "from {}: the subagent `{name}`'s own system prompt, told when the agent delegates to it",
+        "from {}: {what} `{name}`'s own system prompt, told when the agent delegates to it",
         file.path
     );
     let prompt = Prompt {
@@ -420,12 +494,18 @@ pub fn agent(file: &InputFile, config: &Config, draft: &mut Draft) {
     push_prompt(draft, file, prompt, comments, notes, body);
 }
 
+/// Whether a subagent file is a Copilot custom agent.
+fn is_copilot_agent(path: &str) -> bool {
+    path.ends_with(".agent.md") || format!("/{path}").contains("/.github/agents/")
+}
+
 const COMMAND_MAPPED: &[&str] = &[
     "description",
     "allowed-tools",
     "argument-hint",
     "disable-model-invocation",
     "hide-from-slash-command-tool",
+    "tools",
 ];
 
 /// A slash command: its listing and its text.
@@ -436,7 +516,9 @@ pub fn command(file: &InputFile, config: &Config, draft: &mut Draft) {
     let written = stem(&file.path);
     let name = kebab(written, "command");
     let body = body_text(document.body);
-    let tool = if file.path.contains(".cursor/") {
+    let tool = if file.path.ends_with(".prompt.md") {
+        "GitHub Copilot prompt file"
+    } else if file.path.contains(".cursor/") {
         "Cursor"
     } else {
         "Claude Code"
@@ -449,8 +531,10 @@ pub fn command(file: &InputFile, config: &Config, draft: &mut Draft) {
             "the command `/{written}` is named `{name}` in the language"
         ));
     }
-    if let Some(tools) = front.list("allowed-tools") {
-        comments.push(tool_vocabulary("allowed-tools", &tools, config, draft));
+    for key in ["allowed-tools", "tools"] {
+        if let Some(tools) = front.list(key) {
+            comments.push(tool_vocabulary(key, &tools, config, draft));
+        }
     }
     let hidden = front.flag("disable-model-invocation") == Some(true)
         || front.flag("hide-from-slash-command-tool") == Some(true);
@@ -492,7 +576,7 @@ pub fn command(file: &InputFile, config: &Config, draft: &mut Draft) {
 }
 
 /// Shell expansions and argument placeholders of a command's text.
-fn expansions(file: &str, body: &str) -> Vec<Note> {
+pub(super) fn expansions(file: &str, body: &str) -> Vec<Note> {
     let mut notes = Vec::new();
     let commands: Vec<String> = body
         .split("!`")
@@ -515,10 +599,12 @@ fn expansions(file: &str, body: &str) -> Vec<Note> {
             .detail(commands.join(", ")),
         );
     }
-    let placeholders = ["$ARGUMENTS", "$1", "$2", "$3"]
+    let mut placeholders = ["$ARGUMENTS", "$1", "$2", "$3"]
         .into_iter()
         .filter(|placeholder| body.contains(placeholder))
+        .map(str::to_string)
         .collect::<Vec<_>>();
+    placeholders.extend(super::copilot::prompt_variables(body));
     if !placeholders.is_empty() {
         notes.push(Note::new(
             file,
@@ -564,7 +650,12 @@ pub fn hooks(file: &InputFile, draft: &mut Draft) -> Result<(), Failure> {
 
 /// `{ Event: [ { matcher, hooks: [handler] } | handler ] }`; `description`
 /// is what the hooks file says about itself.
-fn hook_events(file: &InputFile, description: Option<&str>, hooks: &Value, draft: &mut Draft) {
+pub(super) fn hook_events(
+    file: &InputFile,
+    description: Option<&str>,
+    hooks: &Value,
+    draft: &mut Draft,
+) {
     let Value::Object(events) = hooks else { return };
     for (event, groups) in events {
         let groups: Vec<&Value> = match groups {
@@ -592,7 +683,11 @@ fn hook(
     handler: &Value,
     draft: &mut Draft,
 ) {
-    let command = handler.get("command").and_then(Value::as_str);
+    // Copilot's hooks say `bash` (and `powershell`) where Claude Code says
+    // `command`.
+    let command = ["command", "bash", "powershell"]
+        .into_iter()
+        .find_map(|key| handler.get(key).and_then(Value::as_str));
     let kind = handler
         .get("type")
         .and_then(Value::as_str)
@@ -643,7 +738,7 @@ fn hook(
         .as_object()
         .into_iter()
         .flatten()
-        .filter(|(key, _)| !matches!(key.as_str(), "command" | "type"))
+        .filter(|(key, _)| Some(key.as_str()) != command_key(handler) && key.as_str() != "type")
         .map(|(key, value)| format!("{key} {}", display(value)))
         .collect();
     if !settings.is_empty() {
@@ -661,6 +756,13 @@ fn hook(
             arguments: vec![("command".into(), command.to_string())],
         },
     });
+}
+
+/// The key a hook handler's command is under.
+fn command_key(handler: &Value) -> Option<&'static str> {
+    ["command", "bash", "powershell"]
+        .into_iter()
+        .find(|key| handler.get(*key).is_some_and(Value::is_string))
 }
 
 /// A JSON value on one line: strings without quotes, the rest as JSON.

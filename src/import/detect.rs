@@ -43,15 +43,65 @@ pub enum FileKind {
     Hooks,
     /// `.claude/settings*.json`, which may hold hooks.
     Settings,
-    /// `.mcp.json`: the MCP servers a plugin or project starts.
-    McpServers,
+    /// MCP servers a plugin or project starts, by the file that lists them.
+    McpServers(McpFile),
+    /// A GitHub Copilot custom agent: `*.agent.md`, or Markdown in
+    /// `.github/agents/`.
+    CopilotAgent,
+    /// A Copilot prompt file, `*.prompt.md`: a command a person runs.
+    PromptFile,
+    /// A Copilot chat mode, `*.chatmode.md`: a mode a person selects.
+    ChatMode,
+    /// Copilot hooks: a JSON object with `"version": 1` and `hooks`.
+    CopilotHooks,
     /// An MCP bundle manifest.
     Bundle,
+}
+
+impl FileKind {
+    /// The format in a few words, for the report.
+    pub fn label(&self) -> &'static str {
+        match self {
+            FileKind::Skill => "Agent Skill",
+            FileKind::Agent => "subagent",
+            FileKind::Command { cursor: false } => "command",
+            FileKind::Command { cursor: true } => "Cursor command",
+            FileKind::CursorRule => "Cursor rule",
+            FileKind::Instructions => "instruction file",
+            FileKind::PluginManifest(Host::AgentPlugins) => "Agent Plugins manifest",
+            FileKind::PluginManifest(_) => "plugin manifest",
+            FileKind::Hooks | FileKind::Settings => "Claude Code hooks or settings",
+            FileKind::McpServers(McpFile::Claude) => "`.mcp.json`",
+            FileKind::McpServers(McpFile::AgentPlugins) => "Agent Plugins `mcp.json`",
+            FileKind::McpServers(McpFile::VsCode) => "VS Code `mcp.json`",
+            FileKind::McpServers(McpFile::Project) => "project `mcp.json`",
+            FileKind::CopilotAgent => "Copilot custom agent",
+            FileKind::PromptFile => "Copilot prompt file",
+            FileKind::ChatMode => "Copilot chat mode",
+            FileKind::CopilotHooks => "Copilot hooks",
+            FileKind::Bundle => "MCP bundle manifest",
+        }
+    }
+}
+
+/// The file that lists MCP servers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum McpFile {
+    /// Claude Code's `.mcp.json`.
+    Claude,
+    /// An Agent Plugins package's `mcp.json`, beside its `plugin.json`.
+    AgentPlugins,
+    /// VS Code's `.vscode/mcp.json` (`servers`, `inputs`).
+    VsCode,
+    /// A project's own `mcp.json` elsewhere (`mcpServers` or `servers`).
+    Project,
 }
 
 /// The agent a plugin manifest was written for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Host {
+    /// The vendor-neutral Agent Plugins format: a root `plugin.json`.
+    AgentPlugins,
     Claude,
     Codex,
     Cursor,
@@ -62,6 +112,7 @@ pub enum Host {
 impl Host {
     pub fn as_str(self) -> &'static str {
         match self {
+            Host::AgentPlugins => "Agent Plugins",
             Host::Claude => "Claude Code",
             Host::Codex => "Codex",
             Host::Cursor => "Cursor",
@@ -168,6 +219,21 @@ impl Layout {
             return Ok(FileKind::CursorRule);
         }
         let markdown = lower.ends_with(".md");
+        // A skill's folder holds its resources: a template `AGENTS.md` in
+        // its assets is text the skill may hand out, not an instruction
+        // file of the project.
+        if markdown && self.in_skill(folder) {
+            return Err("a skill's resource: loaded only when the skill's body asks for it");
+        }
+        if lower.ends_with(".agent.md") || (markdown && folder_is(folder, ".github/agents")) {
+            return Ok(FileKind::CopilotAgent);
+        }
+        if lower.ends_with(".prompt.md") {
+            return Ok(FileKind::PromptFile);
+        }
+        if lower.ends_with(".chatmode.md") {
+            return Ok(FileKind::ChatMode);
+        }
         if markdown && is_instructions(path) {
             return Ok(FileKind::Instructions);
         }
@@ -193,12 +259,18 @@ impl Layout {
                 return Ok(FileKind::Settings);
             }
             if name == ".mcp.json" {
-                return Ok(FileKind::McpServers);
+                return Ok(FileKind::McpServers(McpFile::Claude));
+            }
+            if name == "mcp.json" {
+                return Ok(FileKind::McpServers(if parent == ".vscode" {
+                    McpFile::VsCode
+                } else if self.plugin_roots.contains(folder) {
+                    McpFile::AgentPlugins
+                } else {
+                    McpFile::Project
+                }));
             }
             return classify_json(text);
-        }
-        if markdown && self.in_skill(folder) {
-            return Err("a skill's resource: loaded only when the skill's body asks for it");
         }
         if markdown {
             return Err("Markdown that no agent loads by convention (documentation, examples)");
@@ -271,20 +343,28 @@ fn plugin_manifest_host(path: &str) -> Option<Host> {
         return None;
     }
     let folder = name_of(folder_of(path));
-    PLUGIN_FOLDERS
+    let host = PLUGIN_FOLDERS
         .iter()
         .find(|(name, _)| *name == folder)
-        .map(|(_, host)| *host)
+        .map(|(_, host)| *host);
+    // A `plugin.json` in no host's folder is the package's own, at its
+    // root: the Agent Plugins manifest.
+    Some(host.unwrap_or(Host::AgentPlugins))
 }
 
 /// The plugin root a plugin manifest makes, if `path` is one.
-fn plugin_root_of_manifest(path: &str) -> Option<String> {
+pub fn plugin_root_of_manifest(path: &str) -> Option<String> {
     let host = plugin_manifest_host(path)?;
     let folder = folder_of(path);
     Some(match host {
-        Host::Gemini => folder.to_string(),
+        Host::Gemini | Host::AgentPlugins => folder.to_string(),
         _ => folder_of(folder).to_string(),
     })
+}
+
+/// Whether `folder` is `tail` or ends with `/tail`.
+fn folder_is(folder: &str, tail: &str) -> bool {
+    folder == tail || folder.ends_with(&format!("/{tail}"))
 }
 
 fn is_instructions(path: &str) -> bool {
@@ -303,6 +383,13 @@ fn classify_json(text: &str) -> Result<FileKind, &'static str> {
     };
     if object.contains_key("dxt_version") || object.contains_key("manifest_version") {
         return Ok(FileKind::Bundle);
+    }
+    if object.get("version").and_then(serde_json::Value::as_u64) == Some(1)
+        && object
+            .get("hooks")
+            .is_some_and(serde_json::Value::is_object)
+    {
+        return Ok(FileKind::CopilotHooks);
     }
     let schema = object
         .get("$schema")

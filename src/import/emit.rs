@@ -61,6 +61,9 @@ pub struct Draft {
     /// Tools the sources name (`allowed-tools`, `tools`), and whether the
     /// workspace declares each.
     pub vocabulary: BTreeMap<String, bool>,
+    /// MCP servers the sources declare, kept in the report and the header:
+    /// the language has no counterpart for a server.
+    pub servers: Vec<super::agent_plugin::Server>,
 }
 
 #[derive(Debug, Clone)]
@@ -173,6 +176,7 @@ impl Draft {
             contributors: Vec::new(),
             files: Vec::new(),
             vocabulary: BTreeMap::new(),
+            servers: Vec::new(),
         }
     }
 
@@ -260,6 +264,11 @@ pub fn emit(draft: &Draft, owner: Owner, config: &Config) -> Manifest {
         notes,
         files: draft.files.clone(),
         vocabulary: draft.vocabulary.clone(),
+        servers: draft
+            .servers
+            .iter()
+            .map(|server| server.name.clone())
+            .collect(),
     }
 }
 

@@ -14,9 +14,15 @@
 //! - [`read`]: a source folder → files in memory (only the candidates are
 //!   read), with the attribution of the folder when one is recorded;
 //! - [`detect`]: which format each file is, and which plugin it belongs to;
-//! - one importer per format: [`skill`], [`claude_plugin`], [`cursor`],
-//!   [`instructions`], [`mcpb`], each turning files into a [`emit::Draft`],
-//!   with [`activation`] for when a conditional text applies;
+//! - one importer per format: [`skill`], [`claude_plugin`], [`copilot`],
+//!   [`cursor`], [`instructions`], [`mcpb`], and Agent Plugins packages
+//!   ([`package`], on the rules of [`agent_plugin`]), each turning files
+//!   into a [`emit::Draft`], with [`activation`] for when a conditional
+//!   text applies;
+//! - what is wrong with the sources as their own formats see it,
+//!   [`problem::Problem`]s found while reading and by [`checks`]: notes of
+//!   the import, and the diagnostics of `contrib check` on the sources in
+//!   place ([`in_place`]);
 //! - [`emit`]: drafts → manifest text in the canonical layout, with budgets
 //!   measured by the workspace's tokenizer;
 //! - [`report`]: the summary table, with what the checker finds.
@@ -24,13 +30,19 @@
 //! The mapping is documented in `docs/import.md`.
 
 mod activation;
+pub mod agent_plugin;
+mod checks;
 mod claude_plugin;
+mod copilot;
 mod cursor;
 pub mod detect;
 pub mod emit;
 pub mod frontmatter;
+mod in_place;
 mod instructions;
 mod mcpb;
+mod package;
+pub mod problem;
 pub mod read;
 pub mod report;
 mod skill;
@@ -40,9 +52,11 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 use crate::config::Config;
 use crate::ir::{ActivationKind, Kind, Owner, Placement};
 
-use detect::{FileKind, Layout, Unit};
+use detect::{FileKind, Host, Layout, McpFile, Unit};
 use emit::Draft;
 
+pub use in_place::{check_in_place, Checked};
+pub use problem::{Problem, ProblemKind};
 pub use read::{read_tree, InputFile, SourceTree};
 
 /// Which files to import.
@@ -63,6 +77,15 @@ pub enum Format {
     Instructions,
     /// MCP bundle manifests (`manifest.json`, formerly DXT).
     Mcpb,
+    /// GitHub Copilot: custom agents, prompt files, chat modes, hooks,
+    /// instructions and skills under `.github/`.
+    Copilot,
+    /// Agent Plugins packages: a root `plugin.json`, `skills/*/SKILL.md`,
+    /// `mcp.json`.
+    AgentPlugin,
+    /// MCP server configurations: `.mcp.json`, `mcp.json`,
+    /// `.vscode/mcp.json`.
+    Mcp,
 }
 
 impl Format {
@@ -79,7 +102,7 @@ impl Format {
                     | FileKind::PluginManifest(_)
                     | FileKind::Hooks
                     | FileKind::Settings
-                    | FileKind::McpServers
+                    | FileKind::McpServers(_)
             ),
             Format::Cursor => matches!(
                 kind,
@@ -87,6 +110,23 @@ impl Format {
             ),
             Format::Instructions => matches!(kind, FileKind::Instructions),
             Format::Mcpb => matches!(kind, FileKind::Bundle),
+            Format::Copilot => matches!(
+                kind,
+                FileKind::CopilotAgent
+                    | FileKind::PromptFile
+                    | FileKind::ChatMode
+                    | FileKind::CopilotHooks
+                    | FileKind::Instructions
+                    | FileKind::Skill
+                    | FileKind::McpServers(McpFile::VsCode)
+            ),
+            Format::AgentPlugin => matches!(
+                kind,
+                FileKind::PluginManifest(Host::AgentPlugins)
+                    | FileKind::Skill
+                    | FileKind::McpServers(McpFile::AgentPlugins)
+            ),
+            Format::Mcp => matches!(kind, FileKind::McpServers(_)),
         }
     }
 }
@@ -121,6 +161,10 @@ pub struct Imported {
     pub files_read: usize,
     pub skipped: Vec<Skipped>,
     pub failures: Vec<Failure>,
+    /// What the sources' own formats say is wrong with them, located.
+    pub problems: Vec<Problem>,
+    /// Files of each format taken for import, by the format's label.
+    pub formats: BTreeMap<&'static str, usize>,
 }
 
 /// One written manifest.
@@ -138,6 +182,8 @@ pub struct Manifest {
     pub files: Vec<String>,
     /// Tools the sources name, and whether the workspace declares each.
     pub vocabulary: BTreeMap<String, bool>,
+    /// The MCP servers its sources declare, by name.
+    pub servers: Vec<String>,
 }
 
 /// A contributor the import produced.
@@ -264,6 +310,25 @@ fn import_into(
     }
 
     let mut failures = tree.failures.clone();
+    let mut problems = Vec::new();
+    let paths: HashSet<&str> = tree
+        .files
+        .iter()
+        .map(|file| file.path.as_str())
+        .chain(tree.skipped.iter().map(|skipped| skipped.file.as_str()))
+        .collect();
+    let mut checked = Vec::new();
+    let known = checks::Known::new(&paths);
+    for files in units.values() {
+        let package = files.iter().any(|(file, kind)| {
+            *kind == FileKind::PluginManifest(Host::AgentPlugins)
+                && layout.unit(&file.path, kind) == Unit::Folder(folder_of(&file.path).to_string())
+        });
+        for (file, kind) in files {
+            let in_package = package && *kind == FileKind::Skill;
+            checked.extend(checks::file_problems(file, kind, &known, in_package));
+        }
+    }
     let mut drafts = Vec::new();
     for (unit, files) in &units {
         let mut draft = Draft::new(&scope, &unit_name(unit, &tree.name));
@@ -276,8 +341,17 @@ fn import_into(
                     }
                 }
             }
-            Unit::Folder(root) => plugin(root, files, config, &mut draft, &mut failures),
+            Unit::Folder(root) => {
+                let mut found = Found {
+                    failures: &mut failures,
+                    problems: &mut problems,
+                    paths: &paths,
+                    scope_given: options.scope.is_some(),
+                };
+                plugin(root, files, config, &mut draft, &mut found)
+            }
         }
+        hidden_notes(&mut draft, &checked);
         within_limits(&mut draft, &mut failures);
         // A unit whose every file failed has nothing to write.
         if !draft.files.is_empty() {
@@ -288,7 +362,7 @@ fn import_into(
     let mut manifests = Vec::new();
     let mut files_read = BTreeSet::new();
     for (unit, mut draft) in drafts {
-        draft.name = distinct_name(&scope, &draft.name, unit, names);
+        draft.name = distinct_name(&draft.scope, &draft.name, unit, names);
         let manifest = emit::emit(&draft, options.owner, config);
         if manifest.text.len() > crate::limits::MAX_FILE_BYTES {
             failures.push(Failure {
@@ -304,12 +378,47 @@ fn import_into(
         manifests.push(manifest);
     }
     skipped.sort_by(|a, b| a.file.cmp(&b.file));
+    problems.extend(checked);
+    problems.sort_by(|a, b| (&a.file, a.span.start).cmp(&(&b.file, b.span.start)));
+    problems.dedup();
+    let mut formats = BTreeMap::new();
+    for (_, kind) in units.values().flatten() {
+        *formats.entry(kind.label()).or_insert(0) += 1;
+    }
     Imported {
+        formats,
         source: tree.name.clone(),
         manifests,
         files_read: files_read.len(),
         skipped,
         failures,
+        problems,
+    }
+}
+
+/// What reading a folder unit finds besides its draft.
+pub(crate) struct Found<'a> {
+    pub failures: &'a mut Vec<Failure>,
+    pub problems: &'a mut Vec<Problem>,
+    /// Every path of the source, read or skipped.
+    pub paths: &'a HashSet<&'a str>,
+    /// Whether `--scope` was given (a dotted Agent Plugins name gives the
+    /// scope otherwise).
+    pub scope_given: bool,
+}
+
+/// A warning for each invisible character in the plugin's sources: the
+/// manifest writes it as an escape (`\u{2060}`), which `hidden-character`
+/// accepts as meant, yet the model still receives the character.
+fn hidden_notes(draft: &mut Draft, checked: &[Problem]) {
+    for problem in checked {
+        if problem.kind == ProblemKind::InvisibleCharacter && draft.files.contains(&problem.file) {
+            draft.notes.push(Note::warning(
+                &problem.file,
+                "hidden",
+                format!("{}; the manifest writes it as an escape", problem.message),
+            ));
+        }
     }
 }
 
@@ -351,6 +460,9 @@ fn format_name(format: Format) -> &'static str {
         Format::Cursor => "cursor",
         Format::Instructions => "instructions",
         Format::Mcpb => "mcpb",
+        Format::Copilot => "copilot",
+        Format::AgentPlugin => "agent-plugin",
+        Format::Mcp => "mcp",
     }
 }
 
@@ -418,9 +530,9 @@ fn plugin(
     files: &[(&InputFile, FileKind)],
     config: &Config,
     draft: &mut Draft,
-    failures: &mut Vec<Failure>,
+    found: &mut Found,
 ) {
-    let of = |wanted: fn(&FileKind) -> bool| -> Vec<&InputFile> {
+    let of = |wanted: &dyn Fn(&FileKind) -> bool| -> Vec<&InputFile> {
         let mut chosen: Vec<&InputFile> = files
             .iter()
             .filter(|(_, kind)| wanted(kind))
@@ -429,13 +541,25 @@ fn plugin(
         chosen.sort_by(|a, b| a.path.cmp(&b.path));
         chosen
     };
+    let package = of(&|kind| *kind == FileKind::PluginManifest(Host::AgentPlugins))
+        .into_iter()
+        .find(|file| folder_of(&file.path) == root);
+    let package = match package {
+        Some(file) => match package::read(root, file, files, draft, found) {
+            Some(package) => Some(package),
+            // A refused plugin: none of its components is read.
+            None => return,
+        },
+        None => None,
+    };
     let mut always_loaded = claude_plugin::manifests(
         root,
-        &of(|kind| matches!(kind, FileKind::PluginManifest(_))),
+        &of(&|kind| matches!(kind, FileKind::PluginManifest(host) if *host != Host::AgentPlugins)),
         draft,
-        failures,
+        found.failures,
+        package.is_some(),
     );
-    let mut instruction_files = of(|kind| matches!(kind, FileKind::Instructions));
+    let mut instruction_files = of(&|kind| matches!(kind, FileKind::Instructions));
     instruction_files.sort_by_key(|file| instructions::folder_order(&file.path));
     let siblings: Vec<&str> = instruction_files
         .iter()
@@ -452,28 +576,56 @@ fn plugin(
                 .or_insert(why);
         }
     }
-    for file in of(|kind| matches!(kind, FileKind::CursorRule)) {
+    for file in of(&|kind| matches!(kind, FileKind::CursorRule)) {
         cursor::import(file, draft);
     }
-    for file in of(|kind| matches!(kind, FileKind::Skill)) {
+    for file in of(&|kind| matches!(kind, FileKind::Skill)) {
+        if let Some(package) = &package {
+            if !package.skills.contains(&file.path) {
+                continue;
+            }
+        }
         skill::import(file, &always_loaded, config, draft);
     }
-    for file in of(|kind| matches!(kind, FileKind::Agent)) {
+    for file in of(&|kind| matches!(kind, FileKind::Agent | FileKind::CopilotAgent)) {
         claude_plugin::agent(file, config, draft);
     }
-    for file in of(|kind| matches!(kind, FileKind::Command { .. })) {
+    for file in of(&|kind| matches!(kind, FileKind::Command { .. } | FileKind::PromptFile)) {
         claude_plugin::command(file, config, draft);
     }
-    for file in of(|kind| matches!(kind, FileKind::Hooks | FileKind::Settings)) {
+    for file in of(&|kind| matches!(kind, FileKind::ChatMode)) {
+        copilot::chat_mode(file, config, draft);
+    }
+    for file in of(&|kind| {
+        matches!(
+            kind,
+            FileKind::Hooks | FileKind::Settings | FileKind::CopilotHooks
+        )
+    }) {
         if let Err(failure) = claude_plugin::hooks(file, draft) {
-            failures.push(failure);
+            found.failures.push(failure);
         }
     }
-    for file in of(|kind| matches!(kind, FileKind::McpServers)) {
+    for file in of(&|kind| matches!(kind, FileKind::McpServers(_))) {
+        if package.is_some() && folder_of(&file.path) == root && file.path.ends_with("/mcp.json")
+            || package.is_some() && root.is_empty() && file.path == "mcp.json"
+        {
+            continue;
+        }
         if let Err(failure) = claude_plugin::mcp_servers(file, draft) {
-            failures.push(failure);
+            found.failures.push(failure);
         }
     }
+}
+
+/// The note for a name the language writes differently: reported, never
+/// silently changed.
+pub(crate) fn renamed(file: &str, what: &str, written: &str, name: &str) -> Note {
+    Note::new(
+        file,
+        "name",
+        format!("the {what} `{written}` is written `{name}`: names are lowercase kebab-case in the language"),
+    )
 }
 
 /// Skills the sources say are always loaded, by skill folder, with why.

@@ -106,14 +106,65 @@ pub fn read_tree(path: &Path) -> Result<SourceTree, String> {
         absolute.clone()
     } else {
         let parent = absolute.parent().map(Path::to_path_buf).unwrap_or_default();
-        let name = file_name(&absolute);
-        read_file(&Root::open(&parent)?, &absolute, &name, &mut tree);
-        parent
+        let root = plugin_root_above(&parent).unwrap_or(parent);
+        let opened = Root::open(&root)?;
+        let relative = |path: &Path| {
+            path.strip_prefix(&root)
+                .map(|relative| relative.to_string_lossy().replace('\\', "/"))
+                .unwrap_or_else(|_| file_name(path))
+        };
+        read_file(&opened, &absolute, &relative(&absolute), &mut tree);
+        // The manifests that give the file its meaning (which plugin it
+        // belongs to, what it is called), and nothing else of the folder.
+        for manifest in ROOT_MANIFESTS {
+            let path = root.join(manifest);
+            if path != absolute && std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
+                read_file(&opened, &path, &relative(&path), &mut tree);
+            }
+        }
+        root
     };
     tree.name = file_name(&root);
     tree.files.sort_by(|a, b| a.path.cmp(&b.path));
     tree.attribution = attribution(&root);
     Ok(tree)
+}
+
+/// The files at a plugin's root that say it is one.
+const ROOT_MANIFESTS: &[&str] = &[
+    "plugin.json",
+    ".claude-plugin/plugin.json",
+    ".codex-plugin/plugin.json",
+    ".cursor-plugin/plugin.json",
+    ".kimi-plugin/plugin.json",
+    "gemini-extension.json",
+];
+
+/// What a project's top holds, for a file in its `.github/`, `.claude/` or
+/// `.cursor/` folder.
+const PROJECT_FOLDERS: &[&str] = &[".github", ".claude", ".cursor"];
+
+/// The plugin or project a file in `folder` belongs to: the nearest folder
+/// at or above it that holds a plugin manifest, or whose `.github/`,
+/// `.claude/` or `.cursor/` the file is in. The search stops at a
+/// repository's top (a `.git` folder).
+fn plugin_root_above(folder: &Path) -> Option<std::path::PathBuf> {
+    for candidate in folder.ancestors() {
+        let holds = |name: &str| std::fs::symlink_metadata(candidate.join(name)).is_ok();
+        if ROOT_MANIFESTS.iter().any(|manifest| holds(manifest)) {
+            return Some(candidate.to_path_buf());
+        }
+        let inside_tool_folder = PROJECT_FOLDERS
+            .iter()
+            .any(|tool| holds(tool) && folder.starts_with(candidate.join(tool)));
+        if inside_tool_folder {
+            return Some(candidate.to_path_buf());
+        }
+        if holds(".git") {
+            return None;
+        }
+    }
+    None
 }
 
 fn file_name(path: &Path) -> String {

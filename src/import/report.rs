@@ -152,7 +152,9 @@ pub fn summarize(imported: &Imported, config: &Config) -> Summary {
 pub fn render(summaries: &[Summary], imports: &[Imported], details: bool) -> String {
     let mut out = String::from("## Import report\n\n");
     sources_table(&mut out, summaries);
+    formats_table(&mut out, imports);
     findings_table(&mut out, summaries);
+    problems_table(&mut out, imports);
     not_mapped_table(&mut out, summaries);
     conventions(&mut out, summaries, imports);
     if details {
@@ -246,6 +248,68 @@ fn findings_table(out: &mut String, summaries: &[Summary]) {
             finding.code,
             finding.name,
             finding.severity.as_str(),
+        ));
+    }
+    out.push('\n');
+}
+
+/// Files taken for import, by format, and in which sources.
+fn formats_table(out: &mut String, imports: &[Imported]) {
+    let mut formats: BTreeMap<&str, Vec<(String, usize)>> = BTreeMap::new();
+    for imported in imports {
+        for (format, count) in &imported.formats {
+            formats
+                .entry(format)
+                .or_default()
+                .push((imported.source.clone(), *count));
+        }
+    }
+    if formats.is_empty() {
+        return;
+    }
+    out.push_str("### Files read, by format\n\n| format | files | in |\n|---|---:|---|\n");
+    for (format, sources) in formats {
+        let (count, within) = count_within(&sources);
+        out.push_str(&format!("| {format} | {count} | {within} |\n"));
+    }
+    out.push('\n');
+}
+
+/// What the sources' own formats say is wrong with them (as `contrib
+/// check` reports it in place), by rule.
+fn problems_table(out: &mut String, imports: &[Imported]) {
+    // By code, which orders the rules as `contrib rules` does.
+    let mut rules: BTreeMap<&'static str, Vec<(String, usize)>> = BTreeMap::new();
+    for imported in imports {
+        let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
+        for problem in &imported.problems {
+            *counts.entry(problem.kind.rule().code).or_insert(0) += 1;
+        }
+        for (code, count) in counts {
+            rules
+                .entry(code)
+                .or_default()
+                .push((imported.source.clone(), count));
+        }
+    }
+    out.push_str("### What the sources' own formats say (`contrib check` on the sources)\n\n");
+    if rules.is_empty() {
+        out.push_str("Nothing.\n\n");
+        return;
+    }
+    out.push_str("| code | rule | severity | count | in |\n|---|---|---|---:|---|\n");
+    for (code, sources) in rules {
+        let Some(rule) = crate::rules::find(code) else {
+            continue;
+        };
+        let severity = rule
+            .default_level
+            .severity()
+            .map_or("allowed", |severity| severity.as_str());
+        let (count, within) = count_within(&sources);
+        out.push_str(&format!(
+            "| {code} | `{}` | {severity} | {count} | {within} |\n",
+            rule.name
         ));
     }
     out.push('\n');

@@ -24,6 +24,7 @@
 
 use super::emit::{Content, Draft, DraftContributor};
 use super::frontmatter;
+use super::problem::{first_line, frontmatter_key, Problem, ProblemKind};
 use super::{
     body_text, folder_of, frontmatter_notes, tool_vocabulary, AlwaysLoaded, InputFile, Note,
 };
@@ -46,9 +47,12 @@ pub fn import(file: &InputFile, always_loaded: &AlwaysLoaded, config: &Config, d
     let front = &document.frontmatter;
     let folder = folder_of(&file.path);
     let folder_name = folder.rsplit('/').next().unwrap_or(folder);
-    let name = super::emit::kebab(front.text("name").unwrap_or(folder_name), "skill");
+    let written = front.text("name").unwrap_or(folder_name);
+    let name = super::emit::kebab(written, "skill");
     let body = body_text(document.body);
     let tokens = config.tokenizer.count(&body);
+    let mut renamed =
+        (written != name).then(|| super::renamed(&file.path, "skill", written, &name));
 
     let mut comments = vec![format!("from {}: the Agent Skill `{name}`", file.path)];
     if let Some(version) = front.text("version") {
@@ -69,7 +73,15 @@ pub fn import(file: &InputFile, always_loaded: &AlwaysLoaded, config: &Config, d
             "its body ({tokens} tokens) stays a skill reference, read when the skill is used"
         ));
     }
-    let notes = frontmatter_notes(&file.path, front, MAPPED);
+    let mut notes = frontmatter_notes(&file.path, front, MAPPED);
+    notes.extend(renamed.take());
+    if body.contains("$ARGUMENTS") {
+        notes.push(Note::new(
+            &file.path,
+            "arguments",
+            "takes the person's arguments (`$ARGUMENTS`) when run as a command; the language has no variable for them, so they stay literal",
+        ));
+    }
 
     if front.flag("disable-model-invocation") == Some(true) {
         comments.push(
@@ -127,4 +139,192 @@ pub fn import(file: &InputFile, always_loaded: &AlwaysLoaded, config: &Config, d
             content: Content::SkillLoad { skill: name, body },
         });
     }
+}
+
+/// The frontmatter fields the Agent Skills specification defines.
+const SPECIFIED: &[&str] = &[
+    "name",
+    "description",
+    "license",
+    "compatibility",
+    "allowed-tools",
+    "metadata",
+];
+
+/// Checks a `SKILL.md` against the Agent Skills specification: the
+/// frontmatter can be read, `name` follows the naming rules and is its
+/// folder's name, `description` is there and at most 1,024 characters.
+/// `strict` (a skill an Agent Plugins client discovers) also refuses
+/// fields the specification does not define, as its reference does.
+/// Returns whether a client loads the skill.
+pub fn validate(path: &str, text: &str, strict: bool, problems: &mut Vec<Problem>) -> bool {
+    let before = problems.len();
+    let folder = folder_of(path);
+    let folder_name = folder.rsplit('/').next().unwrap_or(folder);
+    let mut skip = |span, message: String, label: &str, help: &str| {
+        problems.push(Problem::new(
+            path,
+            span,
+            ProblemKind::InvalidSkill,
+            message,
+            label,
+            help,
+        ));
+    };
+    let document = frontmatter::split(text);
+    let front = &document.frontmatter;
+    if front.entries.is_empty() && front.problems.is_empty() {
+        skip(
+            first_line(text),
+            "the skill has no frontmatter, so clients skip it".into(),
+            "no `---` frontmatter",
+            "start the file with `---`, `name: …`, `description: …`, `---`",
+        );
+        return false;
+    }
+    if let Some((key, why)) = broken_yaml(text) {
+        skip(
+            frontmatter_key(text, &key),
+            format!("the frontmatter is not valid YAML ({why}), so clients skip the skill"),
+            "not valid YAML",
+            "close the bracket or quote, or quote the whole value",
+        );
+        return false;
+    }
+    match front.text("name") {
+        // Claude Code names a skill without one after its folder; an Agent
+        // Plugins client, held to the specification, skips it.
+        None if !strict => {}
+        None => skip(
+            first_line(text),
+            "the skill has no `name`, so clients skip it".into(),
+            "no `name` in the frontmatter",
+            &format!("add `name: {folder_name}`"),
+        ),
+        Some(name) => {
+            if let Err(why) = check_skill_name(name) {
+                skip(
+                    frontmatter_key(text, "name"),
+                    format!("the skill name `{name}` {why}, so clients skip it"),
+                    "invalid name",
+                    "use 1 to 64 lowercase letters, digits and `-`, without `--` or a `-` at either end",
+                );
+            } else if name != folder_name {
+                skip(
+                    frontmatter_key(text, "name"),
+                    format!("the skill is named `{name}` but its folder is `{folder_name}`, so clients skip it"),
+                    "not the folder's name",
+                    &format!("name the skill `{folder_name}`, or rename its folder to `{name}`"),
+                );
+            }
+        }
+    }
+    match front.text("description") {
+        None => skip(
+            first_line(text),
+            "the skill has no `description`, so clients skip it".into(),
+            "no `description` in the frontmatter",
+            "add `description: …`, saying what the skill does and when to use it",
+        ),
+        Some(description) if description.trim().is_empty() => skip(
+            frontmatter_key(text, "description"),
+            "the skill's `description` is empty, so clients skip it".into(),
+            "empty",
+            "say what the skill does and when to use it",
+        ),
+        Some(description) if description.chars().count() > 1024 => skip(
+            frontmatter_key(text, "description"),
+            format!(
+                "the skill's `description` is {} characters, over the 1,024 the specification allows, so clients skip it",
+                description.chars().count()
+            ),
+            "too long",
+            "shorten the description to 1,024 characters",
+        ),
+        Some(_) => {}
+    }
+    if let Some(compatibility) = front.text("compatibility") {
+        if compatibility.chars().count() > 500 {
+            skip(
+                frontmatter_key(text, "compatibility"),
+                "the skill's `compatibility` is over 500 characters, so clients skip it".into(),
+                "too long",
+                "shorten `compatibility` to 500 characters",
+            );
+        }
+    }
+    if strict {
+        for entry in front.unmapped(SPECIFIED) {
+            skip(
+                frontmatter_key(text, &entry.key),
+                format!(
+                    "`{}` is not an Agent Skills frontmatter field, so clients skip the skill",
+                    entry.key
+                ),
+                "unknown field",
+                "move it under `metadata`, or remove it",
+            );
+        }
+    }
+    problems.len() == before
+}
+
+/// The Agent Skills naming rules; says what is wrong.
+fn check_skill_name(name: &str) -> Result<(), &'static str> {
+    if name.is_empty() {
+        return Err("is empty");
+    }
+    if name.chars().count() > 64 {
+        return Err("is longer than 64 characters");
+    }
+    if !name
+        .chars()
+        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    {
+        return Err("holds characters other than lowercase letters, digits and `-`");
+    }
+    if name.starts_with('-') || name.ends_with('-') || name.contains("--") {
+        return Err("starts or ends with `-`, or holds `--`");
+    }
+    Ok(())
+}
+
+/// The first frontmatter line strict YAML refuses, as far as the lenient
+/// reader can tell: a flow list or map, or a quoted value, that is never
+/// closed. Returns its key and why.
+fn broken_yaml(text: &str) -> Option<(String, &'static str)> {
+    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+    let mut lines = text.lines();
+    if lines.next()?.trim_end() != "---" {
+        return None;
+    }
+    for line in lines {
+        if line.trim_end() == "---" || line.trim_end() == "..." {
+            break;
+        }
+        if line.starts_with([' ', '\t', '#', '-']) {
+            continue;
+        }
+        let Some((key, value)) = line.split_once(':') else {
+            continue;
+        };
+        let value = value.trim();
+        let balanced = |open: char, close: char| {
+            value.chars().filter(|c| *c == open).count()
+                == value.chars().filter(|c| *c == close).count()
+        };
+        let why = match value.chars().next() {
+            Some('[') if !balanced('[', ']') => "a `[` list is never closed",
+            Some('{') if !balanced('{', '}') => "a `{` map is never closed",
+            Some('"') if value.len() < 2 || !value.ends_with('"') => {
+                "a `\"` string is never closed"
+            }
+            Some('\'') if value.len() < 2 || !value.ends_with('\'') => {
+                "a `'` string is never closed"
+            }
+            _ => continue,
+        };
+        return Some((key.trim().to_string(), why));
+    }
+    None
 }

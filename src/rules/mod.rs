@@ -105,6 +105,16 @@ registry! {
     PERMISSIONS_MISMATCH = ("C0311", "permissions-mismatch", Bundle, Deny, "a bundle's permissions say less than its contributors ask for under the installer's tools"),
     NEEDS_APPROVAL = ("C0312", "needs-approval", Bundle, Deny, "a version asks for more than the workspace approved"),
     WITHDRAWN_VERSION = ("C0313", "withdrawn-version", Bundle, Deny, "a version its catalog has withdrawn"),
+    INVALID_PLUGIN_MANIFEST = ("C0401", "invalid-plugin-manifest", Source, Deny, "a plugin manifest breaks its format, so the plugin is refused"),
+    IGNORED_MANIFEST_FIELD = ("C0402", "ignored-manifest-field", Source, Warn, "a plugin manifest holds a field its format ignores"),
+    INVALID_MCP_CONFIG = ("C0403", "invalid-mcp-config", Source, Deny, "an MCP configuration breaks its format, so MCP is disabled"),
+    INVALID_MCP_SERVER = ("C0404", "invalid-mcp-server", Source, Deny, "an MCP server entry breaks its transport's format, so it is skipped"),
+    INVALID_SKILL = ("C0405", "invalid-skill", Source, Deny, "a skill breaks the Agent Skills specification, so clients skip it"),
+    MISSING_PATH = ("C0406", "missing-path", Source, Deny, "a path a plugin relies on is missing or of the wrong kind"),
+    BROKEN_LINK = ("C0407", "broken-link", Source, Warn, "a relative link or a referenced file is not in the package"),
+    INVISIBLE_CHARACTER = ("C0408", "invisible-character", Source, Deny, "a source holds an invisible character the model still reads"),
+    SHELL_IN_SKILL = ("C0409", "shell-in-skill", Source, Warn, "a skill holds a fenced shell block for the model to run"),
+    UNKNOWN_HOOK_EVENT = ("C0410", "unknown-hook-event", Source, Warn, "a hooks file names an event its agent does not have"),
 }
 
 /// The lints that protect an installer, run again at install and at every
@@ -137,7 +147,7 @@ pub fn is_relaxable(rule: &Rule) -> bool {
 /// language and the policy, and the protective lints.
 pub fn protects_installer(rule: &Rule) -> bool {
     match rule.kind {
-        RuleKind::Language | RuleKind::Policy | RuleKind::Bundle => true,
+        RuleKind::Language | RuleKind::Policy | RuleKind::Bundle | RuleKind::Source => true,
         RuleKind::Lint => PROTECTIVE_LINTS
             .iter()
             .any(|protective| protective.code == rule.code),

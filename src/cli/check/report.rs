@@ -111,6 +111,16 @@ impl Report {
         self.file(path, &checked.source, checked.diagnostics)
     }
 
+    /// Another tool's source checked in place (`SKILL.md`, `plugin.json`),
+    /// under the name it was read by.
+    pub(super) fn source(
+        &mut self,
+        source: &SourceFile,
+        diagnostics: Vec<Diagnostic>,
+    ) -> Result<(), Outcome> {
+        self.file(Path::new(&source.name), source, diagnostics)
+    }
+
     /// One file's diagnostics: recorded, held back by the baseline, or
     /// counted and written.
     fn file(

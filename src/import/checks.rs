@@ -1,0 +1,499 @@
+//! The problems real collections show, beyond each format's own rules:
+//! invisible characters, relative links and referenced files that are not
+//! in the package, shell blocks in skills, manifest paths that do not
+//! exist, hook events an agent does not have, and skills that break the
+//! Agent Skills specification outside an Agent Plugins package.
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+use super::detect::{FileKind, Host};
+use super::problem::{json_span, Problem, ProblemKind};
+use super::{folder_of, skill, InputFile};
+use crate::source::hidden::hidden_chars;
+use crate::source::Span;
+
+/// Claude Code's hook events.
+const CLAUDE_EVENTS: &[&str] = &[
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "Notification",
+    "UserPromptSubmit",
+    "SessionStart",
+    "SessionEnd",
+    "Stop",
+    "SubagentStart",
+    "SubagentStop",
+    "PreCompact",
+    "PermissionRequest",
+];
+
+/// GitHub Copilot's hook events (`"version": 1`).
+const COPILOT_EVENTS: &[&str] = &[
+    "sessionStart",
+    "sessionEnd",
+    "userPromptSubmitted",
+    "preToolUse",
+    "postToolUse",
+    "errorOccurred",
+];
+
+/// Fence languages that mark a shell block.
+const SHELLS: &[&str] = &[
+    "bash",
+    "sh",
+    "shell",
+    "zsh",
+    "console",
+    "powershell",
+    "pwsh",
+];
+
+/// The files of a source, read or not, and the folders that hold them.
+pub struct Known<'a> {
+    files: &'a HashSet<&'a str>,
+    folders: HashSet<&'a str>,
+}
+
+impl<'a> Known<'a> {
+    pub fn new(files: &'a HashSet<&'a str>) -> Self {
+        let mut folders = HashSet::new();
+        for file in files {
+            let mut folder = folder_of(file);
+            while !folder.is_empty() && folders.insert(folder) {
+                folder = folder_of(folder);
+            }
+        }
+        Known { files, folders }
+    }
+
+    /// Whether `path` is a file or a folder of the source.
+    fn contains(&self, path: &str) -> bool {
+        self.files.contains(path) || self.folders.contains(path)
+    }
+}
+
+/// The problems of one file, whatever plugin it is in. `paths` holds
+/// every path of the source, read or not; `in_package` says whether an
+/// Agent Plugins package already judged the file (its skills are checked
+/// strictly there).
+pub fn file_problems(
+    file: &InputFile,
+    kind: &FileKind,
+    paths: &Known,
+    in_package: bool,
+) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    invisible(file, &mut problems);
+    if file.path.ends_with(".json") {
+        escaped_invisible(file, &mut problems);
+    } else {
+        links(file, paths, &mut problems);
+    }
+    match kind {
+        FileKind::Skill => {
+            if !in_package {
+                skill::validate(&file.path, &file.text, false, &mut problems);
+            }
+            referenced_files(file, paths, &mut problems);
+            shell_blocks(file, &mut problems);
+        }
+        // Cursor's hooks files (`hooks-cursor.json`) have events of their own.
+        FileKind::Hooks | FileKind::Settings if !file.path.contains("cursor") => {
+            hook_events(file, CLAUDE_EVENTS, "Claude Code", &mut problems);
+        }
+        FileKind::CopilotHooks => hook_events(file, COPILOT_EVENTS, "Copilot", &mut problems),
+        FileKind::PluginManifest(host) if *host != Host::AgentPlugins => {
+            manifest_paths(file, paths, &mut problems);
+        }
+        _ => {}
+    }
+    problems
+}
+
+/// Invisible characters written as they are.
+fn invisible(file: &InputFile, problems: &mut Vec<Problem>) {
+    for (at, c, kind) in hidden_chars(&file.text) {
+        problems.push(Problem::new(
+            &file.path,
+            Span::new(at, at + c.len_utf8()),
+            ProblemKind::InvisibleCharacter,
+            format!(
+                "the file holds {} (U+{:04X}) that a reader cannot see and the model still reads",
+                kind.describe(),
+                c as u32
+            ),
+            format!("U+{:04X} is here", c as u32),
+            "delete the character; write what it stands for visibly if it is needed",
+        ));
+    }
+}
+
+/// Invisible characters escaped in JSON strings (`\u2060`).
+fn escaped_invisible(file: &InputFile, problems: &mut Vec<Problem>) {
+    let text = &file.text;
+    let mut from = 0;
+    while let Some(at) = text.get(from..).and_then(|rest| rest.find("\\u")) {
+        let start = from + at;
+        from = start + 2;
+        // `\\u` is an escaped backslash followed by `u`, not an escape.
+        let backslashes = text[..start]
+            .chars()
+            .rev()
+            .take_while(|c| *c == '\\')
+            .count();
+        if backslashes % 2 == 1 {
+            continue;
+        }
+        let Some(hex) = text.get(start + 2..start + 6) else {
+            continue;
+        };
+        let Some(c) = u32::from_str_radix(hex, 16).ok().and_then(char::from_u32) else {
+            continue;
+        };
+        let Some(kind) = crate::source::hidden::classify(c) else {
+            continue;
+        };
+        problems.push(Problem::new(
+            &file.path,
+            Span::new(start, start + 6),
+            ProblemKind::InvisibleCharacter,
+            format!(
+                "the escape `\\u{hex}` stands for {} that a reader cannot see and the model still reads",
+                kind.describe()
+            ),
+            "an escaped invisible character",
+            "delete the escape; write what it stands for visibly if it is needed",
+        ));
+    }
+}
+
+/// Relative Markdown links (`[text](target)`) whose target is missing.
+fn links(file: &InputFile, paths: &Known, problems: &mut Vec<Problem>) {
+    let text = &file.text;
+    let mut fenced = false;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        let closes: Vec<usize> = line.match_indices(')').map(|(at, _)| at).collect();
+        let mut from = 0;
+        while let Some(at) = line.get(from..).and_then(|rest| rest.find("](")) {
+            let target_start = from + at + 2;
+            from = target_start;
+            // The first `)` after the target's start, found by search in
+            // the line's `)`s so that a hostile line of `](` stays linear.
+            let Some(&close) = closes.get(closes.partition_point(|&at| at < target_start)) else {
+                break;
+            };
+            let end = close - target_start;
+            // No path worth checking is this long; skipping it keeps a
+            // line of unclosed links linear too.
+            if end > 2048 {
+                continue;
+            }
+            let written = &line[target_start..target_start + end];
+            let target = written.split_whitespace().next().unwrap_or("");
+            let target = target.trim_start_matches('<').trim_end_matches('>');
+            if !is_path_like(target) {
+                continue;
+            }
+            let bare = target.split(['#', '?']).next().unwrap_or("");
+            if bare.is_empty() || exists(folder_of(&file.path), bare, paths) {
+                continue;
+            }
+            let span_start = start + target_start + written.find(target).unwrap_or(0);
+            problems.push(Problem::new(
+                &file.path,
+                Span::new(span_start, span_start + target.len()),
+                ProblemKind::BrokenLink,
+                format!("the link `{target}` leads to no file of the package"),
+                "no such file",
+                "correct the path, or add the file it names",
+            ));
+        }
+    }
+}
+
+/// A skill's references to its own files, in backticks:
+/// `scripts/…`, `references/…`, `assets/…`.
+fn referenced_files(file: &InputFile, paths: &Known, problems: &mut Vec<Problem>) {
+    let text = &file.text;
+    let mut offset = 0;
+    let mut inside = false;
+    for piece in text.split('`') {
+        let start = offset;
+        offset += piece.len() + 1;
+        if !inside {
+            inside = true;
+            continue;
+        }
+        inside = false;
+        let candidate = piece.split_whitespace().find(|word| {
+            ["scripts/", "references/", "assets/"]
+                .iter()
+                .any(|folder| word.starts_with(folder))
+        });
+        let Some(candidate) = candidate else {
+            continue;
+        };
+        let candidate = candidate.trim_end_matches([',', '.', ';', ':', ')']);
+        if candidate.contains(['*', '<', '{', '$']) || candidate.ends_with('/') {
+            continue;
+        }
+        if exists(folder_of(&file.path), candidate, paths) {
+            continue;
+        }
+        let at = start + piece.find(candidate).unwrap_or(0);
+        problems.push(Problem::new(
+            &file.path,
+            Span::new(at, at + candidate.len()),
+            ProblemKind::BrokenLink,
+            format!("the skill refers to `{candidate}`, which is not in its folder"),
+            "no such file",
+            "correct the path, or add the file to the skill's folder",
+        ));
+    }
+}
+
+/// Fenced shell blocks in a skill.
+fn shell_blocks(file: &InputFile, problems: &mut Vec<Problem>) {
+    let mut offset = 0;
+    let mut fenced = false;
+    for line in file.text.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let bare = line.trim_end_matches(['\n', '\r']);
+        let trimmed = bare.trim_start();
+        let Some(info) = trimmed.strip_prefix("```") else {
+            continue;
+        };
+        if fenced {
+            fenced = false;
+            continue;
+        }
+        fenced = true;
+        let language = info.split_whitespace().next().unwrap_or("");
+        if SHELLS.contains(&language.to_ascii_lowercase().as_str()) {
+            let indent = bare.len() - trimmed.len();
+            problems.push(Problem::new(
+                &file.path,
+                Span::new(start + indent, start + bare.len()),
+                ProblemKind::ShellInSkill,
+                format!("the skill holds a `{language}` block for the model to run"),
+                "a shell block",
+                "move the commands into a script in the skill's `scripts/` folder and say when to run it",
+            ));
+        }
+    }
+}
+
+/// Hook events an agent does not have.
+fn hook_events(file: &InputFile, known: &[&str], agent: &str, problems: &mut Vec<Problem>) {
+    let Ok(Value::Object(object)) = serde_json::from_str::<Value>(&file.text) else {
+        return;
+    };
+    let Some(Value::Object(events)) = object.get("hooks") else {
+        return;
+    };
+    for event in events.keys() {
+        if known.contains(&event.as_str()) {
+            continue;
+        }
+        let closest = known
+            .iter()
+            .max_by(|a, b| {
+                strsim::jaro_winkler(event, a).total_cmp(&strsim::jaro_winkler(event, b))
+            })
+            .copied()
+            .unwrap_or_default();
+        problems.push(Problem::new(
+            &file.path,
+            json_span(&file.text, &["hooks", event]),
+            ProblemKind::UnknownHookEvent,
+            format!("`{event}` is not a {agent} hook event, so its hooks never run"),
+            "unknown event",
+            format!(
+                "did you mean `{closest}`? {agent}'s events are {}",
+                known.join(", ")
+            ),
+        ));
+    }
+}
+
+/// Paths a Claude Code, Codex, Cursor or Kimi manifest names for its
+/// components (`skills`, `agents`, `commands`, `hooks`) that do not exist.
+fn manifest_paths(file: &InputFile, paths: &Known, problems: &mut Vec<Problem>) {
+    let Ok(Value::Object(object)) = serde_json::from_str::<Value>(&file.text) else {
+        return;
+    };
+    let folder = folder_of(&file.path);
+    let root = if folder.ends_with("-plugin")
+        || folder
+            .rsplit('/')
+            .next()
+            .is_some_and(|name| name.ends_with("-plugin"))
+    {
+        folder_of(folder)
+    } else {
+        folder
+    };
+    for key in [
+        "skills",
+        "agents",
+        "commands",
+        "hooks",
+        "mcpServers",
+        "outputStyles",
+    ] {
+        let written: Vec<&str> = match object.get(key) {
+            Some(Value::String(path)) => vec![path.as_str()],
+            Some(Value::Array(items)) => items.iter().filter_map(Value::as_str).collect(),
+            _ => continue,
+        };
+        for path in written {
+            if !path.starts_with("./") || exists(root, path, paths) {
+                continue;
+            }
+            problems.push(Problem::new(
+                &file.path,
+                json_span(&file.text, &[key]),
+                ProblemKind::MissingPath,
+                format!("`{key}` names `{path}`, which is not in the plugin"),
+                "no such file or folder",
+                "correct the path (relative to the plugin's root, starting `./`), or add what it names",
+            ));
+        }
+    }
+}
+
+/// Whether a link target is a path inside the package (`file.md`,
+/// `dir/file`, `./x`), not a URL, an anchor, an absolute path, a
+/// placeholder or a word.
+fn is_path_like(target: &str) -> bool {
+    !target.contains("://")
+        && !target.starts_with(['#', '/', '~'])
+        && !target.starts_with("mailto:")
+        && !target.contains(['{', '$', '<', '>', '*', ' ', '@'])
+        && (target.contains('/') || target.contains('.'))
+}
+
+/// Whether `target`, relative to `folder`, names a file or folder of the
+/// source (`paths` holds files; a folder exists when a file is under it).
+fn exists(folder: &str, target: &str, paths: &Known) -> bool {
+    let Some(resolved) = resolve(folder, target) else {
+        // Above the source folder: out of sight, not known to be missing.
+        return true;
+    };
+    resolved.is_empty() || paths.contains(&resolved)
+}
+
+/// `target` from `folder`, normalised; `None` when it climbs above the
+/// source folder.
+fn resolve(folder: &str, target: &str) -> Option<String> {
+    let decoded = target.replace("%20", " ");
+    let mut parts: Vec<&str> = folder.split('/').filter(|part| !part.is_empty()).collect();
+    for part in decoded.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            part => parts.push(part),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problems(path: &str, text: &str, paths: &[&str]) -> Vec<Problem> {
+        let file = InputFile {
+            path: path.into(),
+            text: text.into(),
+        };
+        let set: HashSet<&str> = paths.iter().copied().collect();
+        file_problems(&file, &FileKind::Skill, &Known::new(&set), false)
+    }
+
+    #[test]
+    fn finds_broken_links_and_missing_references() {
+        let text = "---\nname: s\ndescription: d\n---\nSee [a](references/a.md), [b](references/b.md), [web](https://x.y), [top](#top).\nRun `scripts/run.sh` then `scripts/gone.sh`.\n";
+        let found = problems(
+            "s/SKILL.md",
+            text,
+            &["s/SKILL.md", "s/references/a.md", "s/scripts/run.sh"],
+        );
+        let messages: Vec<&str> = found.iter().map(|p| p.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "the link `references/b.md` leads to no file of the package",
+                "the skill refers to `scripts/gone.sh`, which is not in its folder"
+            ]
+        );
+        let span = found[0].span;
+        assert_eq!(&text[span.start..span.end], "references/b.md");
+    }
+
+    #[test]
+    fn a_hostile_line_of_link_openers_is_read_in_linear_time() {
+        let text = format!("{})", "[a](".repeat(200_000));
+        let started = std::time::Instant::now();
+        let found = problems("s/SKILL.md", &text, &[]);
+        assert!(found.iter().all(|p| p.kind != ProblemKind::BrokenLink));
+        assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
+    }
+
+    #[test]
+    fn finds_invisible_characters_raw_and_escaped() {
+        let raw = problems(
+            "s/SKILL.md",
+            "---\nname: s\ndescription: a\u{2060}b\n---\n",
+            &[],
+        );
+        assert_eq!(raw.len(), 1);
+        assert_eq!(raw[0].kind, ProblemKind::InvisibleCharacter);
+        let file = InputFile {
+            path: "p/.claude-plugin/plugin.json".into(),
+            text: r#"{"name": "p", "description": "a\u2060b", "x": "\\u2060"}"#.into(),
+        };
+        let none = HashSet::new();
+        let found = file_problems(
+            &file,
+            &FileKind::PluginManifest(Host::Claude),
+            &Known::new(&none),
+            false,
+        );
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert_eq!(
+            &file.text[found[0].span.start..found[0].span.end],
+            "\\u2060"
+        );
+    }
+
+    #[test]
+    fn finds_shell_blocks_and_a_name_unlike_its_folder() {
+        let found = problems(
+            "deploy/SKILL.md",
+            "---\nname: ship\ndescription: d\n---\n```bash\nrm -rf /\n```\n```python\nx\n```\n",
+            &[],
+        );
+        let kinds: Vec<ProblemKind> = found.iter().map(|p| p.kind).collect();
+        assert_eq!(
+            kinds,
+            [ProblemKind::InvalidSkill, ProblemKind::ShellInSkill]
+        );
+    }
+}
