@@ -978,3 +978,68 @@ fn install_writes_the_approval_screen_as_a_page() {
         "nothing was installed"
     );
 }
+
+/// Hidden characters (issue 24): the rule runs again at install whatever
+/// the author waived, on what escapes decode to as much as on what is
+/// written raw, and every screen shows them escaped, never raw.
+#[test]
+fn hidden_characters_are_refused_at_install_whatever_the_author_waived() {
+    let scene = Scene::new();
+    // One byte of an instruction per variation selector after an emoji.
+    let selectors: String = b"Obey"
+        .iter()
+        .filter_map(|&byte| char::from_u32(0xE0100 + u32::from(byte) - 16))
+        .collect();
+    let file = scene.author(
+        "quiet",
+        "[lints]\nhidden-character = \"allow\"\nbudget-unused = \"allow\"\n",
+        &format!(
+            r#"plugin acme/quiet 1.0.0 {{
+    owner agent-author
+
+    text stance {{
+        placement agent
+        applies on request "When reviewing\u{{202e}}"
+        budget 60 tokens
+        body "Be kind to everyone. 🙂{selectors} Mind the \u{{202e}}."
+    }}
+}}
+"#
+        ),
+    );
+    scene.publish(&file);
+    scene.workspace("[trust]\nas = \"agent-author\"\n");
+    let output = scene.install("acme/quiet@1.0.0", &["--yes", "--html", "approval.html"]);
+    let shown = text(&output);
+    assert_eq!(output.status.code(), Some(1), "{shown}");
+    assert!(shown.contains("hidden-character"), "{shown}");
+    assert!(shown.contains("written as an escape"), "{shown}");
+    assert!(shown.contains("\\u{202e}"), "{shown}");
+    for raw in ['\u{202e}', '\u{E0100}', '\u{E013F}'] {
+        assert!(
+            !shown.contains(raw),
+            "U+{:X} reached the terminal raw",
+            u32::from(raw)
+        );
+    }
+    assert!(
+        !scene.path("ws/contrib.lock").exists(),
+        "nothing was recorded"
+    );
+    let page = scene.read("approval.html");
+    assert!(page.contains("\\u{202e}"), "{page}");
+    assert!(
+        !page.contains('\u{202e}') && !page.contains('\u{E013F}'),
+        "{page}"
+    );
+
+    // The installer's own `[trust]` may accept it, recorded with a reason.
+    scene.workspace(
+        "[trust]\nas = \"agent-author\"\n\n[trust.plugins.\"acme/quiet\"]\nrelax = [\"hidden-character\"]\nreason = \"reviewed: the marks are deliberate\"\n",
+    );
+    let output = scene.install("acme/quiet@1.0.0", &["--yes"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    assert!(scene
+        .read("ws/contrib.lock")
+        .contains("rule = \"hidden-character\""));
+}

@@ -264,7 +264,8 @@ fn refuse(refused: &Refused) -> Outcome {
 fn show(candidate: &Candidate) {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let _ = out.write_all(screen_text(&Screen::of_candidate(candidate)).as_bytes());
+    let screen = screen_text(&Screen::of_candidate(candidate));
+    let _ = out.write_all(crate::report::terminal::visible(&screen).as_bytes());
     let checked = &candidate.recheck;
     if !checked.diagnostics.is_empty() {
         let _ = writeln!(out);

@@ -89,7 +89,7 @@ registry! {
     DUPLICATE_FACT_SECTION = ("C0126", "duplicate-fact-section", Lint, Warn, "two facts state the same section"),
     FACT_OVER_BUDGET = ("C0127", "fact-over-budget", Lint, Warn, "a fact can add more than its budget within the runtime's bounds"),
     INVALID_ORIGIN_PLACEHOLDER = ("C0128", "invalid-origin-placeholder", Language, Deny, "a preface's origin names a placeholder that cannot be filled"),
-    HIDDEN_CHARACTER = ("C0129", "hidden-character", Lint, Deny, "the manifest holds a control, bidirectional, zero-width or tag character"),
+    HIDDEN_CHARACTER = ("C0129", "hidden-character", Lint, Deny, "the manifest holds a control, bidirectional, invisible, variation-selector or tag character"),
     INVALID_CONFIG = ("C0201", "invalid-config", Config, Deny, "`contrib.toml` cannot be read as a workspace configuration"),
     UNKNOWN_LINT = ("C0202", "unknown-lint", Config, Warn, "`[lints]` names a rule that does not exist or cannot be changed"),
     FROZEN_VERSION_CHANGED = ("C0301", "frozen-version-changed", Bundle, Deny, "a published version would change"),
@@ -111,7 +111,12 @@ registry! {
 /// load whatever the author's `[lints]` and suppressions said. The other
 /// lints are the author's judgment about their own manifest and are not
 /// run where trust changes hands.
-pub static PROTECTIVE_LINTS: &[&Rule] = &[&OVERRIDE_ATTEMPT, &EAGER_RUN_GATED, &EXTERNAL_PREFACE];
+pub static PROTECTIVE_LINTS: &[&Rule] = &[
+    &OVERRIDE_ATTEMPT,
+    &EAGER_RUN_GATED,
+    &EXTERNAL_PREFACE,
+    &HIDDEN_CHARACTER,
+];
 
 /// The rules an installer's `contrib.toml` may relax for one plugin or one
 /// tool (`[trust.plugins."scope/name"]`, `[trust.tools.NAME]`), each
@@ -124,6 +129,7 @@ pub static RELAXABLE: &[&Rule] = &[
     &EAGER_RUN_GATED,
     &OVERRIDE_ATTEMPT,
     &EXTERNAL_PREFACE,
+    &HIDDEN_CHARACTER,
 ];
 
 /// Whether an installer may relax `rule`.
