@@ -66,7 +66,7 @@ registry! {
     PLACEMENT_COULD_BE_WIDER = ("C0103", "placement-could-be-wider", Lint, Warn, "a text is placed narrower than its content and owner need"),
     OWNER_CANNOT_PLACE = ("C0104", "owner-cannot-place", Language, Deny, "an owner adds at a placement wider than its authority"),
     PRIORITY_ABOVE_OWNER = ("C0105", "priority-above-owner", Language, Deny, "a contributor claims a priority its owner may not claim"),
-    OVERRIDE_ATTEMPT = ("C0106", "override-attempt", Lint, Deny, "a body claims authority it does not have"),
+    OVERRIDE_ATTEMPT = ("C0106", "override-attempt", Lint, Deny, "text the model reads claims authority it does not have"),
     UNKNOWN_TOOL = ("C0107", "unknown-tool", Policy, Deny, "a contributor loads or calls a tool the workspace does not have"),
     EAGER_RUN_WRITES = ("C0108", "eager-run-writes", Policy, Deny, "a call made with nobody asking uses a tool that writes"),
     EGRESS_NOT_ALLOWED = ("C0109", "egress-not-allowed", Policy, Deny, "a call reaches a host the workspace does not allow"),
