@@ -729,3 +729,71 @@ fn eager_loads_chosen_from_usage_are_shown_and_frozen_per_version() {
         stdout(&refused)
     );
 }
+
+/// Build metadata is documented as refused (`docs/bundles.md`): `1.4.1+a`
+/// is not published, so no catalog lists a version `install @1.4.1`
+/// cannot find.
+#[test]
+fn a_version_with_build_metadata_is_not_published() {
+    let workspace = Workspace::new();
+    workspace.edit("1.4.0 {", "1.4.1+a {");
+    let refused = workspace.run(&["publish", "review.contrib", "--catalog", "c"]);
+    assert_eq!(refused.status.code(), Some(1), "{}", stdout(&refused));
+    let report = stdout(&refused);
+    assert!(report.contains("invalid-version"), "{report}");
+    assert!(report.contains("publish it as `1.4.1`"), "{report}");
+    assert!(
+        !workspace.path().join("c/acme/code-review").exists(),
+        "nothing was written"
+    );
+    workspace.edit("1.4.1+a {", "1.4.1 {");
+    let published = workspace.run(&["publish", "review.contrib", "--catalog", "c"]);
+    assert!(published.status.success(), "{}", stdout(&published));
+}
+
+/// `choose from usage` names a file in the manifest's folder: `../` is
+/// refused when the manifest is read, and a symbolic link that leads out
+/// of the folder is refused when the usage is (issue 24).
+#[cfg(unix)]
+#[test]
+fn a_usage_file_linked_from_outside_the_manifests_folder_is_not_read() {
+    let folder = tempfile::tempdir().expect("a temp folder");
+    let outside = folder.path().join("outside");
+    let plugin = folder.path().join("plugin");
+    std::fs::create_dir_all(&outside).expect("a folder");
+    std::fs::create_dir_all(plugin.join("usage")).expect("a folder");
+    std::fs::copy(
+        root().join("examples/contrib.toml"),
+        plugin.join("contrib.toml"),
+    )
+    .expect("config");
+    std::fs::copy(
+        root().join("examples/support-desk.contrib"),
+        plugin.join("desk.contrib"),
+    )
+    .expect("manifest");
+    let turns = std::fs::read_to_string(root().join("examples/usage/support-turns.jsonl"))
+        .expect("the usage file");
+    std::fs::write(outside.join("secret.jsonl"), &turns).expect("usage");
+    std::os::unix::fs::symlink(
+        outside.join("secret.jsonl"),
+        plugin.join("usage/support-turns.jsonl"),
+    )
+    .expect("a link");
+
+    let refused = contrib(&["publish", "desk.contrib", "--catalog", "c"], &plugin);
+    let report = format!(
+        "{}{}",
+        stdout(&refused),
+        String::from_utf8_lossy(&refused.stderr)
+    );
+    assert_ne!(refused.status.code(), Some(0), "{report}");
+    assert!(report.contains("leads out of"), "{report}");
+    assert!(!plugin.join("c/acme").exists(), "nothing was published");
+
+    // The same file, inside the folder, is read.
+    std::fs::remove_file(plugin.join("usage/support-turns.jsonl")).expect("unlink");
+    std::fs::write(plugin.join("usage/support-turns.jsonl"), &turns).expect("usage");
+    let published = contrib(&["publish", "desk.contrib", "--catalog", "c"], &plugin);
+    assert!(published.status.success(), "{}", stdout(&published));
+}

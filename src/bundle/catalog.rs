@@ -171,6 +171,9 @@ pub enum Refusal {
     NotIncreased {
         newest: semver::Version,
     },
+    /// The version carries build metadata (`1.4.1+a`): a catalog names a
+    /// version by its number alone, which `install @1.4.1` asks for.
+    BuildMetadata,
 }
 
 /// Why a publish did not happen.
@@ -227,6 +230,24 @@ impl Refusal {
             )
             .primary(version_span, format!("not greater than {newest}"))
             .help(format!("publish a version greater than {newest}")),
+            Refusal::BuildMetadata => {
+                let number = semver::Version {
+                    build: semver::BuildMetadata::EMPTY,
+                    ..bundle.version.clone()
+                };
+                Diagnostic::new(
+                    &INVALID_VERSION,
+                    format!(
+                        "{} cannot be published: `{}` carries build metadata",
+                        bundle.id(),
+                        bundle.version
+                    ),
+                )
+                .primary(version_span, "build metadata is not published")
+                .help(format!(
+                    "publish it as `{number}`: versions that differ only after `+` are one version, so a catalog names each by its number alone"
+                ))
+            }
         }
     }
 }
@@ -239,6 +260,9 @@ pub fn publish(
     folder: &Path,
     waiting: &dyn Fn(&str),
 ) -> Result<Published, PublishError> {
+    if !bundle.version.build.is_empty() {
+        return Err(PublishError::Refused(Refusal::BuildMetadata));
+    }
     let root = Root::create(folder)?;
     let _guard = fs::lock(folder, Access::Exclusive, waiting)?;
     let mut lock = Lock::read_in(&root)?;
