@@ -23,7 +23,7 @@
 //! at its variables' worst case, after the framing that precedes a
 //! contribution below agent priority.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::config::Config;
 use crate::ir::{framing_for, ActivationKind, Kind, Owner, Placement, PluginName};
@@ -216,11 +216,11 @@ pub fn emit(draft: &Draft, owner: Owner, config: &Config) -> Manifest {
         );
     }
 
-    let mut ids = HashSet::new();
+    let mut ids = Unique::default();
     let mut produced = Vec::new();
     let mut notes = draft.notes.clone();
     for contributor in &draft.contributors {
-        let id = unique(&kebab(&contributor.id, "contributor"), &mut ids);
+        let id = ids.name(&kebab(&contributor.id, "contributor"));
         let tokens = measure(&contributor.content, &framing, config);
         let budget = round_up(tokens);
         out.push('\n');
@@ -594,16 +594,33 @@ fn lowercase_words(text: &str, separator: char, keep: &[char]) -> String {
     out
 }
 
-/// `name`, or `name-2`, `name-3`… when taken.
-pub fn unique(name: &str, taken: &mut HashSet<String>) -> String {
-    let mut candidate = name.to_string();
-    let mut n = 2;
-    while taken.contains(&candidate) {
-        candidate = format!("{name}-{n}");
-        n += 1;
+/// Names given out so far, each unique.
+#[derive(Debug, Default)]
+pub struct Unique {
+    taken: HashSet<String>,
+    /// For each name asked for, the suffix to try next: a thousand hooks
+    /// all named `session-start-hook` cost a thousand looks, not half a
+    /// million.
+    next: HashMap<String, usize>,
+}
+
+impl Unique {
+    /// `name`, or `name-2`, `name-3`… when taken.
+    pub fn name(&mut self, name: &str) -> String {
+        let mut candidate = name.to_string();
+        if self.taken.contains(&candidate) {
+            let n = self.next.entry(name.to_string()).or_insert(2);
+            loop {
+                candidate = format!("{name}-{n}");
+                *n += 1;
+                if !self.taken.contains(&candidate) {
+                    break;
+                }
+            }
+        }
+        self.taken.insert(candidate.clone());
+        candidate
     }
-    taken.insert(candidate.clone());
-    candidate
 }
 
 #[cfg(test)]
