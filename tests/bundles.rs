@@ -384,16 +384,17 @@ fn signatures_verify_and_fail_closed() {
         .run(&["keygen", "--out", "stranger"])
         .status
         .success());
-    let unsigned = workspace.run(&["verify", bundle, "--pubkey", "publisher.pub"]);
+    let unsigned = workspace.run(&["verify", bundle, "--key", "publisher.pub"]);
     assert_eq!(unsigned.status.code(), Some(1));
     assert!(workspace
         .run(&["sign", bundle, "--key", "publisher.key"])
         .status
         .success());
     assert!(workspace
-        .run(&["verify", bundle, "--pubkey", "publisher.pub"])
+        .run(&["verify", bundle, "--key", "publisher.pub"])
         .status
         .success());
+    // The flag's earlier name still works.
     assert_eq!(
         workspace
             .run(&["verify", bundle, "--pubkey", "stranger.pub"])
@@ -796,4 +797,45 @@ fn a_usage_file_linked_from_outside_the_manifests_folder_is_not_read() {
     std::fs::write(plugin.join("usage/support-turns.jsonl"), &turns).expect("usage");
     let published = contrib(&["publish", "desk.contrib", "--catalog", "c"], &plugin);
     assert!(published.status.success(), "{}", stdout(&published));
+}
+
+/// The commands of `docs/bundles.md`'s "Signatures" section run as
+/// written: the flags and the files `keygen` writes are the ones the page
+/// names.
+#[test]
+fn the_signature_commands_of_the_docs_run_as_written() {
+    let page = std::fs::read_to_string(root().join("docs/bundles.md")).expect("the page");
+    let section = page
+        .split("## Signatures")
+        .nth(1)
+        .and_then(|rest| rest.split("```sh\n").nth(1))
+        .and_then(|rest| rest.split("```").next())
+        .expect("a sh block under Signatures");
+    let folder = tempfile::tempdir().expect("a temp folder");
+    // The page signs into a catalog it made earlier; here, an empty one.
+    // `keygen` makes the folder it writes into.
+    std::fs::create_dir(folder.path().join("catalog")).expect("a folder");
+    std::fs::write(
+        folder.path().join("plugin.contrib"),
+        "plugin acme/x 1.0.0 {\n    owner agent-author\n\n    text stance {\n        placement agent\n        budget 10 tokens\n        body \"Be brief.\"\n    }\n}\n",
+    )
+    .expect("manifest");
+    let mut ran = 0;
+    for line in section.lines() {
+        let command = line.split('#').next().unwrap_or_default().trim();
+        let Some(arguments) = command.strip_prefix("contrib ") else {
+            continue;
+        };
+        let arguments: Vec<&str> = arguments.split_whitespace().collect();
+        let output = contrib(&arguments, folder.path());
+        assert!(
+            output.status.success(),
+            "`{command}`: {}{}",
+            stdout(&output),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        ran += 1;
+    }
+    assert_eq!(ran, 4, "{section}");
+    assert!(folder.path().join("keys/release.key").is_file());
 }
