@@ -1042,6 +1042,25 @@ fn hidden_characters_are_refused_at_install_whatever_the_author_waived() {
     assert!(scene
         .read("ws/contrib.lock")
         .contains("rule = \"hidden-character\""));
+
+    // At load it runs again: with the relaxation gone from `contrib.toml`,
+    // the plugin is refused though the lock recorded it.
+    let (_, layout) = scene.compose(TWO_TURNS);
+    assert!(
+        !layout["refused_at_load"]
+            .to_string()
+            .contains("hidden-character"),
+        "{layout}"
+    );
+    scene.workspace("[trust]\nas = \"agent-author\"\n");
+    let (output, layout) = scene.compose(TWO_TURNS);
+    let refused = layout["refused_at_load"].to_string();
+    assert!(
+        refused.contains("hidden-character"),
+        "{}{refused}",
+        text(&output)
+    );
+    assert!(contributors(turn_records(&layout)[0]).is_empty());
 }
 
 /// The issue's route past the override check (issue 24): an attack in an
