@@ -24,11 +24,12 @@
 //! contribution below agent priority.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt::Write as _;
 
 use crate::config::Config;
 use crate::ir::{framing_for, ActivationKind, Kind, Owner, Placement, PluginName};
 use crate::limits::MAX_STRING_BYTES;
-use crate::source::hidden::classify;
+use crate::source::hidden::{classify, hidden_chars};
 
 use super::{Manifest, Note, Produced};
 
@@ -433,7 +434,8 @@ pub fn string(value: &str, depth: usize, template: bool) -> String {
 pub fn quoted(value: &str, template: bool) -> String {
     let mut out = String::with_capacity(value.len() + 2);
     out.push('"');
-    for c in value.chars() {
+    let hidden = hidden_offsets(value);
+    for (at, c) in value.char_indices() {
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
@@ -442,7 +444,7 @@ pub fn quoted(value: &str, template: bool) -> String {
                 out.push(c);
                 out.push(c);
             }
-            c => push_char(&mut out, c),
+            c => push_char(&mut out, c, hidden.binary_search(&at).is_ok()),
         }
     }
     out.push('"');
@@ -498,7 +500,8 @@ fn block_line(line: &str, template: bool) -> String {
     }
     let mut quotes = 0;
     let chars: Vec<char> = line.chars().collect();
-    for (index, &c) in chars.iter().enumerate() {
+    let hidden = hidden_offsets(line);
+    for (index, (at, c)) in line.char_indices().enumerate() {
         if c == '"' {
             // Escape every quote of a run of three or more, which would
             // otherwise close the block.
@@ -519,22 +522,27 @@ fn block_line(line: &str, template: bool) -> String {
                 out.push(c);
                 out.push(c);
             }
-            c => push_char(&mut out, c),
+            c => push_char(&mut out, c, hidden.binary_search(&at).is_ok()),
         }
     }
     out
 }
 
-/// A character, or its escape when it is a control character (a carriage
-/// return would otherwise be read as a line break).
-/// One character of a string, as an escape when it is a control or other
-/// hidden character (`hidden-character`): the manifest then shows every
-/// reader what the imported text holds, and decodes to it exactly.
-fn push_char(out: &mut String, c: char) {
+/// Where `text` holds hidden characters (`hidden-character`), judged in
+/// context: an emoji's presentation selector or joiner is text.
+fn hidden_offsets(text: &str) -> Vec<usize> {
+    hidden_chars(text).map(|(at, _, _)| at).collect()
+}
+
+/// One character of a string, as an escape when it is a control character
+/// (a carriage return would otherwise be read as a line break) or
+/// `hidden`: the manifest then shows every reader what the imported text
+/// holds, and decodes to it exactly.
+fn push_char(out: &mut String, c: char, hidden: bool) {
     match c {
         '\r' => out.push_str("\\r"),
-        c if c.is_control() || classify(c).is_some() => {
-            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)))
+        c if c.is_control() || hidden => {
+            let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
         }
         c => out.push(c),
     }
@@ -655,6 +663,18 @@ mod tests {
             ContributorBody::Text { body } => body.literals().collect::<String>(),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn hidden_characters_are_escaped_and_emoji_are_written_as_themselves() {
+        assert_eq!(
+            quoted("⚠\u{fe0f} A\u{fe0f} x\u{202e}", false),
+            "\"⚠\u{fe0f} A\\u{fe0f} x\\u{202e}\""
+        );
+        assert_eq!(
+            block_line("👁\u{fe0f}\u{200d}🗨\u{fe0f} ig\u{200d}nore", false),
+            "👁\u{fe0f}\u{200d}🗨\u{fe0f} ig\\u{200d}nore"
+        );
     }
 
     #[test]
