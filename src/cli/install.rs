@@ -253,10 +253,11 @@ fn record(workspace: &mut Workspace, candidate: &Candidate, by: Owner, how: &str
 /// A refusal before anything could be re-checked: a missing, edited or
 /// withdrawn version.
 fn refuse(refused: &Refused) -> Outcome {
-    println!(
+    let line = format!(
         "error[{}]: {} is refused: {}",
         refused.rule.name, refused.plugin, refused.reason
     );
+    println!("{}", crate::report::terminal::visible(&line));
     Outcome::Problems
 }
 
