@@ -45,7 +45,7 @@ pub fn analyze_parsed(
     };
     let lowered = lower::lower(tree);
     diagnostics.extend(lowered.diagnostics);
-    diagnostics.extend(check::check_text(source, config));
+    diagnostics.extend(check::check_text(source, tree, config));
     if let Some(plugin) = &lowered.plugin {
         diagnostics.extend(check::bounds::check(plugin));
         diagnostics.extend(check::check(plugin, config));

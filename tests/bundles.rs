@@ -384,16 +384,17 @@ fn signatures_verify_and_fail_closed() {
         .run(&["keygen", "--out", "stranger"])
         .status
         .success());
-    let unsigned = workspace.run(&["verify", bundle, "--pubkey", "publisher.pub"]);
+    let unsigned = workspace.run(&["verify", bundle, "--key", "publisher.pub"]);
     assert_eq!(unsigned.status.code(), Some(1));
     assert!(workspace
         .run(&["sign", bundle, "--key", "publisher.key"])
         .status
         .success());
     assert!(workspace
-        .run(&["verify", bundle, "--pubkey", "publisher.pub"])
+        .run(&["verify", bundle, "--key", "publisher.pub"])
         .status
         .success());
+    // The flag's earlier name still works.
     assert_eq!(
         workspace
             .run(&["verify", bundle, "--pubkey", "stranger.pub"])
@@ -728,4 +729,113 @@ fn eager_loads_chosen_from_usage_are_shown_and_frozen_per_version() {
         "{}",
         stdout(&refused)
     );
+}
+
+/// Build metadata is documented as refused (`docs/bundles.md`): `1.4.1+a`
+/// is not published, so no catalog lists a version `install @1.4.1`
+/// cannot find.
+#[test]
+fn a_version_with_build_metadata_is_not_published() {
+    let workspace = Workspace::new();
+    workspace.edit("1.4.0 {", "1.4.1+a {");
+    let refused = workspace.run(&["publish", "review.contrib", "--catalog", "c"]);
+    assert_eq!(refused.status.code(), Some(1), "{}", stdout(&refused));
+    let report = stdout(&refused);
+    assert!(report.contains("invalid-version"), "{report}");
+    assert!(report.contains("publish it as `1.4.1`"), "{report}");
+    assert!(
+        !workspace.path().join("c/acme/code-review").exists(),
+        "nothing was written"
+    );
+    workspace.edit("1.4.1+a {", "1.4.1 {");
+    let published = workspace.run(&["publish", "review.contrib", "--catalog", "c"]);
+    assert!(published.status.success(), "{}", stdout(&published));
+}
+
+/// `choose from usage` names a file in the manifest's folder: `../` is
+/// refused when the manifest is read, and a symbolic link that leads out
+/// of the folder is refused when the usage is (issue 24).
+#[cfg(unix)]
+#[test]
+fn a_usage_file_linked_from_outside_the_manifests_folder_is_not_read() {
+    let folder = tempfile::tempdir().expect("a temp folder");
+    let outside = folder.path().join("outside");
+    let plugin = folder.path().join("plugin");
+    std::fs::create_dir_all(&outside).expect("a folder");
+    std::fs::create_dir_all(plugin.join("usage")).expect("a folder");
+    std::fs::copy(
+        root().join("examples/contrib.toml"),
+        plugin.join("contrib.toml"),
+    )
+    .expect("config");
+    std::fs::copy(
+        root().join("examples/support-desk.contrib"),
+        plugin.join("desk.contrib"),
+    )
+    .expect("manifest");
+    let turns = std::fs::read_to_string(root().join("examples/usage/support-turns.jsonl"))
+        .expect("the usage file");
+    std::fs::write(outside.join("secret.jsonl"), &turns).expect("usage");
+    std::os::unix::fs::symlink(
+        outside.join("secret.jsonl"),
+        plugin.join("usage/support-turns.jsonl"),
+    )
+    .expect("a link");
+
+    let refused = contrib(&["publish", "desk.contrib", "--catalog", "c"], &plugin);
+    let report = format!(
+        "{}{}",
+        stdout(&refused),
+        String::from_utf8_lossy(&refused.stderr)
+    );
+    assert_ne!(refused.status.code(), Some(0), "{report}");
+    assert!(report.contains("leads out of"), "{report}");
+    assert!(!plugin.join("c/acme").exists(), "nothing was published");
+
+    // The same file, inside the folder, is read.
+    std::fs::remove_file(plugin.join("usage/support-turns.jsonl")).expect("unlink");
+    std::fs::write(plugin.join("usage/support-turns.jsonl"), &turns).expect("usage");
+    let published = contrib(&["publish", "desk.contrib", "--catalog", "c"], &plugin);
+    assert!(published.status.success(), "{}", stdout(&published));
+}
+
+/// The commands of `docs/bundles.md`'s "Signatures" section run as
+/// written: the flags and the files `keygen` writes are the ones the page
+/// names.
+#[test]
+fn the_signature_commands_of_the_docs_run_as_written() {
+    let page = std::fs::read_to_string(root().join("docs/bundles.md")).expect("the page");
+    let section = page
+        .split("## Signatures")
+        .nth(1)
+        .and_then(|rest| rest.split("```sh\n").nth(1))
+        .and_then(|rest| rest.split("```").next())
+        .expect("a sh block under Signatures");
+    let folder = tempfile::tempdir().expect("a temp folder");
+    // The page signs into a catalog it made earlier; here, an empty one.
+    // `keygen` makes the folder it writes into.
+    std::fs::create_dir(folder.path().join("catalog")).expect("a folder");
+    std::fs::write(
+        folder.path().join("plugin.contrib"),
+        "plugin acme/x 1.0.0 {\n    owner agent-author\n\n    text stance {\n        placement agent\n        budget 10 tokens\n        body \"Be brief.\"\n    }\n}\n",
+    )
+    .expect("manifest");
+    let mut ran = 0;
+    for line in section.lines() {
+        let command = line.split('#').next().unwrap_or_default().trim();
+        let Some(arguments) = command.strip_prefix("contrib ") else {
+            continue;
+        };
+        let arguments: Vec<&str> = arguments.split_whitespace().collect();
+        let output = contrib(&arguments, folder.path());
+        assert!(
+            output.status.success(),
+            "`{command}`: {}{}",
+            stdout(&output),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        ran += 1;
+    }
+    assert_eq!(ran, 4, "{section}");
+    assert!(folder.path().join("keys/release.key").is_file());
 }

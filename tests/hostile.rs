@@ -264,13 +264,15 @@ fn build_metadata_does_not_make_a_new_version() {
     let second = contrib(&["publish", "b.contrib", "--catalog", "catalog"], dir);
     assert_orderly(&second);
     assert_eq!(code(&second), 1, "{}", both(&second));
+    // A catalog publishes no build metadata (issue 24): refused before the
+    // catalog is even read.
     assert!(
-        stdout(&second).contains("frozen-version-changed"),
+        stdout(&second).contains("invalid-version"),
         "{}",
         stdout(&second)
     );
     assert!(
-        stdout(&second).contains("build metadata is ignored"),
+        stdout(&second).contains("publish it as `1.4.0`"),
         "{}",
         stdout(&second)
     );

@@ -59,10 +59,10 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
-/// Allocations and bytes allocated while running the pipeline on `text`.
-fn work(text: &str) -> (u64, u64) {
+/// Allocations and bytes allocated while running `run` on `text`.
+fn work(text: &str, run: fn(&str)) -> (u64, u64) {
     let before = (ALLOCATIONS.with(Cell::get), BYTES.with(Cell::get));
-    pipeline(text);
+    run(text);
     (
         ALLOCATIONS.with(Cell::get) - before.0,
         BYTES.with(Cell::get) - before.1,
@@ -95,13 +95,19 @@ thread_local! {
         .expect("a pool of this thread");
 }
 
-/// Fails if doubling the input more than 2.5-folds either count.
+/// Fails if doubling the input more than 2.5-folds either count of the
+/// pipeline's work.
 fn assert_linear(name: &str, make: impl Fn(usize) -> String, n: usize) {
+    assert_linear_in(name, make, n, pipeline);
+}
+
+/// [`assert_linear`] for `run` in place of the pipeline.
+fn assert_linear_in(name: &str, make: impl Fn(usize) -> String, n: usize, run: fn(&str)) {
     let small = make(n);
     let large = make(2 * n);
     POOL.with(|_| ()); // built before counting starts
-    let (small_allocations, small_bytes) = work(&small);
-    let (large_allocations, large_bytes) = work(&large);
+    let (small_allocations, small_bytes) = work(&small, run);
+    let (large_allocations, large_bytes) = work(&large, run);
     let allocations = large_allocations as f64 / small_allocations.max(1) as f64;
     let bytes = large_bytes as f64 / small_bytes.max(1) as f64;
     assert!(
@@ -169,6 +175,32 @@ fn contributors_that_are_all_wrong() {
         )
     };
     assert_linear("2,000 contributors with errors", make, 1_000);
+}
+
+/// Each contributor holds a syntax error of its own: the recovering
+/// parser reads each once, rather than joining each broken contributor to
+/// the one before and reading the growing run again (98 KB took 9.4 s).
+#[test]
+fn contributors_that_each_hold_a_syntax_error() {
+    let make = |count: usize| {
+        plugin_with(
+            &(0..count)
+                .map(|index| {
+                    format!("    text t{index} {{\n        placement agent\n        budget 9 tokens\n        body \"x\" ]\n    }}\n")
+                })
+                .collect::<String>(),
+        )
+    };
+    // Two broken contributors in a row may be one construct cut in two and
+    // are read as one; a run of them is not one error.
+    let (_, diagnostics) = check_bytes("big.contrib", make(6).as_bytes(), &Config::platform());
+    let syntax_errors = diagnostics
+        .iter()
+        .filter(|diagnostic| diagnostic.rule.name == "syntax-error")
+        .count();
+    assert_eq!(syntax_errors, 3, "one error per pair: {diagnostics:#?}");
+    // About 53 KB and 106 KB.
+    assert_linear("1,000 contributors with syntax errors", make, 500);
 }
 
 #[test]
@@ -252,4 +284,55 @@ fn thousands_of_unknown_fields() {
         ))
     };
     assert_linear("thousands of unknown fields", make, 2_000);
+}
+
+/// `contrib import` of a project whose settings hold thousands of
+/// `SessionStart` hooks: each becomes an `eager-run`, and naming them
+/// apart (`session-start-hook`, `-2`, `-3`…) once tried every suffix from
+/// 2 for each.
+#[test]
+fn importing_thousands_of_session_start_hooks() {
+    let make = |count: usize| {
+        let hooks: Vec<String> = (0..count)
+            .map(|index| format!("{{\"type\": \"command\", \"command\": \"echo {index}\"}}"))
+            .collect();
+        format!(
+            "{{\"hooks\": {{\"SessionStart\": [{{\"hooks\": [{}]}}]}}}}",
+            hooks.join(", ")
+        )
+    };
+    let run = |settings: &str| {
+        let tree = contrib::import::SourceTree::from_files(
+            "project",
+            [(".claude/settings.json", settings)],
+        );
+        let imported = contrib::import::import(
+            &tree,
+            &contrib::import::Options::default(),
+            &Config::platform(),
+        );
+        std::hint::black_box(imported);
+    };
+    let tree = contrib::import::SourceTree::from_files(
+        "project",
+        [(".claude/settings.json", make(3).as_str())],
+    );
+    let imported = contrib::import::import(
+        &tree,
+        &contrib::import::Options::default(),
+        &Config::platform(),
+    );
+    let text: String = imported
+        .manifests
+        .iter()
+        .map(|manifest| manifest.text.as_str())
+        .collect();
+    for id in [
+        "session-start-hook {",
+        "session-start-hook-2 {",
+        "session-start-hook-3 {",
+    ] {
+        assert!(text.contains(id), "{id}: {text}");
+    }
+    assert_linear_in("2,000 SessionStart hooks", make, 1_000, run);
 }

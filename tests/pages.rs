@@ -182,7 +182,7 @@ fn a_hostile_manifest_stays_text_on_its_page() {
     let page = preview_page(&manifest, &page_path);
     assert!(page.contains("&lt;script&gt;document.title=&#39;pwned&#39;&lt;/script&gt;"));
     assert!(
-        page.contains(">U+202E<"),
+        page.contains(">\\u{202e}<"),
         "the override is shown, not obeyed"
     );
     assert!(!page.contains('\u{202E}'));

@@ -174,6 +174,9 @@ pub enum Refusal {
     /// With this version the catalog would break a catalog-wide rule
     /// (`contrib catalog check`), judged by the catalog's own policy.
     Inconsistent(Vec<Diagnostic>),
+    /// The version carries build metadata (`1.4.1+a`): a catalog names a
+    /// version by its number alone, which `install @1.4.1` asks for.
+    BuildMetadata,
 }
 
 /// Why a publish did not happen.
@@ -242,6 +245,24 @@ impl Refusal {
             )
             .primary(version_span, format!("not greater than {newest}"))
             .help(format!("publish a version greater than {newest}"))],
+            Refusal::BuildMetadata => {
+                let number = semver::Version {
+                    build: semver::BuildMetadata::EMPTY,
+                    ..bundle.version.clone()
+                };
+                vec![Diagnostic::new(
+                    &INVALID_VERSION,
+                    format!(
+                        "{} cannot be published: `{}` carries build metadata",
+                        bundle.id(),
+                        bundle.version
+                    ),
+                )
+                .primary(version_span, "build metadata is not published")
+                .help(format!(
+                    "publish it as `{number}`: versions that differ only after `+` are one version, so a catalog names each by its number alone"
+                ))]
+            }
         }
     }
 }
@@ -258,6 +279,9 @@ pub fn publish(
     folder: &Path,
     waiting: &dyn Fn(&str),
 ) -> Result<Published, PublishError> {
+    if !bundle.version.build.is_empty() {
+        return Err(PublishError::Refused(Refusal::BuildMetadata));
+    }
     let root = Root::create(folder)?;
     let _guard = fs::lock(folder, Access::Exclusive, waiting)?;
     let mut lock = Lock::read_in(&root)?;

@@ -53,8 +53,9 @@ impl fmt::Display for Item {
 }
 
 /// The usage file each eager load of `plugin` that chooses from usage
-/// names, read relative to `manifest`'s folder (or `instead`, to see what
-/// another file would choose), by contributor id: what
+/// names, read relative to `manifest`'s folder and never through a link
+/// that leads out of it (or `instead`, a file the person names, to see
+/// what another file would choose), by contributor id: what
 /// [`build_with_usage`](super::build_with_usage) chooses from.
 pub fn for_plugin(
     manifest: &Path,
@@ -70,7 +71,23 @@ pub fn for_plugin(
         } = &contributor.body
         {
             let named = folder.join(&choose.usage.value);
-            let usage = Usage::read(instead.unwrap_or(&named)).map_err(|error| {
+            // The manifest names a file in its own folder (lowering
+            // refuses `..`); a symbolic link there must not lead out of it.
+            let confined = || -> Result<Usage, String> {
+                let here = Path::new(".");
+                let root = if folder.as_os_str().is_empty() {
+                    here
+                } else {
+                    folder
+                };
+                crate::fs::Root::open(root)?.resolve(&named)?;
+                Usage::read(&named)
+            };
+            let usage = match instead {
+                Some(instead) => Usage::read(instead),
+                None => confined(),
+            }
+            .map_err(|error| {
                 format!(
                     "`{}`: `{}` chooses from usage, but {error}",
                     manifest.display(),

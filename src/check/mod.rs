@@ -30,7 +30,7 @@ pub struct CheckRule {
 /// A rule over a manifest's text, and the function that applies it.
 pub struct TextRule {
     pub rule: &'static Rule,
-    pub check: fn(&SourceFile, &mut Vec<Diagnostic>),
+    pub check: fn(&SourceFile, &crate::syntax::tree::File<'_>, &mut Vec<Diagnostic>),
 }
 
 /// Every checker rule.
@@ -43,12 +43,16 @@ pub fn text_registry() -> &'static [TextRule] {
     rules::TEXT_REGISTRY
 }
 
-/// Runs every text rule not allowed by `[lints]`.
-pub fn check_text(source: &SourceFile, config: &Config) -> Vec<Diagnostic> {
+/// Runs every text rule not allowed by `[lints]` on a file and its tree.
+pub fn check_text(
+    source: &SourceFile,
+    tree: &crate::syntax::tree::File<'_>,
+    config: &Config,
+) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     for entry in text_registry() {
         if config.level(entry.rule) != Level::Allow {
-            (entry.check)(source, &mut diagnostics);
+            (entry.check)(source, tree, &mut diagnostics);
         }
     }
     diagnostics

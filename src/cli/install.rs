@@ -270,17 +270,19 @@ fn refuse(refused: &Refused) -> Outcome {
 }
 
 fn print_refused(refused: &Refused) {
-    println!(
+    let line = format!(
         "error[{}]: {} is refused: {}",
         refused.rule.name, refused.plugin, refused.reason
     );
+    println!("{}", crate::report::terminal::visible(&line));
 }
 
 /// The install preview, then the re-check's diagnostics.
 fn show(candidate: &Candidate) {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let _ = out.write_all(screen_text(&Screen::of_candidate(candidate)).as_bytes());
+    let screen = screen_text(&Screen::of_candidate(candidate));
+    let _ = out.write_all(crate::report::terminal::visible(&screen).as_bytes());
     let checked = &candidate.recheck;
     if !checked.diagnostics.is_empty() {
         let _ = writeln!(out);

@@ -33,20 +33,35 @@ pub struct SignArgs {
 pub struct VerifyArgs {
     /// The bundle to verify; its signature is `BUNDLE.sig`.
     bundle: PathBuf,
-    /// The public key file.
-    #[arg(long, value_name = "FILE")]
-    pubkey: PathBuf,
+    /// The public key file (`NAME.pub`); `--pubkey` is the same flag.
+    #[arg(long, alias = "pubkey", value_name = "FILE")]
+    key: PathBuf,
 }
 
 pub fn keygen(args: &KeygenArgs) -> Outcome {
-    let secret_path = args.out.with_extension("key");
-    let public_path = args.out.with_extension("pub");
+    // Appended, not put in place of an extension: `--out keys/v1.2`
+    // writes `keys/v1.2.key`, not `keys/v1.key`.
+    let with = |extension: &str| {
+        let mut path = args.out.clone().into_os_string();
+        path.push(extension);
+        PathBuf::from(path)
+    };
+    let secret_path = with(".key");
+    let public_path = with(".pub");
     for path in [&secret_path, &public_path] {
         if path.exists() {
             return fail(format!(
                 "`{}` already exists; keys are never overwritten",
                 path.display()
             ));
+        }
+    }
+    if let Some(folder) = secret_path
+        .parent()
+        .filter(|folder| !folder.as_os_str().is_empty())
+    {
+        if let Err(message) = fs::create_folder(folder) {
+            return fail(message);
         }
     }
     let (secret, public, id) = match sign::generate() {
@@ -114,7 +129,7 @@ pub(super) fn write_signature(
 pub fn verify(args: &VerifyArgs) -> Outcome {
     let result = (|| {
         let bundle = Bundle::load(&args.bundle).map_err(|error| error.to_string())?;
-        let key_text = fs::read_text(&args.pubkey, KEY)?;
+        let key_text = fs::read_text(&args.key, KEY)?;
         let key = sign::read_public(&key_text)?;
         let path = sign::signature_path(&args.bundle);
         let text = fs::read_text(&path, KEY)

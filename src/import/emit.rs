@@ -23,12 +23,13 @@
 //! at its variables' worst case, after the framing that precedes a
 //! contribution below agent priority.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt::Write as _;
 
 use crate::config::Config;
 use crate::ir::{framing_for, ActivationKind, Kind, Owner, Placement, PluginName};
 use crate::limits::MAX_STRING_BYTES;
-use crate::source::hidden::classify;
+use crate::source::hidden::{classify, hidden_chars};
 
 use super::{Manifest, Note, Produced};
 
@@ -220,11 +221,11 @@ pub fn emit(draft: &Draft, owner: Owner, config: &Config) -> Manifest {
         );
     }
 
-    let mut ids = HashSet::new();
+    let mut ids = Unique::default();
     let mut produced = Vec::new();
     let mut notes = draft.notes.clone();
     for contributor in &draft.contributors {
-        let id = unique(&kebab(&contributor.id, "contributor"), &mut ids);
+        let id = ids.name(&kebab(&contributor.id, "contributor"));
         let tokens = measure(&contributor.content, &framing, config);
         let budget = round_up(tokens);
         out.push('\n');
@@ -442,7 +443,8 @@ pub fn string(value: &str, depth: usize, template: bool) -> String {
 pub fn quoted(value: &str, template: bool) -> String {
     let mut out = String::with_capacity(value.len() + 2);
     out.push('"');
-    for c in value.chars() {
+    let hidden = hidden_offsets(value);
+    for (at, c) in value.char_indices() {
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
@@ -451,7 +453,7 @@ pub fn quoted(value: &str, template: bool) -> String {
                 out.push(c);
                 out.push(c);
             }
-            c => push_char(&mut out, c),
+            c => push_char(&mut out, c, hidden.binary_search(&at).is_ok()),
         }
     }
     out.push('"');
@@ -507,7 +509,8 @@ fn block_line(line: &str, template: bool) -> String {
     }
     let mut quotes = 0;
     let chars: Vec<char> = line.chars().collect();
-    for (index, &c) in chars.iter().enumerate() {
+    let hidden = hidden_offsets(line);
+    for (index, (at, c)) in line.char_indices().enumerate() {
         if c == '"' {
             // Escape every quote of a run of three or more, which would
             // otherwise close the block.
@@ -528,22 +531,27 @@ fn block_line(line: &str, template: bool) -> String {
                 out.push(c);
                 out.push(c);
             }
-            c => push_char(&mut out, c),
+            c => push_char(&mut out, c, hidden.binary_search(&at).is_ok()),
         }
     }
     out
 }
 
-/// A character, or its escape when it is a control character (a carriage
-/// return would otherwise be read as a line break).
-/// One character of a string, as an escape when it is a control or other
-/// hidden character (`hidden-character`): the manifest then shows every
-/// reader what the imported text holds, and decodes to it exactly.
-fn push_char(out: &mut String, c: char) {
+/// Where `text` holds hidden characters (`hidden-character`), judged in
+/// context: an emoji's presentation selector or joiner is text.
+fn hidden_offsets(text: &str) -> Vec<usize> {
+    hidden_chars(text).map(|(at, _, _)| at).collect()
+}
+
+/// One character of a string, as an escape when it is a control character
+/// (a carriage return would otherwise be read as a line break) or
+/// `hidden`: the manifest then shows every reader what the imported text
+/// holds, and decodes to it exactly.
+fn push_char(out: &mut String, c: char, hidden: bool) {
     match c {
         '\r' => out.push_str("\\r"),
-        c if c.is_control() || classify(c).is_some() => {
-            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)))
+        c if c.is_control() || hidden => {
+            let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
         }
         c => out.push(c),
     }
@@ -603,16 +611,33 @@ fn lowercase_words(text: &str, separator: char, keep: &[char]) -> String {
     out
 }
 
-/// `name`, or `name-2`, `name-3`… when taken.
-pub fn unique(name: &str, taken: &mut HashSet<String>) -> String {
-    let mut candidate = name.to_string();
-    let mut n = 2;
-    while taken.contains(&candidate) {
-        candidate = format!("{name}-{n}");
-        n += 1;
+/// Names given out so far, each unique.
+#[derive(Debug, Default)]
+pub struct Unique {
+    taken: HashSet<String>,
+    /// For each name asked for, the suffix to try next: a thousand hooks
+    /// all named `session-start-hook` cost a thousand looks, not half a
+    /// million.
+    next: HashMap<String, usize>,
+}
+
+impl Unique {
+    /// `name`, or `name-2`, `name-3`… when taken.
+    pub fn name(&mut self, name: &str) -> String {
+        let mut candidate = name.to_string();
+        if self.taken.contains(&candidate) {
+            let n = self.next.entry(name.to_string()).or_insert(2);
+            loop {
+                candidate = format!("{name}-{n}");
+                *n += 1;
+                if !self.taken.contains(&candidate) {
+                    break;
+                }
+            }
+        }
+        self.taken.insert(candidate.clone());
+        candidate
     }
-    taken.insert(candidate.clone());
-    candidate
 }
 
 #[cfg(test)]
@@ -647,6 +672,18 @@ mod tests {
             ContributorBody::Text { body } => body.literals().collect::<String>(),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn hidden_characters_are_escaped_and_emoji_are_written_as_themselves() {
+        assert_eq!(
+            quoted("⚠\u{fe0f} A\u{fe0f} x\u{202e}", false),
+            "\"⚠\u{fe0f} A\\u{fe0f} x\\u{202e}\""
+        );
+        assert_eq!(
+            block_line("👁\u{fe0f}\u{200d}🗨\u{fe0f} ig\u{200d}nore", false),
+            "👁\u{fe0f}\u{200d}🗨\u{fe0f} ig\\u{200d}nore"
+        );
     }
 
     #[test]

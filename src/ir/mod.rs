@@ -10,6 +10,7 @@ pub mod facts;
 mod framing;
 pub mod kinds;
 pub mod origin;
+pub mod read;
 pub mod reference;
 mod template;
 pub mod variables;

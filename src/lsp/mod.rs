@@ -483,6 +483,17 @@ impl Server {
                 let Some(document) = self.state.document(&uri) else {
                     return Err(format!("`{}` changed but was never opened", uri.as_str()));
                 };
+                // Versions only increase: an edit not newer than the text
+                // held was made to another text, and applying it would
+                // corrupt this one.
+                let version = params.text_document.version;
+                if version <= document.version {
+                    return Err(format!(
+                        "`{}` changed to version {version}, not newer than version {} held: the change is ignored",
+                        uri.as_str(),
+                        document.version
+                    ));
+                }
                 let mut text = document.source.text.to_string();
                 for change in params.content_changes {
                     apply_change(&mut text, change);
@@ -810,6 +821,39 @@ mod tests {
         }
         let (status, written) = serve_all(messages);
         assert_eq!(status, 1, "the stream ended without shutdown");
+        let published: Vec<&Value> = written
+            .iter()
+            .filter(|message| message["method"] == "textDocument/publishDiagnostics")
+            .collect();
+        assert_eq!(published.len(), 1, "{published:#?}");
+        assert_eq!(published[0]["params"]["version"], 5);
+    }
+
+    #[test]
+    fn an_edit_older_than_the_text_held_is_not_applied() {
+        let uri = "untitled:stale";
+        let text =
+            |marker: &str| format!("plugin a/b 1.0.0 {{\n    owner agent-author\n}}\n# {marker}\n");
+        let mut messages = start();
+        messages.push(serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": {"uri": uri, "languageId": "contrib", "version": 5, "text": text("five")}}}));
+        for version in [3, 5] {
+            messages.push(
+                serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+                "textDocument": {"uri": uri, "version": version},
+                "contentChanges": [{"text": text("stale")}]}}),
+            );
+        }
+        let (status, written) = serve_all(messages);
+        assert_eq!(status, 1, "the stream ended without shutdown");
+        let logged: Vec<&Value> = written
+            .iter()
+            .filter(|message| message["method"] == "window/logMessage")
+            .collect();
+        assert_eq!(logged.len(), 2, "{written:#?}");
+        assert!(logged[0]["params"]["message"]
+            .as_str()
+            .is_some_and(|message| message.contains("version 3, not newer than version 5")));
         let published: Vec<&Value> = written
             .iter()
             .filter(|message| message["method"] == "textDocument/publishDiagnostics")

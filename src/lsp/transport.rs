@@ -5,18 +5,20 @@
 //! server down on one bad write by a client. This reader recovers from
 //! everything that leaves the stream in a known state: a body that is not
 //! JSON, a JSON value that is not a message, a header block without a
-//! length, a body over [`MAX_BODY_BYTES`]. Each is handed to the run loop
+//! length, a body over [`MAX_BODY_BYTES`] (scanned for the next header,
+//! never buffered or skipped blindly). Each is handed to the run loop
 //! as [`Incoming::Invalid`] so it can be answered as JSON-RPC says (a
 //! parse error carries a `null` id). Only the stream ending, or failing to
 //! read, ends the reader.
 //!
 //! A frame whose `Content-Length` is wrong leaves the stream out of step:
 //! too short, and the rest of its body runs into the next header line; too
-//! long, and its body swallows the next frame's header. Either way the
+//! long, and its body would swallow the next frame's header. Either way the
 //! reader finds its way back at the next `Content-Length:` header: a header
-//! line is read from where that name starts in it, and a body that is not
-//! JSON but holds a header is cut there, the rest read again as the next
-//! frame. One bad frame costs that frame, never every one after it.
+//! line is read from where that name starts in it, and a body ends where a
+//! raw header line turns up in it, the rest read again as the next frame.
+//! One bad frame costs at most that frame, never every one after it, and
+//! the reader never waits for a body longer than what was sent.
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::thread::JoinHandle;
@@ -93,7 +95,7 @@ enum Frame {
 }
 
 /// One frame, or `None` at the end of the stream.
-fn read_frame(input: &mut impl BufRead) -> io::Result<Option<Frame>> {
+fn read_frame<R: BufRead>(input: &mut Resync<R>) -> io::Result<Option<Frame>> {
     let mut length: Option<Result<usize, String>> = None;
     let mut saw_header = false;
     loop {
@@ -136,15 +138,81 @@ fn read_frame(input: &mut impl BufRead) -> io::Result<Option<Frame>> {
             )))
         }
     };
-    if length > MAX_BODY_BYTES {
-        io::copy(&mut input.by_ref().take(length as u64), &mut io::sink())?;
-        return Ok(Some(Frame::Invalid(format!(
-            "a message of {length} bytes, over the limit of {MAX_BODY_BYTES}"
-        ))));
+    read_body(input, length).map(Some)
+}
+
+/// How far back a header line may start before the bytes just read: the
+/// longest `Content-Length: N` line that splits across two reads.
+const HEADER_OVERLAP: usize = 40;
+
+/// The body of a frame of `length` bytes, read as it comes. A length can
+/// be wrong, or huge: when the next frame's header line turns up first
+/// (`Content-Length: N` and a line break, which no JSON body holds raw),
+/// the body ends there and the header is put back to be read as the next
+/// frame, so the reader never waits for bytes that will not come. A body
+/// over [`MAX_BODY_BYTES`] is not kept, only scanned.
+fn read_body<R: BufRead>(input: &mut Resync<R>, length: usize) -> io::Result<Frame> {
+    let keep = length <= MAX_BODY_BYTES;
+    let mut body: Vec<u8> = Vec::with_capacity(if keep { length.min(1 << 20) } else { 0 });
+    let mut read = 0;
+    while read < length {
+        let available = input.fill_buf()?;
+        if available.is_empty() {
+            return Err(io::ErrorKind::UnexpectedEof.into());
+        }
+        let take = available.len().min(length - read);
+        let scan_from = body.len().saturating_sub(HEADER_OVERLAP);
+        body.extend_from_slice(&available[..take]);
+        input.consume(take);
+        read += take;
+        if let Some(at) = next_header(&body, scan_from) {
+            input.push_back(&body[at..]);
+            body.truncate(at);
+            return Ok(if keep {
+                Frame::Body(body)
+            } else {
+                too_large(length)
+            });
+        }
+        if !keep {
+            let drop = body.len().saturating_sub(HEADER_OVERLAP);
+            body.drain(..drop);
+        }
     }
-    let mut body = vec![0; length];
-    input.read_exact(&mut body)?;
-    Ok(Some(Frame::Body(body)))
+    Ok(if keep {
+        Frame::Body(body)
+    } else {
+        too_large(length)
+    })
+}
+
+fn too_large(length: usize) -> Frame {
+    Frame::Invalid(format!(
+        "a message of {length} bytes, over the limit of {MAX_BODY_BYTES}"
+    ))
+}
+
+/// Where a whole `Content-Length: N` header line starts in `bytes`, at
+/// `from` or after.
+fn next_header(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut from = from;
+    while let Some(at) = header_start(bytes, from) {
+        let value = &bytes[at + "content-length:".len()..];
+        let spaces = value
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+        let digits = value[spaces..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        let after = &value[spaces + digits..];
+        if digits > 0 && (after.starts_with(b"\r\n") || after.starts_with(b"\n")) {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
 }
 
 /// Where a `Content-Length:` header (any case) starts in `bytes`, at
@@ -337,8 +405,10 @@ mod tests {
         assert!(is_request(&got[2], "third"), "{got:?}");
     }
 
+    /// Its body ends where the next frame's header starts, so it is read
+    /// as what it holds, and so are the frames after it.
     #[test]
-    fn a_frame_with_a_length_too_long_costs_only_that_frame() {
+    fn a_frame_with_a_length_too_long_is_cut_at_the_next_header() {
         let first = r#"{"jsonrpc":"2.0","id":1,"method":"first","params":{}}"#;
         let input = [
             format!("Content-Length: {}\r\n\r\n{first}", first.len() + 30),
@@ -347,7 +417,7 @@ mod tests {
         ]
         .concat();
         let got = frames(&input);
-        assert!(matches!(got[0], Incoming::Invalid { .. }), "{got:?}");
+        assert!(is_request(&got[0], "first"), "{got:?}");
         assert!(is_request(&got[1], "second"), "{got:?}");
         assert!(is_request(&got[2], "third"), "{got:?}");
         assert_eq!(got.len(), 3);
@@ -356,5 +426,39 @@ mod tests {
     #[test]
     fn a_truncated_stream_ends_the_reader() {
         assert!(frames("Content-Length: 50\r\n\r\n{\"jsonrpc\"").is_empty());
+    }
+
+    /// A frame whose length is huge, over the limit or under it, is
+    /// answered as invalid and the frames after it are read: the reader
+    /// neither skips them as its body nor waits for bytes that never come.
+    #[test]
+    fn a_huge_length_costs_only_its_frame() {
+        for length in [
+            "18446744073709551615".to_string(),
+            (MAX_BODY_BYTES + 1).to_string(),
+            (MAX_BODY_BYTES - 1).to_string(),
+        ] {
+            let input = [
+                format!("Content-Length: {length}\r\n\r\n{{\"jsonrpc\":\"2.0\"}}"),
+                frame(r#"{"jsonrpc":"2.0","id":2,"method":"second","params":{}}"#),
+                frame(r#"{"jsonrpc":"2.0","id":3,"method":"third","params":{}}"#),
+            ]
+            .concat();
+            let got = frames(&input);
+            assert_eq!(got.len(), 3, "{length}: {got:?}");
+            assert!(matches!(got[0], Incoming::Invalid { .. }), "{got:?}");
+            assert!(is_request(&got[1], "second"), "{got:?}");
+            assert!(is_request(&got[2], "third"), "{got:?}");
+        }
+    }
+
+    /// A body may mention the header in a string: only a raw header line
+    /// (a line break, which JSON escapes in strings) ends a body early.
+    #[test]
+    fn a_body_that_mentions_the_header_is_read_whole() {
+        let body = r#"{"jsonrpc":"2.0","id":1,"method":"first","params":{"text":"Content-Length: 12\r\n"}}"#;
+        let got = frames(&frame(body));
+        assert_eq!(got.len(), 1);
+        assert!(is_request(&got[0], "first"), "{got:?}");
     }
 }

@@ -66,7 +66,7 @@ registry! {
     PLACEMENT_COULD_BE_WIDER = ("C0103", "placement-could-be-wider", Lint, Warn, "a text is placed narrower than its content and owner need"),
     OWNER_CANNOT_PLACE = ("C0104", "owner-cannot-place", Language, Deny, "an owner adds at a placement wider than its authority"),
     PRIORITY_ABOVE_OWNER = ("C0105", "priority-above-owner", Language, Deny, "a contributor claims a priority its owner may not claim"),
-    OVERRIDE_ATTEMPT = ("C0106", "override-attempt", Lint, Deny, "a body claims authority it does not have"),
+    OVERRIDE_ATTEMPT = ("C0106", "override-attempt", Lint, Deny, "text the model reads claims authority it does not have"),
     UNKNOWN_TOOL = ("C0107", "unknown-tool", Policy, Deny, "a contributor loads or calls a tool the workspace does not have"),
     EAGER_RUN_WRITES = ("C0108", "eager-run-writes", Policy, Deny, "a call made with nobody asking uses a tool that writes"),
     EGRESS_NOT_ALLOWED = ("C0109", "egress-not-allowed", Policy, Deny, "a call reaches a host the workspace does not allow"),
@@ -89,7 +89,7 @@ registry! {
     DUPLICATE_FACT_SECTION = ("C0126", "duplicate-fact-section", Lint, Warn, "two facts state the same section"),
     FACT_OVER_BUDGET = ("C0127", "fact-over-budget", Lint, Warn, "a fact can add more than its budget within the runtime's bounds"),
     INVALID_ORIGIN_PLACEHOLDER = ("C0128", "invalid-origin-placeholder", Language, Deny, "a preface's origin names a placeholder that cannot be filled"),
-    HIDDEN_CHARACTER = ("C0129", "hidden-character", Lint, Deny, "the manifest holds a control, bidirectional, zero-width or tag character"),
+    HIDDEN_CHARACTER = ("C0129", "hidden-character", Lint, Deny, "the manifest holds a control, bidirectional, invisible, variation-selector or tag character"),
     INVALID_CONFIG = ("C0201", "invalid-config", Config, Deny, "`contrib.toml` cannot be read as a workspace configuration"),
     UNKNOWN_LINT = ("C0202", "unknown-lint", Config, Warn, "`[lints]` names a rule that does not exist or cannot be changed"),
     FROZEN_VERSION_CHANGED = ("C0301", "frozen-version-changed", Bundle, Deny, "a published version would change"),
@@ -121,7 +121,12 @@ registry! {
 /// load whatever the author's `[lints]` and suppressions said. The other
 /// lints are the author's judgment about their own manifest and are not
 /// run where trust changes hands.
-pub static PROTECTIVE_LINTS: &[&Rule] = &[&OVERRIDE_ATTEMPT, &EAGER_RUN_GATED, &EXTERNAL_PREFACE];
+pub static PROTECTIVE_LINTS: &[&Rule] = &[
+    &OVERRIDE_ATTEMPT,
+    &EAGER_RUN_GATED,
+    &EXTERNAL_PREFACE,
+    &HIDDEN_CHARACTER,
+];
 
 /// The rules an installer's `contrib.toml` may relax for one plugin or one
 /// tool (`[trust.plugins."scope/name"]`, `[trust.tools.NAME]`), each
@@ -134,6 +139,7 @@ pub static RELAXABLE: &[&Rule] = &[
     &EAGER_RUN_GATED,
     &OVERRIDE_ATTEMPT,
     &EXTERNAL_PREFACE,
+    &HIDDEN_CHARACTER,
 ];
 
 /// Whether an installer may relax `rule`.

@@ -102,8 +102,11 @@ pub(super) fn in_chunks(text: &str) -> Option<Parsed<'_>> {
     starts.push(end_of_plugin);
     // Two broken chunks in a row are most likely one construct a false
     // boundary cut in two (a header typed inside a list): read as one, they
-    // make one error.
-    let mut read_so_far: Vec<(Chunk, Piece<'_>, Option<usize>)> = Vec::new();
+    // make one error. Only two: a chunk read as a pair is not joined again,
+    // so that a run of contributors each with an error of its own is read
+    // once each (joining every one to the next would re-read the whole run
+    // at each, quadratic in its length) and reported once each.
+    let mut read_so_far: Vec<(Chunk, Piece<'_>, Option<usize>, bool)> = Vec::new();
     for pair in starts.windows(2) {
         let mut chunk = Chunk {
             start: pair[0],
@@ -112,19 +115,21 @@ pub(super) fn in_chunks(text: &str) -> Option<Parsed<'_>> {
             in_plugin: true,
         };
         let mut errors_before = errors.len();
-        if let Some((last, _, Some(last_errors))) = read_so_far.last() {
+        let mut joined = false;
+        if let Some((last, _, Some(last_errors), false)) = read_so_far.last() {
             if broken(text, chunk) {
                 chunk.start = last.start;
                 errors.truncate(*last_errors);
                 errors_before = *last_errors;
                 read_so_far.pop();
+                joined = true;
             }
         }
         let piece = read(text, chunk, &mut errors);
         let broke = (errors.len() > errors_before).then_some(errors_before);
-        read_so_far.push((chunk, piece, broke));
+        read_so_far.push((chunk, piece, broke, joined));
     }
-    for (_, mut piece, _) in read_so_far {
+    for (_, mut piece, _, _) in read_so_far {
         close_at_chunk_end(text, &mut piece, &mut errors);
         comments.extend(piece.comments);
         plugin.items.extend(piece.items);
