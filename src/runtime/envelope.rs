@@ -247,16 +247,10 @@ fn encoded(text: &str) -> Option<(char, usize)> {
     Some((char, length))
 }
 
-/// Characters that take no room on screen and can hide inside a tag.
+/// Characters that take no room on screen and can hide inside a tag:
+/// Unicode's default-ignorable code points, as the checker knows them.
 fn invisible(char: char) -> bool {
-    matches!(char,
-        '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
-        | '\u{180B}'..='\u{180F}'
-        | '\u{200B}'..='\u{200F}'
-        | '\u{202A}'..='\u{202E}'
-        | '\u{2060}'..='\u{206F}'
-        | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}'
-        | '\u{E0000}'..='\u{E007F}')
+    crate::source::hidden::is_default_ignorable(char)
 }
 
 /// A character as the ASCII one it passes for, lowercased.
