@@ -551,3 +551,57 @@ fn simulate_refuses_a_model_its_profile_does_not_price() {
         "{stderr}"
     );
 }
+
+#[test]
+fn facts_told_before_the_prompt_come_after_the_turns_notes_and_before_the_words() {
+    use contrib::runtime::{FactsAt, Options};
+    let mut catalog: Vec<Bundle> = bundles().to_vec();
+    catalog.push(common::bundle_in(
+        CONFIG,
+        r#"plugin acme/notes 1.0.0 {
+    owner workspace
+    preface team-notes {
+        reach replies
+        source user-authored
+        origin "memory:team-notes"
+        budget 200 tokens
+        call read_memory { store: "team-notes" }
+    }
+}"#,
+    ));
+    let profiles = Profiles::builtin();
+    let profile = profiles.get("anthropic").expect("anthropic");
+    let options = Options {
+        facts: FactsAt::BeforePrompt,
+        ..Options::default()
+    };
+    let mut conversation = Conversation::builder(&catalog, session("Sam"), CliGate, profile)
+        .options(options)
+        .start();
+    let mut transcript = Transcript::new();
+    let turn = conversation.turn(TurnInput::reply_at(at("2026-03-02T09:01:00Z")));
+    transcript.begin(&turn, Some("Hello"));
+    let request = conversation.request(RequestInput::at(turn.at));
+    transcript.request(&request);
+    let body = wire::body(Wire::Anthropic, &conversation, &transcript, &tools()).json;
+    let last = body["messages"]
+        .as_array()
+        .and_then(|messages| messages.last())
+        .expect("a last message");
+    let texts: Vec<&str> = last["content"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|block| block["text"].as_str())
+        .collect();
+    let preface = texts
+        .iter()
+        .position(|text| text.starts_with("<retrieved_content"));
+    let fact = texts.iter().position(|text| text.starts_with("## "));
+    let words = texts.iter().position(|text| *text == "Hello");
+    assert!(
+        matches!((preface, fact, words), (Some(p), Some(f), Some(w)) if p < f && f < w),
+        "the turn's rebuilt notes, then its facts, then the words: {texts:?}"
+    );
+    assert_eq!(texts.last(), Some(&"Hello"), "{texts:?}");
+}

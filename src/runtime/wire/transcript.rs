@@ -94,8 +94,8 @@ pub struct Transcript {
     /// position and before the prompt.
     first: Vec<Note>,
     before_prompt: Vec<Note>,
-    /// Where the current turn's person message (or, without one, its
-    /// first stored item) is in `said`.
+    /// Where, in `said`, the current turn's notes rebuilt every turn go:
+    /// after its stored notes, before its facts and the person's message.
     prompt_at: usize,
     /// Where the current turn begins in `said`.
     turn_at: usize,
@@ -131,10 +131,16 @@ impl Transcript {
         self.first.clear();
         self.before_prompt.clear();
         self.turn_at = self.said.len();
+        // In the turn's order: stored notes, the notes rebuilt every turn,
+        // then facts told before the prompt, then the prompt.
+        let mut facts = Vec::new();
         let mut with_prompt = Vec::new();
         for note in &turn.notes {
             match (note.position, note.persisted) {
                 (Position::First, _) => self.first.push(note.clone()),
+                (Position::BeforePrompt, true) if note.section.is_some() => {
+                    facts.push(stored(note))
+                }
                 (Position::BeforePrompt, true) => self.said.push(stored(note)),
                 (Position::BeforePrompt, false) => self.before_prompt.push(note.clone()),
                 // The skill-invocation note is projected from the pick each
@@ -144,6 +150,7 @@ impl Transcript {
             }
         }
         self.prompt_at = self.said.len();
+        self.said.extend(facts);
         if prompt.is_some() || turn.pick.is_some() {
             self.said.push(Said::Person {
                 text: prompt.unwrap_or_default().to_string(),
@@ -154,16 +161,9 @@ impl Transcript {
     }
 
     /// A request is about to be sent: the fact sections it tells are
-    /// stored where the runtime put them.
+    /// stored at the end of the conversation, where the runtime puts them.
     pub fn request(&mut self, request: &Request) {
-        for note in &request.messages {
-            if note.position == Position::BeforePrompt {
-                self.said.insert(self.prompt_at, stored(note));
-                self.prompt_at += 1;
-            } else {
-                self.said.push(stored(note));
-            }
-        }
+        self.said.extend(request.messages.iter().map(stored));
     }
 
     /// The model replied: its words and the tools it called.
@@ -196,8 +196,8 @@ impl Transcript {
         self.said.get(..self.turn_at).unwrap_or_default()
     }
 
-    /// This turn's stored items before its person message, the notes
-    /// rebuilt for it, and the rest of the turn.
+    /// This turn's stored notes, the notes rebuilt for it, and the rest
+    /// of the turn from its facts and person message on.
     pub(super) fn this_turn(&self) -> (&[Said], &[Note], &[Said]) {
         let before = self
             .said
