@@ -138,6 +138,23 @@ pub struct Trust {
     pub plugins: IndexMap<String, Relaxation>,
     /// `[trust.tools.NAME]`, by tool name.
     pub tools: IndexMap<String, Relaxation>,
+    /// `required`: installed plugins (`scope/name`) without which no
+    /// conversation composes, besides those installed as `operator`.
+    pub required: Vec<String>,
+    /// `optional`: plugins installed as `operator` that conversations may
+    /// go on without, saying so, when they are refused at load.
+    pub optional: Vec<String>,
+}
+
+impl Trust {
+    /// Whether a plugin granted `granted` at install must load for any
+    /// conversation to compose: those the workspace lists as `required`,
+    /// and by default the operator's own (the platform's safety text must
+    /// not drop out unnoticed), unless listed as `optional`.
+    pub fn requires(&self, plugin: &str, granted: crate::ir::Owner) -> bool {
+        let listed = |names: &[String]| names.iter().any(|name| name == plugin);
+        listed(&self.required) || (granted == crate::ir::Owner::Operator && !listed(&self.optional))
+    }
 }
 
 /// Protective rules relaxed for one plugin or tool, and why.

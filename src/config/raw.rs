@@ -487,7 +487,20 @@ impl Reader {
 
     /// `[trust]`: the authority installs grant, and relaxations.
     fn trust(&mut self, config: &mut Config, table: &DeTable<'_>) {
-        self.known_keys(table, &["as", "plugins", "tools"], "`[trust]`");
+        self.known_keys(
+            table,
+            &["as", "plugins", "tools", "required", "optional"],
+            "`[trust]`",
+        );
+        for (key, list) in [
+            ("required", &mut config.trust.required),
+            ("optional", &mut config.trust.optional),
+        ] {
+            if let Some(value) = table.get(key) {
+                let names = self.names(value, key).unwrap_or_default();
+                list.extend(names.into_iter().map(|(name, _)| name));
+            }
+        }
         if let Some(value) = table.get("as") {
             if let Some(text) = self.string(value, "as") {
                 match crate::ir::Owner::parse(text) {

@@ -8,8 +8,11 @@
 //! [`Workspace::before_turn`] reads `contrib.toml` and `contrib.lock`
 //! again before each turn, so a tightened policy reaches a running
 //! conversation at once and a version yanked or uninstalled since is
-//! withdrawn from it. `compose --workspace` and `simulate --workspace`
-//! run on it, as any host does.
+//! withdrawn from it. A plugin the workspace requires (`[trust]
+//! required`, or installed as `operator`) that is refused at load stops it
+//! from opening at all: no conversation composes without it.
+//! `compose --workspace` and `simulate --workspace` run on it, as any host
+//! does.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -47,6 +50,15 @@ pub enum OpenError {
         /// Its error diagnostics.
         diagnostics: Vec<Diagnostic>,
     },
+    /// A plugin the workspace requires (`[trust] required`, or installed
+    /// as `operator`) was refused at load: no conversation composes
+    /// without it.
+    RequiredRefused {
+        /// `scope/name@version`.
+        plugin: String,
+        /// Why loading refused it.
+        reason: String,
+    },
 }
 
 impl fmt::Display for OpenError {
@@ -65,6 +77,10 @@ impl fmt::Display for OpenError {
                 path.display(),
                 diagnostics.len(),
                 path.display()
+            ),
+            OpenError::RequiredRefused { plugin, reason } => write!(
+                f,
+                "`{plugin}` is required in this workspace and was refused at load, so no conversation composes without it: {reason}. Approve it again with `contrib install`, or list it under `[trust] optional` to go on without it"
             ),
         }
     }
@@ -109,6 +125,16 @@ impl Workspace {
             });
         }
         let loaded = files.load();
+        if let Some(refused) = loaded
+            .refused
+            .iter()
+            .find(|refused| required(&files, refused))
+        {
+            return Err(OpenError::RequiredRefused {
+                plugin: refused.plugin.clone(),
+                reason: format!("[{}] {}", refused.rule.name, refused.reason),
+            });
+        }
         let lock = folder.join(crate::trust::LOCK_FILE);
         Ok(Workspace {
             folder: folder.to_path_buf(),
@@ -178,4 +204,16 @@ impl Workspace {
     pub fn deny(&self, contributor: &str) {
         self.live.deny(contributor);
     }
+}
+
+/// Whether the workspace requires the plugin loading refused: listed under
+/// `[trust] required`, or installed as `operator` and not listed as
+/// optional.
+fn required(files: &Files, refused: &crate::trust::load::Refused) -> bool {
+    let name = refused.plugin.split('@').next().unwrap_or_default();
+    let granted = files
+        .lock
+        .get(name)
+        .map_or(crate::ir::Owner::Person, |entry| entry.granted_owner);
+    files.config.trust.requires(name, granted)
 }
