@@ -65,6 +65,20 @@ impl Scene {
         self.write("ws/contrib.toml", config);
     }
 
+    /// A scene whose catalog offers the operator's `acme/safety@1.0.0` (a
+    /// platform text, "Do not invent facts."), and an empty workspace.
+    fn with_safety_published() -> Scene {
+        let scene = Scene::new();
+        let file = scene.author(
+            "safety",
+            "",
+            "plugin acme/safety 1.0.0 {\n    owner operator\n\n    text ground-rules {\n        placement platform\n        budget 40 tokens\n        body \"Do not invent facts.\"\n    }\n}\n",
+        );
+        scene.publish(&file);
+        scene.workspace("");
+        scene
+    }
+
     fn install(&self, plugin: &str, more: &[&str]) -> Output {
         let mut args = vec![
             "install",
@@ -614,14 +628,7 @@ fn the_kept_prompt_is_held_to_the_context_budget_lowest_priority_first() {
 /// make it platform text.
 #[test]
 fn authority_is_granted_not_claimed() {
-    let scene = Scene::new();
-    let file = scene.author(
-        "safety",
-        "",
-        "plugin acme/safety 1.0.0 {\n    owner operator\n\n    text ground-rules {\n        placement platform\n        budget 40 tokens\n        body \"Do not invent facts.\"\n    }\n}\n",
-    );
-    scene.publish(&file);
-    scene.workspace("");
+    let scene = Scene::with_safety_published();
     let output = scene.install("acme/safety@1.0.0", &["--yes"]);
     let shown = text(&output);
     assert_eq!(output.status.code(), Some(1), "{shown}");
@@ -1592,14 +1599,7 @@ fn an_override_in_a_request_description_is_refused_at_install() {
 /// is left out and named, and the conversation goes on.
 #[test]
 fn a_required_plugin_refused_at_load_stops_conversations_from_composing() {
-    let scene = Scene::new();
-    let file = scene.author(
-        "safety",
-        "",
-        "plugin acme/safety 1.0.0 {\n    owner operator\n\n    text ground-rules {\n        placement platform\n        budget 40 tokens\n        body \"Do not invent facts.\"\n    }\n}\n",
-    );
-    scene.publish(&file);
-    scene.workspace("");
+    let scene = Scene::with_safety_published();
     let installed = scene.install("acme/safety@1.0.0", &["--yes", "--as", "operator"]);
     assert_eq!(installed.status.code(), Some(0), "{}", text(&installed));
     let (output, layout) = scene.compose(TWO_TURNS);
