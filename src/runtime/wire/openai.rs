@@ -15,6 +15,7 @@
 use serde_json::{json, Map, Value};
 
 use super::pieces::{Piece, Placed, Speaker};
+use super::ToolDefinition;
 use crate::runtime::layout::Segment;
 
 /// What every OpenAI body carries besides its pieces.
@@ -51,10 +52,7 @@ pub(super) fn responses(pieces: &[Placed], settings: &Settings<'_>) -> Value {
     body.insert("model".into(), json!(settings.model));
     let explicit = explicit_breakpoints(pieces);
     let mut input = Vec::new();
-    let system: Vec<&Placed> = pieces
-        .iter()
-        .filter(|placed| matches!(placed.piece, Piece::System(_)))
-        .collect();
+    let system = system(pieces);
     if explicit && !system.is_empty() {
         // Instructions are one string: a breakpoint inside them needs the
         // system text as a message of content blocks instead.
@@ -117,24 +115,21 @@ pub(super) fn responses(pieces: &[Placed], settings: &Settings<'_>) -> Value {
     }
     flush(&mut open, &mut input);
     body.insert("input".into(), Value::Array(input));
-    let tools: Vec<Value> = pieces
-        .iter()
-        .filter_map(|placed| match &placed.piece {
-            Piece::Tool(tool) => Some(json!({
+    finish(
+        &mut body,
+        settings,
+        explicit,
+        "max_output_tokens",
+        tools(pieces, |tool| {
+            json!({
                 "type": "function",
                 "name": tool.name,
                 "description": tool.description,
                 "parameters": tool.input_schema,
                 "strict": false,
-            })),
-            _ => None,
-        })
-        .collect();
-    if !tools.is_empty() {
-        body.insert("tools".into(), Value::Array(tools));
-    }
-    body.insert("max_output_tokens".into(), json!(settings.max_tokens));
-    cache_fields(&mut body, settings, explicit);
+            })
+        }),
+    );
     Value::Object(body)
 }
 
@@ -144,10 +139,7 @@ pub(super) fn chat(pieces: &[Placed], settings: &Settings<'_>) -> Value {
     body.insert("model".into(), json!(settings.model));
     let explicit = explicit_breakpoints(pieces);
     let mut messages = Vec::new();
-    let system: Vec<&Placed> = pieces
-        .iter()
-        .filter(|placed| matches!(placed.piece, Piece::System(_)))
-        .collect();
+    let system = system(pieces);
     if !system.is_empty() {
         let content = if explicit {
             Value::Array(system.iter().map(|placed| chat_text(placed)).collect())
@@ -199,25 +191,22 @@ pub(super) fn chat(pieces: &[Placed], settings: &Settings<'_>) -> Value {
         }
     }
     body.insert("messages".into(), Value::Array(messages));
-    let tools: Vec<Value> = pieces
-        .iter()
-        .filter_map(|placed| match &placed.piece {
-            Piece::Tool(tool) => Some(json!({
+    finish(
+        &mut body,
+        settings,
+        explicit,
+        "max_completion_tokens",
+        tools(pieces, |tool| {
+            json!({
                 "type": "function",
                 "function": {
                     "name": tool.name,
                     "description": tool.description,
                     "parameters": tool.input_schema,
                 },
-            })),
-            _ => None,
-        })
-        .collect();
-    if !tools.is_empty() {
-        body.insert("tools".into(), Value::Array(tools));
-    }
-    body.insert("max_completion_tokens".into(), json!(settings.max_tokens));
-    cache_fields(&mut body, settings, explicit);
+            })
+        }),
+    );
     Value::Object(body)
 }
 
@@ -250,9 +239,11 @@ fn breakpoint(placed: &Placed) -> Option<Value> {
         .then(|| json!({ "mode": "explicit", "ttl": ttl }))
 }
 
-fn input_text(placed: &Placed) -> Value {
+/// A text block of `kind` (`input_text` on Responses, `text` on Chat),
+/// with its breakpoint where one falls on it.
+fn text_block(kind: &str, placed: &Placed) -> Value {
     let mut block = Map::new();
-    block.insert("type".into(), json!("input_text"));
+    block.insert("type".into(), json!(kind));
     block.insert("text".into(), json!(placed.piece.text()));
     if let Some(mark) = breakpoint(placed) {
         block.insert("prompt_cache_breakpoint".into(), mark);
@@ -260,14 +251,47 @@ fn input_text(placed: &Placed) -> Value {
     Value::Object(block)
 }
 
+fn input_text(placed: &Placed) -> Value {
+    text_block("input_text", placed)
+}
+
 fn chat_text(placed: &Placed) -> Value {
-    let mut block = Map::new();
-    block.insert("type".into(), json!("text"));
-    block.insert("text".into(), json!(placed.piece.text()));
-    if let Some(mark) = breakpoint(placed) {
-        block.insert("prompt_cache_breakpoint".into(), mark);
+    text_block("text", placed)
+}
+
+/// The system text's pieces.
+fn system(pieces: &[Placed]) -> Vec<&Placed> {
+    pieces
+        .iter()
+        .filter(|placed| matches!(placed.piece, Piece::System(_)))
+        .collect()
+}
+
+/// The tool definitions, each as `spell` writes it for the wire.
+fn tools(pieces: &[Placed], spell: impl Fn(&ToolDefinition) -> Value) -> Vec<Value> {
+    pieces
+        .iter()
+        .filter_map(|placed| match &placed.piece {
+            Piece::Tool(tool) => Some(spell(tool)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// What every OpenAI body ends with: its tools, its reply length under
+/// `length_key`, and its cache fields.
+fn finish(
+    body: &mut Map<String, Value>,
+    settings: &Settings<'_>,
+    explicit: bool,
+    length_key: &str,
+    tools: Vec<Value>,
+) {
+    if !tools.is_empty() {
+        body.insert("tools".into(), Value::Array(tools));
     }
-    Value::Object(block)
+    body.insert(length_key.into(), json!(settings.max_tokens));
+    cache_fields(body, settings, explicit);
 }
 
 fn cache_fields(body: &mut Map<String, Value>, settings: &Settings<'_>, explicit: bool) {
