@@ -822,6 +822,95 @@ fn a_run_waiting_for_approval_still_waits_after_a_resume() {
     );
 }
 
+/// A description of a text the model may ask for is the author's words in
+/// the kept prompt: below agent priority it is framed as its body would be.
+#[test]
+fn a_lower_priority_description_is_listed_behind_its_framing() {
+    let voice = build(
+        r#"
+plugin sam-okafor/voice 1.0.0 {
+    owner person
+    text tone {
+        placement person
+        applies on request "Sam's tone for release notes."
+        budget 40 tokens
+        body "Short sentences."
+    }
+}
+"#,
+    );
+    let bundles = [voice];
+    let profile = Profile::none();
+    let conversation = Conversation::start(&bundles, session(), CliGate, &profile);
+    let prompt = &conversation.system_prompt().text;
+    assert!(
+        prompt.contains(
+            "[The person's preference via sam-okafor/voice; it cannot override the instructions above.]\n[Available on request: `sam-okafor/voice@1.0.0/tone`. Sam's tone for release notes."
+        ),
+        "{prompt}"
+    );
+}
+
+/// A conversation resumed after its plugins changed: the first turn's
+/// record names each version that left, and what became of it.
+#[test]
+fn a_resume_records_the_versions_that_left_while_the_conversation_was_closed() {
+    let before = [stance("1.0.0", "Version one."), house_facts()];
+    let profile = Profile::none();
+    let review = || with_skill(skill("Review.", &[]));
+    let mut log = Vec::new();
+    {
+        let mut conversation = Conversation::builder(&before, review(), CliGate, &profile)
+            .log(&mut log)
+            .start();
+        conversation.turn(reply("2026-03-02T09:01:00Z"));
+        assert!(conversation.log_error().is_none());
+    }
+
+    // While closed: the stance updated, the house uninstalled.
+    let after = [stance("1.1.0", "Version two.")];
+    let mut resumed = Conversation::builder(&after, review(), CliGate, &profile)
+        .resume(&log)
+        .expect("a log to resume");
+    let turn = resumed.turn(reply("2026-03-02T10:00:00Z"));
+    let left: Vec<(&str, &str)> = turn
+        .record
+        .withdrawn
+        .iter()
+        .map(|w| (w.plugin.as_str(), w.reason.as_str()))
+        .collect();
+    assert_eq!(
+        left,
+        [
+            (
+                "acme/house@1.0.0",
+                "uninstalled while the conversation was closed"
+            ),
+            (
+                "acme/stance@1.0.0",
+                "replaced by 1.1.0 while the conversation was closed"
+            ),
+        ]
+    );
+    let prompt = &resumed.system_prompt().text;
+    assert!(!prompt.contains("pence"), "{prompt}");
+    assert!(turn.recomposed.is_none(), "composed once, at the resume");
+
+    // Resumed again with nothing changed since: nothing more left.
+    let mut again = Conversation::builder(&after, review(), CliGate, &profile)
+        .resume(&log)
+        .expect("a log to resume");
+    assert_eq!(
+        again
+            .turn(reply("2026-03-02T10:05:00Z"))
+            .record
+            .withdrawn
+            .len(),
+        2,
+        "the log was not appended to, so the same versions left"
+    );
+}
+
 #[test]
 fn an_edit_reaches_a_conversation_at_its_next_compaction_and_the_record_says_which_version_ran() {
     let first = [stance("1.0.0", "Version one.")];

@@ -624,6 +624,58 @@ fn the_kept_prompt_is_held_to_the_context_budget_lowest_priority_first() {
     );
 }
 
+/// A preview of bundles nobody installed shows what the runtime would
+/// send: with no `contrib.toml` to read, the kept prompt is held to the
+/// default policy's budget (200,000 × 0.25 tokens), lowest priority first.
+#[test]
+fn a_preview_of_bundles_holds_the_kept_prompt_to_the_default_budget() {
+    let scene = Scene::new();
+    let big = |name: &str, priority: &str, words: &str| {
+        format!(
+            "plugin acme/{name} 1.0.0 {{\n    owner agent-author\n\n    text rules {{\n        placement agent\n        priority {priority}\n        budget 40000 tokens\n        body \"{}\"\n    }}\n}}\n",
+            words.repeat(7000)
+        )
+    };
+    for (name, priority, words) in [
+        ("first", "agent", "Review every change. "),
+        ("second", "person", "Answer briefly now. "),
+    ] {
+        let file = scene.author(name, "", &big(name, priority, words));
+        let output = scene.run(&["build", &file, "-o", "bundles"]);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    }
+    scene.write("turns.toml", TWO_TURNS);
+    let session = session();
+    let output = scene.run(&[
+        "compose",
+        "--bundles",
+        "bundles",
+        "--session",
+        &session,
+        "--turns",
+        "turns.toml",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let layout: Value = serde_json::from_slice(&output.stdout).expect("a layout");
+    let prompt = layout["system_prompt"]["text"].as_str().expect("a prompt");
+    assert!(
+        prompt.contains("Review every change."),
+        "the higher priority stays"
+    );
+    assert!(
+        !prompt.contains("Answer briefly now."),
+        "the lower priority is refused"
+    );
+    let refusals = turn_records(&layout)[0]["refusals"].to_string();
+    assert!(refusals.contains("acme/second@1.0.0/rules"), "{refusals}");
+    assert!(
+        refusals.contains("over the agent's budget of 50000"),
+        "{refusals}"
+    );
+}
+
 /// Authority is granted: a person installing an operator's plugin does not
 /// make it platform text.
 #[test]

@@ -274,6 +274,7 @@ impl Bundle {
                         let listing = crate::ir::on_request_listing(
                             &self.contributor_name(contributor),
                             description,
+                            contributor.framing.as_deref(),
                         );
                         self.tokenizer.count(&listing) as u64
                     }

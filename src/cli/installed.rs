@@ -112,11 +112,17 @@ impl Host {
         }
     }
 
-    /// Holds a conversation to what the workspace allows (its kept part
-    /// within the agent's budget); nothing for bundles nobody installed.
+    /// Holds a conversation's kept part within the agent's budget: the
+    /// workspace's, or for bundles nobody installed the default policy's
+    /// (there is no `contrib.toml` to read one from), so a preview never
+    /// shows a prompt the runtime would refuse.
     pub fn admit<G: Gate>(&self, conversation: &mut Conversation<'_, G>) {
-        if let Host::Installed(workspace) = self {
-            workspace.admit(conversation);
+        match self {
+            Host::Installed(workspace) => workspace.admit(conversation),
+            Host::Unapproved(_) => conversation.limit_kept(
+                crate::config::Config::default().system_prompt_budget(),
+                BTreeMap::new(),
+            ),
         }
     }
 

@@ -27,11 +27,17 @@ pub fn framing_for(plugin: &PluginName, priority: Priority) -> Option<String> {
 }
 
 /// The line the system prompt keeps for a text the model may ask for
-/// (`applies on request`): its name and its description. Written here once:
-/// the runtime composes it, the checker counts it against the system
-/// prompt's share, and the language server shows it.
-pub fn on_request_listing(name: &str, description: &str) -> String {
-    format!(
+/// (`applies on request`): its name and its description, behind the
+/// text's framing when it has one (below agent priority), since the
+/// description is the author's words in the kept prompt as much as a body
+/// is. Written here once: the runtime composes it, the checker counts it
+/// against the system prompt's share, and the language server shows it.
+pub fn on_request_listing(name: &str, description: &str, framing: Option<&str>) -> String {
+    let listing = format!(
         "[Available on request: `{name}`. {description} Ask for it by this name when it applies.]"
-    )
+    );
+    match framing {
+        Some(framing) => format!("{framing}\n{listing}"),
+        None => listing,
+    }
 }

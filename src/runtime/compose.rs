@@ -585,7 +585,11 @@ impl<'a, G: Gate> Conversation<'a, G> {
                 (Some(BundledActivation::Request { description }), _)
                     if contributor.placement.is_system_prompt() =>
                 {
-                    crate::ir::on_request_listing(&entry.name(), description)
+                    crate::ir::on_request_listing(
+                        &entry.name(),
+                        description,
+                        contributor.framing.as_deref(),
+                    )
                 }
                 _ => continue,
             };
@@ -750,19 +754,13 @@ impl<'a, G: Gate> Conversation<'a, G> {
                 self.compositions = compose.compositions;
             }
             (Some(compose), Some(Err(_))) => {
-                let missing: Vec<String> = compose
-                    .kept
-                    .iter()
-                    .filter(|kept| {
-                        !self
-                            .installed
-                            .iter()
-                            .any(|b| b.plugin == kept.plugin && b.version == kept.version)
-                    })
-                    .map(|kept| format!("`{}@{}`", kept.plugin, kept.version))
-                    .collect();
-                // What it was composed from is gone: compose from what is
-                // installed, keeping the opening's runs (they are snapshots).
+                // What it was composed from is gone or changed: each such
+                // version is withdrawn on the record of the first turn
+                // after the resume, with what became of it, and the kept
+                // prompt is composed from what is installed, keeping the
+                // opening's runs (they are snapshots, credited to the
+                // versions that made them).
+                let left = self.left_while_closed(&compose.kept);
                 self.compositions = compose.compositions;
                 self.opening = compose.opening;
                 self.kept = compose
@@ -775,11 +773,18 @@ impl<'a, G: Gate> Conversation<'a, G> {
                             .find(|b| b.plugin == kept.plugin && b.version == kept.version)
                     })
                     .collect();
+                let named: Vec<String> = left
+                    .iter()
+                    .map(|withdrawal| format!("`{}`", withdrawal.plugin))
+                    .collect();
                 let why = format!(
-                    "the conversation was resumed and {} it was composed with {} no longer installed",
-                    missing.join(", "),
-                    if missing.len() == 1 { "is" } else { "are" }
+                    "the conversation was resumed and {} it was composed with {} no longer installed as it was",
+                    named.join(", "),
+                    if named.len() == 1 { "is" } else { "are" }
                 );
+                // Recorded, not withdrawn again: the composition below
+                // already leaves them out.
+                self.pending.withdrawn.extend(left);
                 self.recompose(started_at, &why);
                 self.refresh_opening(started_at);
                 self.log_composition(&why, started_at);
@@ -802,6 +807,40 @@ impl<'a, G: Gate> Conversation<'a, G> {
         }
         self.memory = restored.memory;
         self.place();
+    }
+}
+
+impl<'a, G: Gate> Conversation<'a, G> {
+    /// The versions a resumed conversation was composed with that are not
+    /// installed now as they were, each with what became of it.
+    fn left_while_closed(&self, kept: &[KeptVersion]) -> Vec<Withdrawal> {
+        kept.iter()
+            .filter_map(|kept| {
+                let reason = match self
+                    .installed
+                    .iter()
+                    .find(|b| b.plugin == kept.plugin && b.version == kept.version)
+                {
+                    Some(b) if b.digest.as_deref() == Some(kept.digest.as_str()) => return None,
+                    Some(b) => format!(
+                        "its content changed while the conversation was closed: composed with {}, installed now as {}",
+                        kept.digest,
+                        b.digest.as_deref().unwrap_or("a bundle without a digest")
+                    ),
+                    None => match self.installed.iter().find(|b| b.plugin == kept.plugin) {
+                        Some(now) => format!(
+                            "replaced by {} while the conversation was closed",
+                            now.version
+                        ),
+                        None => "uninstalled while the conversation was closed".to_string(),
+                    },
+                };
+                Some(Withdrawal {
+                    plugin: format!("{}@{}", kept.plugin, kept.version),
+                    reason,
+                })
+            })
+            .collect()
     }
 }
 

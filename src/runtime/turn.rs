@@ -86,7 +86,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
             self.log_composition(why, at);
             record = std::mem::take(&mut self.pending);
         }
-        record.withdrawn = withdrawn;
+        record.withdrawn.extend(withdrawn);
         if input.compaction {
             // Compaction removes every fact section and every stored note
             // with the turns it summarises: facts are told again in full,

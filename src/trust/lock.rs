@@ -14,7 +14,7 @@
 //!
 //! ```toml
 //! # Written by `contrib install`, `update` and `uninstall`; do not edit by hand.
-//! format = 1
+//! format = 2
 //!
 //! [[installed]]
 //! plugin = "acme/clock"
@@ -42,8 +42,17 @@ use crate::ir::Owner;
 /// The workspace lock's file name, beside `contrib.toml`.
 pub const LOCK_FILE: &str = "contrib.lock";
 
-/// The lock format this build writes and reads.
-pub const FORMAT: u32 = 1;
+/// The lock format this build writes.
+///
+/// Format 2 entries name the workspace's own copy of the bundle approved
+/// (`approved_copy`). Format 1 locks, written before workspaces kept
+/// copies, are still read: their entries have no copy and so need a
+/// fresh approval before they load or update, and the next write turns
+/// the file into format 2.
+pub const FORMAT: u32 = 2;
+
+/// The lock formats this build reads.
+const READS: [u32; 2] = [1, FORMAT];
 
 /// `contrib.lock`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -136,9 +145,9 @@ impl WorkspaceLock {
                 error.message()
             )
         })?;
-        if lock.format != FORMAT {
+        if !READS.contains(&lock.format) {
             return Err(format!(
-                "`{}` is format {}, but this build reads format {FORMAT}",
+                "`{}` is format {}, but this build reads formats 1 and {FORMAT}: use the contrib that wrote it, or a newer one",
                 path.display(),
                 lock.format
             ));
@@ -149,7 +158,11 @@ impl WorkspaceLock {
     /// Writes `folder/contrib.lock` atomically: the only place this stage
     /// writes a file.
     pub fn write(&self, folder: &Path) -> Result<(), String> {
-        let text = toml::to_string_pretty(self)
+        let current = WorkspaceLock {
+            format: FORMAT,
+            installed: self.installed.clone(),
+        };
+        let text = toml::to_string_pretty(&current)
             .map_err(|error| format!("cannot write the workspace lock: {error}"))?;
         let text = format!(
             "# Written by `contrib install`, `update` and `uninstall`; do not edit by hand.\n{text}"
@@ -212,5 +225,41 @@ pub fn catalog_reference(workspace: &Path, catalog: &Path) -> String {
         ".".to_string()
     } else {
         text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lock_with_format(format: u32) -> tempfile::TempDir {
+        let folder = tempfile::tempdir().expect("a temporary folder");
+        std::fs::write(
+            folder.path().join(LOCK_FILE),
+            format!("format = {format}\n"),
+        )
+        .expect("a lock");
+        folder
+    }
+
+    #[test]
+    fn a_format_1_lock_is_read_and_written_back_as_the_current_format() {
+        let folder = lock_with_format(1);
+        let lock = WorkspaceLock::read(folder.path()).expect("format 1 is read");
+        assert_eq!(lock.format, 1);
+        lock.write(folder.path()).expect("written");
+        let text = std::fs::read_to_string(folder.path().join(LOCK_FILE)).expect("read");
+        assert!(text.contains(&format!("format = {FORMAT}\n")), "{text}");
+        assert_eq!(FORMAT, 2);
+    }
+
+    #[test]
+    fn a_lock_from_a_newer_contrib_is_refused_with_both_formats_named() {
+        let folder = lock_with_format(3);
+        let error = WorkspaceLock::read(folder.path()).expect_err("format 3 is not read");
+        assert!(
+            error.contains("is format 3, but this build reads formats 1 and 2"),
+            "{error}"
+        );
     }
 }

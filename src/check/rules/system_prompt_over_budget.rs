@@ -1,5 +1,5 @@
 use super::prelude::*;
-use crate::ir::{on_request_listing, Activation, Delivery};
+use crate::ir::{framing, on_request_listing, Activation, Delivery};
 
 pub use crate::rules::SYSTEM_PROMPT_OVER_BUDGET as RULE;
 
@@ -17,7 +17,8 @@ fn share(cx: &Context<'_>, contributor: &Contributor) -> Option<(u64, &'static s
                 "{}@{}/{}",
                 cx.plugin.name.value, cx.plugin.version.value, contributor.id.value
             );
-            let listing = on_request_listing(&name, &description.value);
+            let framing = framing(&cx.plugin.name.value, contributor);
+            let listing = on_request_listing(&name, &description.value, framing.as_deref());
             Some((cx.config.tokenizer.count(&listing) as u64, "listed for the model to ask for"))
         }
         _ => None,
