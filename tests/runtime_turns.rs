@@ -747,16 +747,20 @@ impl Gate for Approver {
 
 /// An eager run of a read, which the [`Approver`] keeps pending.
 fn warm() -> Bundle {
-    build(
-        r#"
-plugin acme/warm 1.0.0 {
-    owner agent-author
-    eager-run warm {
-        budget 40 tokens
-        call read_memory { store: "team" }
-    }
+    build(&manifest_of_warm("1.0.0"))
 }
-"#,
+
+fn manifest_of_warm(version: &str) -> String {
+    format!(
+        r#"
+plugin acme/warm {version} {{
+    owner agent-author
+    eager-run warm {{
+        budget 40 tokens
+        call read_memory {{ store: "team" }}
+    }}
+}}
+"#
     )
 }
 
@@ -908,6 +912,43 @@ fn a_resume_records_the_versions_that_left_while_the_conversation_was_closed() {
             .len(),
         2,
         "the log was not appended to, so the same versions left"
+    );
+}
+
+/// An eager run's result is a snapshot of the conversation's start: after
+/// an update and a resume it stays, credited to the version that ran it.
+#[test]
+fn a_run_kept_across_an_update_stays_credited_to_the_version_that_made_it() {
+    let first = [warm()];
+    let profile = Profile::none();
+    let mut log = Vec::new();
+    {
+        let mut conversation =
+            Conversation::builder(&first, session(), Approver { approved: true }, &profile)
+                .log(&mut log)
+                .start();
+        conversation.turn(reply("2026-03-02T09:01:00Z"));
+        assert_eq!(
+            conversation.opening()[0].contributor,
+            "acme/warm@1.0.0/warm"
+        );
+    }
+    let second = [build(&manifest_of_warm("1.1.0"))];
+    let mut resumed =
+        Conversation::builder(&second, session(), Approver { approved: true }, &profile)
+            .resume(&log)
+            .expect("a log to resume");
+    let turn = resumed.turn(reply("2026-03-02T10:00:00Z"));
+    assert_eq!(turn.record.withdrawn[0].plugin, "acme/warm@1.0.0");
+    let runs: Vec<&str> = resumed
+        .opening()
+        .iter()
+        .map(|item| item.contributor.as_str())
+        .collect();
+    assert_eq!(
+        runs,
+        ["acme/warm@1.0.0/warm"],
+        "not run again, not relabelled"
     );
 }
 

@@ -33,8 +33,9 @@ impl<'a, G: Gate> Conversation<'a, G> {
     /// The opening after a recomposition: loads done again from the
     /// versions and skills installed now; texts rendered again; runs kept
     /// where their contributor still makes the same call (they are
-    /// snapshots of the conversation's start), dropped where it is gone,
-    /// and run now where it is new.
+    /// snapshots of the conversation's start, and stay credited to the
+    /// version that ran them, whichever version makes the call now),
+    /// dropped where it is gone, and run now where it is new.
     pub(super) fn refresh_opening(&mut self, at: Timestamp) {
         self.preload();
         let old = std::mem::take(&mut self.opening);
@@ -63,10 +64,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
                         .is_some_and(|call| item.text.starts_with(&call_text(call)))
             });
             match same {
-                Some(item) => self.opening.push(OpeningItem {
-                    contributor: entry.name(),
-                    ..item.clone()
-                }),
+                Some(item) => self.opening.push(item.clone()),
                 None => {
                     if let Some(item) =
                         self.eager_run(entry, at, "the time the conversation was recomposed")

@@ -15,13 +15,14 @@
 //! - where the same words mean something ordinary (`you are now ready`, a
 //!   `system: "…"` property, a platform note about iOS).
 //!
-//! Every pattern is run once over the text and the code regions are found
-//! once; the context of a match is read only when there is one.
+//! All the patterns are run together once over the text, and only those
+//! that match somewhere are run again to find where; the code regions are
+//! found once, and the context of a match is read only when there is one.
 
 use std::ops::Range;
 use std::sync::LazyLock;
 
-use regex::{Regex, RegexBuilder};
+use regex::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
 
 const DISCARD: &str = "tells the model to discard the instructions above it";
 const REPLACE: &str = "claims to replace the system prompt";
@@ -119,8 +120,15 @@ const PHRASES: &[Phrase] = &[
     ),
 ];
 
+/// Compiles a pattern, case-insensitive. Word boundaries are ASCII ones:
+/// a Unicode `\b` keeps the regex engine's fast DFA from running over any
+/// text with a letter beyond ASCII (it falls back to a far slower
+/// engine), and every keyword here is English, so a boundary next to a
+/// letter such as `é` costs at most a match that would otherwise be
+/// missed. Spaces stay Unicode: a no-break space between the words of a
+/// phrase does not hide it.
 fn build(pattern: &str) -> Option<Regex> {
-    RegexBuilder::new(pattern)
+    RegexBuilder::new(&pattern.replace(r"\b", r"(?-u:\b)"))
         .case_insensitive(true)
         .build()
         .ok()
@@ -146,6 +154,16 @@ static PATTERNS: LazyLock<Vec<Compiled>> = LazyLock::new(|| {
             })
         })
         .collect()
+});
+
+/// Every pattern at once: one pass over a text says which patterns match
+/// anywhere in it, and only those are run to find where. Most texts match
+/// none, so most texts are read once rather than once per pattern.
+static ANY: LazyLock<Option<RegexSet>> = LazyLock::new(|| {
+    RegexSetBuilder::new(PATTERNS.iter().map(|pattern| pattern.regex.as_str()))
+        .case_insensitive(true)
+        .build()
+        .ok()
 });
 
 /// A phrase right after a negation tells the model to keep to what ranks
@@ -182,7 +200,14 @@ pub struct Found {
 pub fn find(text: &str) -> Vec<Found> {
     let mut found = Vec::new();
     let mut code: Option<Vec<Range<usize>>> = None;
-    for pattern in PATTERNS.iter() {
+    let candidates = ANY.as_ref().map(|any| any.matches(text));
+    for (index, pattern) in PATTERNS.iter().enumerate() {
+        if candidates
+            .as_ref()
+            .is_some_and(|candidates| !candidates.matched(index))
+        {
+            continue;
+        }
         for hit in pattern.regex.find_iter(text) {
             // Patterns anchored at a line start match the spaces before.
             let start = hit.start() + (hit.as_str().len() - hit.as_str().trim_start().len());
@@ -420,3 +445,4 @@ mod tests {
         }
     }
 }
+
