@@ -57,6 +57,42 @@ pub fn apply(text: &str, diagnostics: &[Diagnostic], include_unsafe: bool) -> (S
     (out, applied)
 }
 
+/// How many rounds of fixes are applied at most, as ruff does: each round
+/// fixes everything that does not overlap, so a manifest needs two or
+/// three; the bound stops a pair of fixes that would undo each other.
+pub const MAX_ROUNDS: usize = 8;
+
+/// Fixes `text` round after round until nothing more applies: each round
+/// applies what [`apply`] takes from the diagnostics of the text as it is
+/// (`diagnostics` for the text given, then `recheck` of each new text),
+/// telling `applied` each diagnostic whose fix went in, with the text it
+/// was found in. Returns the final text and its diagnostics.
+///
+/// The one fix loop: `check --fix`, the editor's "fix all" and `migrate`
+/// all run it, differing only in what they recheck and which fixes they
+/// take.
+pub fn until_stable<E>(
+    text: String,
+    diagnostics: Vec<Diagnostic>,
+    include_unsafe: bool,
+    mut recheck: impl FnMut(&str) -> Result<Vec<Diagnostic>, E>,
+    mut applied: impl FnMut(&str, &Diagnostic),
+) -> Result<(String, Vec<Diagnostic>), E> {
+    let (mut text, mut diagnostics) = (text, diagnostics);
+    for _ in 0..MAX_ROUNDS {
+        let (fixed, taken) = apply(&text, &diagnostics, include_unsafe);
+        if taken.is_empty() || fixed == text {
+            break;
+        }
+        for index in taken {
+            applied(&text, &diagnostics[index]);
+        }
+        diagnostics = recheck(&fixed)?;
+        text = fixed;
+    }
+    Ok((text, diagnostics))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,5 +136,43 @@ mod tests {
             apply("abcdefg", &diagnostics, false),
             ("aefg".into(), vec![0])
         );
+    }
+
+    #[test]
+    fn until_stable_rechecks_after_each_round_and_stops_when_nothing_applies() {
+        // Each round's recheck finds the next misspelling: three rounds.
+        let recheck = |text: &str| -> Result<Vec<Diagnostic>, ()> {
+            Ok(text
+                .find('x')
+                .map(|at| diagnostic(Span::new(at, at + 1), "y", Applicability::Safe))
+                .into_iter()
+                .collect())
+        };
+        let mut seen = Vec::new();
+        let first = recheck("axbxcx").expect("diagnostics");
+        let (text, left) =
+            until_stable("axbxcx".to_string(), first, false, recheck, |before, _| {
+                seen.push(before.to_string())
+            })
+            .expect("fixed");
+        assert_eq!(text, "aybycy");
+        assert!(left.is_empty());
+        assert_eq!(seen, ["axbxcx", "aybxcx", "aybycx"]);
+    }
+
+    #[test]
+    fn until_stable_stops_after_the_bound_when_fixes_undo_each_other() {
+        let flip = |text: &str| -> Result<Vec<Diagnostic>, ()> {
+            let replacement = if text == "a" { "b" } else { "a" };
+            Ok(vec![diagnostic(
+                Span::new(0, 1),
+                replacement,
+                Applicability::Safe,
+            )])
+        };
+        let mut rounds = 0;
+        let first = flip("a").expect("diagnostics");
+        until_stable("a".to_string(), first, false, flip, |_, _| rounds += 1).expect("fixed");
+        assert_eq!(rounds, MAX_ROUNDS);
     }
 }

@@ -22,15 +22,12 @@
 
 use crate::config::{self, Config};
 use crate::diagnostic::{Diagnostic, Rule};
+use crate::fix;
 use crate::rules::{
     FIELD_NOT_FOR_KIND, PLACEMENT_NOT_FOR_KIND, REACH_NOT_FOR_PLACEMENT, UNBRACKETED_LIST,
     UNKNOWN_LINT, UNUSED_SUPPRESSION,
 };
 use crate::source::SourceFile;
-
-/// How many rounds of fixes a migration applies at most; each round fixes
-/// everything that does not overlap, so two are enough for any manifest.
-const MAX_ROUNDS: usize = 8;
 
 /// The rules whose fixes are the migration.
 const MIGRATION_RULES: &[&Rule] = &[
@@ -57,64 +54,58 @@ impl Migrated {
 /// unchanged with its syntax error: only what can be read can be rewritten
 /// with its meaning kept.
 pub fn manifest(name: &str, text: &str) -> Result<Migrated, Diagnostic> {
-    let mut current = text.to_string();
-    let mut changes = Vec::new();
     // The platform's configuration: the migration's rules are the
     // language's own and do not depend on a workspace.
     let config = Config::platform();
-    for _ in 0..MAX_ROUNDS {
-        let source = SourceFile::new(name, current.clone());
+    let chosen = |text: &str| -> Result<Vec<Diagnostic>, Diagnostic> {
+        let source = SourceFile::new(name, text);
         crate::syntax::parse(&source.text)?;
-        let analysis = crate::analyze(&source, &config);
-        let chosen: Vec<Diagnostic> = analysis
+        Ok(crate::analyze(&source, &config)
             .diagnostics
             .into_iter()
             .filter(|diagnostic| is_migration(diagnostic, &source.text))
-            .collect();
-        let (fixed, applied) = crate::fix::apply(&source.text, &chosen, true);
-        if applied.is_empty() || fixed == *source.text {
-            break;
-        }
-        changes.extend(
-            chosen
-                .iter()
-                .filter_map(|diagnostic| describe(diagnostic, &source)),
-        );
-        current = fixed;
-    }
-    Ok(Migrated {
-        text: current,
-        changes,
-    })
+            .collect())
+    };
+    let first = chosen(text)?;
+    let mut changes = Vec::new();
+    let (text, _) = fix::until_stable(
+        text.to_string(),
+        first,
+        true,
+        chosen,
+        |before, diagnostic| {
+            changes.extend(describe(diagnostic, &SourceFile::new(name, before)));
+        },
+    )?;
+    Ok(Migrated { text, changes })
 }
 
 /// Migrates a `contrib.toml`: removes `[lints]` levels of rules that are no
 /// longer lints, which the configuration now reports.
 pub fn configuration(name: &str, text: &str) -> Migrated {
-    let mut current = text.to_string();
+    let chosen = |text: &str| {
+        let (_, diagnostics) = config::Config::from_source(SourceFile::new(name, text));
+        Ok::<_, std::convert::Infallible>(
+            diagnostics
+                .into_iter()
+                .filter(|diagnostic| {
+                    diagnostic.rule == &UNKNOWN_LINT && !diagnostic.fixes.is_empty()
+                })
+                .collect::<Vec<_>>(),
+        )
+    };
+    let Ok(first) = chosen(text);
     let mut changes = Vec::new();
-    for _ in 0..MAX_ROUNDS {
-        let source = SourceFile::new(name, current.clone());
-        let (_, diagnostics) = config::Config::from_source(source.clone());
-        let chosen: Vec<Diagnostic> = diagnostics
-            .into_iter()
-            .filter(|diagnostic| diagnostic.rule == &UNKNOWN_LINT && !diagnostic.fixes.is_empty())
-            .collect();
-        let (fixed, applied) = crate::fix::apply(&source.text, &chosen, false);
-        if applied.is_empty() || fixed == *source.text {
-            break;
-        }
-        changes.extend(
-            chosen
-                .iter()
-                .filter_map(|diagnostic| describe(diagnostic, &source)),
-        );
-        current = fixed;
-    }
-    Migrated {
-        text: current,
-        changes,
-    }
+    let Ok((text, _)) = fix::until_stable(
+        text.to_string(),
+        first,
+        false,
+        chosen,
+        |before, diagnostic| {
+            changes.extend(describe(diagnostic, &SourceFile::new(name, before)));
+        },
+    );
+    Migrated { text, changes }
 }
 
 /// Whether a diagnostic's fix is part of the migration.

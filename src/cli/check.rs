@@ -30,9 +30,6 @@ use crate::report::Format;
 use crate::source::SourceFile;
 use crate::Analysis;
 
-/// How many rounds of fixes `--fix` applies before it stops, as ruff does.
-const MAX_FIX_ROUNDS: usize = 8;
-
 mod report;
 
 use report::Report;
@@ -351,14 +348,21 @@ fn check_input(
     let original = source.text.clone();
     let mut fixed = Vec::new();
     if args.fix {
-        for _ in 0..MAX_FIX_ROUNDS {
-            let (text, applied) = crate::fix::apply(&source.text, &diagnostics, args.unsafe_fixes);
-            if applied.is_empty() || text == *source.text {
-                break;
-            }
-            fixed.extend(applied.into_iter().map(|index| diagnostics[index].clone()));
-            (source, diagnostics) = check_bytes(&name, text.as_bytes(), config);
-        }
+        let mut last = None;
+        let recheck = |text: &str| {
+            let (source, diagnostics) = check_bytes(&name, text.as_bytes(), config);
+            last = Some(source);
+            Ok::<_, std::convert::Infallible>(diagnostics)
+        };
+        let Ok((_, now)) = crate::fix::until_stable(
+            source.text.to_string(),
+            diagnostics,
+            args.unsafe_fixes,
+            recheck,
+            |_, diagnostic| fixed.push(diagnostic.clone()),
+        );
+        diagnostics = now;
+        source = last.unwrap_or(source);
         if let (false, false, Input::File(path)) = (fixed.is_empty(), args.diff, input) {
             fs::write_atomically(path, source.text.as_bytes())?;
         }

@@ -31,9 +31,6 @@ pub fn fix_all_kind() -> CodeActionKind {
     CodeActionKind::new("source.fixAll.contrib")
 }
 
-/// Rounds of fixes, as `contrib check --fix` runs them.
-const MAX_FIX_ROUNDS: usize = 8;
-
 pub fn code_actions(
     snapshot: &Snapshot<'_>,
     params: &CodeActionParams,
@@ -173,20 +170,18 @@ fn fix_all(snapshot: &Snapshot<'_>) -> Option<CodeAction> {
 
 /// The text with every safe fix applied, or `None` when none applies.
 fn every_safe_fix(snapshot: &Snapshot<'_>) -> Option<String> {
-    let mut text = snapshot.source.text.to_string();
-    let mut diagnostics = snapshot.analysis.diagnostics.clone();
-    let mut changed = false;
-    for _ in 0..MAX_FIX_ROUNDS {
-        let (fixed, applied) = crate::fix::apply(&text, &diagnostics, false);
-        if applied.is_empty() || fixed == text {
-            break;
-        }
-        changed = true;
-        text = fixed;
-        let source = SourceFile::new(snapshot.source.name.clone(), text.as_str());
-        diagnostics = state::analyze(&source, &snapshot.config).diagnostics;
-    }
-    changed.then_some(text)
+    let recheck = |text: &str| {
+        let source = SourceFile::new(snapshot.source.name.clone(), text);
+        Ok::<_, std::convert::Infallible>(state::analyze(&source, &snapshot.config).diagnostics)
+    };
+    let Ok((text, _)) = crate::fix::until_stable(
+        snapshot.source.text.to_string(),
+        snapshot.analysis.diagnostics.clone(),
+        false,
+        recheck,
+        |_, _| {},
+    );
+    (text != *snapshot.source.text).then_some(text)
 }
 
 fn edit_of(snapshot: &Snapshot<'_>, edits: Vec<TextEdit>) -> WorkspaceEdit {
