@@ -65,5 +65,7 @@ pub mod trust;
 pub mod uri;
 
 mod analyze;
+mod decode;
 
-pub use analyze::{analyze, analyze_parsed, decode_bytes, Analysis};
+pub use analyze::{analyze, analyze_parsed, Analysis};
+pub use decode::decode_bytes;

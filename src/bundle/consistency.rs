@@ -179,7 +179,7 @@ pub fn policy(root: &Root) -> Result<Config, String> {
     }
     let bytes = root.read(&path, crate::limits::files::CONFIG)?;
     let name = crate::fs::display_name(&path);
-    let source = crate::decode_bytes(&name, &bytes).map_err(|(_, diagnostic)| {
+    let source = crate::decode::decode_bytes(&name, &bytes).map_err(|(_, diagnostic)| {
         format!(
             "the catalog's policy `{name}` cannot be read: {}",
             diagnostic.message

@@ -317,7 +317,7 @@ impl Config {
     pub fn load(path: &Path) -> Result<(Config, Vec<Diagnostic>), String> {
         let bytes = crate::fs::read_limited(path, crate::limits::files::CONFIG)?;
         let name = path.to_string_lossy().replace('\\', "/");
-        match crate::decode_bytes(&name, &bytes) {
+        match crate::decode::decode_bytes(&name, &bytes) {
             Ok(source) => {
                 let (mut config, diagnostics) = Config::from_source(source);
                 if !config.exclude.is_empty() {

@@ -56,6 +56,16 @@ impl Node<'_, '_> {
     }
 }
 
+impl order::Item for Entry<'_, '_> {
+    fn keyword(&self) -> &str {
+        self.node.keyword()
+    }
+
+    fn is_block(&self) -> bool {
+        matches!(self.node, Node::Block(_))
+    }
+}
+
 /// A block's header, contents and comments.
 #[derive(Debug)]
 pub(super) struct Group<'t, 'a> {

@@ -6,8 +6,15 @@
 //! Sorting is stable: anything without a place keeps the order it was
 //! written in, after the fields that have one.
 
-use super::attach::{Entry, Node};
 use crate::ir::Kind;
+
+/// What ordering needs to know of a block's item: the word it starts with,
+/// and whether it is a block. The tree of comments and items
+/// (`super::attach`) implements it; this module knows nothing else of it.
+pub(super) trait Item {
+    fn keyword(&self) -> &str;
+    fn is_block(&self) -> bool;
+}
 
 /// What a block is, which decides how its items are ordered and spaced.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,7 +49,7 @@ pub(super) fn role(parent: Role, keyword: &str) -> Role {
 const PLUGIN: &[&str] = &["owner", "summary", "requires"];
 
 /// Puts a block's entries in canonical order for its role.
-pub(super) fn sort(entries: &mut [Entry<'_, '_>], role: Role) {
+pub(super) fn sort(entries: &mut [impl Item], role: Role) {
     match role {
         Role::Plugin => entries.sort_by_key(plugin_rank),
         Role::Contributor(kind) => entries.sort_by_key(|entry| contributor_rank(kind, entry)),
@@ -52,17 +59,17 @@ pub(super) fn sort(entries: &mut [Entry<'_, '_>], role: Role) {
 
 /// The plugin's own fields first, in `PLUGIN` order, then any other field,
 /// then the blocks (contributors) in the order written.
-fn plugin_rank(entry: &Entry<'_, '_>) -> usize {
-    match &entry.node {
-        Node::Block(_) => PLUGIN.len() + 1,
-        node => position(PLUGIN.iter(), node.keyword()).unwrap_or(PLUGIN.len()),
+fn plugin_rank(entry: &impl Item) -> usize {
+    if entry.is_block() {
+        return PLUGIN.len() + 1;
     }
+    position(PLUGIN.iter(), entry.keyword()).unwrap_or(PLUGIN.len())
 }
 
 /// A contributor's fields in the table's canonical order (`ir::kinds`):
 /// who and where, when, what it claims, its budget, what it adds.
-fn contributor_rank(kind: Kind, entry: &Entry<'_, '_>) -> usize {
-    position(kind.spec().fields.iter(), entry.node.keyword()).unwrap_or(usize::MAX)
+fn contributor_rank(kind: Kind, entry: &impl Item) -> usize {
+    position(kind.spec().fields.iter(), entry.keyword()).unwrap_or(usize::MAX)
 }
 
 fn position<'k>(mut order: impl Iterator<Item = &'k &'static str>, keyword: &str) -> Option<usize> {

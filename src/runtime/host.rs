@@ -209,7 +209,7 @@ impl Workspace {
 /// Whether the workspace requires the plugin loading refused: listed under
 /// `[trust] required`, or installed as `operator` and not listed as
 /// optional.
-fn required(files: &Files, refused: &crate::trust::load::Refused) -> bool {
+fn required(files: &Files, refused: &crate::trust::Refused) -> bool {
     let name = refused.plugin.split('@').next().unwrap_or_default();
     let granted = files
         .lock

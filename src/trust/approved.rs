@@ -26,8 +26,8 @@ use crate::bundle::Bundle;
 use crate::diagnostic::Rule;
 use crate::rules::NEEDS_APPROVAL;
 
-use super::load::Refused;
 use super::lock::{Installed, WorkspaceLock};
+use super::refused::Refused;
 
 /// The folder, beside `contrib.lock`, holding the approved copies.
 pub const FOLDER: &str = ".contrib/approved";

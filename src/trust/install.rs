@@ -27,10 +27,11 @@ use crate::ir::Owner;
 use crate::rules::{SYSTEM_PROMPT_OVER_BUDGET, WITHDRAWN_VERSION};
 use crate::source::Span;
 
-use super::load::{fetch, Fetched, Loaded, Refused};
+use super::load::{fetch, Fetched, Loaded};
 use super::lock::{catalog_path, catalog_reference, Installed, WorkspaceLock};
 use super::policy::Policy;
 use super::recheck::{recheck, Recheck, Relaxations};
+use super::refused::Refused;
 
 /// A folder holding `contrib.toml`, and its lock.
 #[derive(Debug)]

@@ -27,6 +27,7 @@ use crate::rules::{
 
 use super::lock::{catalog_path, Installed, WorkspaceLock};
 use super::recheck::{recheck, Relaxations};
+use super::refused::Refused;
 use super::Approved;
 
 /// What loading a workspace gave.
@@ -36,21 +37,6 @@ pub struct Loaded {
     pub approved: Vec<Approved>,
     /// Pinned but refused, each with its reason.
     pub refused: Vec<Refused>,
-}
-
-/// A plugin version refused where trust changes hands.
-#[derive(Debug, Clone)]
-pub struct Refused {
-    /// `scope/name@version`.
-    pub plugin: String,
-    pub rule: &'static Rule,
-    pub reason: String,
-}
-
-impl std::fmt::Display for Refused {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} [{}]: {}", self.plugin, self.rule.name, self.reason)
-    }
 }
 
 /// Loads what the lock of the workspace at `folder` pins.

@@ -42,16 +42,18 @@ pub mod load;
 pub mod lock;
 pub mod policy;
 pub mod recheck;
+mod refused;
 pub mod reread;
 pub mod screen;
 
 use crate::bundle::Bundle;
 use crate::ir::Owner;
 
-pub use load::{load, Loaded, Refused};
+pub use load::{load, Loaded};
 pub use lock::{Installed, Relaxed, WorkspaceLock, LOCK_FILE};
 pub use policy::{CallDecision, Policy};
 pub use recheck::{recheck, Recheck};
+pub use refused::Refused;
 
 /// The authority a plugin's contributors get: its requested owner, never
 /// more than the installer's. A person installing an operator's plugin
