@@ -74,7 +74,7 @@ export interface GateRequest {
   contributor: string;
   tool: string;
   arguments: { [name: string]: Json };
-  effect: string;
+  effect: 'read' | 'write';
   /** Whether the tool waits for a person's approval. */
   gated: boolean;
   /** When the call is made, in the person's offset. */
@@ -218,8 +218,13 @@ export interface BodyRecord {
   warnings?: string[];
 }
 
-/** A request body, exactly as the provider's SDK sends it. */
-export type Body = { model: string; [key: string]: Json };
+/**
+ * A request body, exactly as the provider's SDK sends it. Its fields are
+ * typed loosely so that it casts to the SDK's parameter type
+ * (`body as Anthropic.MessageCreateParamsNonStreaming`): the package
+ * depends on no SDK.
+ */
+export type Body = { model: string; [key: string]: any };
 
 /** A workspace's approved plugins, loaded for hosting. */
 export declare class Workspace {
