@@ -50,12 +50,23 @@ function refused(failure) {
   return new Class(failure.code, failure.message, failure.diagnostics);
 }
 
+/** What Node-API calls a value of the wrong type or shape. */
+const badValues = new Set([
+  'InvalidArg',
+  'ObjectExpected',
+  'StringExpected',
+  'NumberExpected',
+  'BooleanExpected',
+  'ArrayExpected',
+  'FunctionExpected',
+]);
+
 /** Calls the native module, turning a bad value's error into an InputError. */
 function call(work) {
   try {
     return work();
   } catch (error) {
-    if (error instanceof Error && error.code === 'InvalidArg') {
+    if (error instanceof Error && badValues.has(error.code)) {
       throw new InputError('invalid-input', error.message);
     }
     throw error;

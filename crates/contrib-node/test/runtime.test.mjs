@@ -226,6 +226,14 @@ test('each refusal is its own error class', () => {
     (error) => error instanceof InputError && /no wire `openai-completions`/.test(error.message),
   );
   assert.throws(
+    () => conversation.body(3),
+    (error) => error instanceof InputError && error.code === 'invalid-input',
+  );
+  assert.throws(
+    () => Workspace.open(7),
+    (error) => error instanceof InputError,
+  );
+  assert.throws(
     () => conversation.turn('yesterday', 'hi'),
     (error) => error instanceof InputError && /RFC 3339/.test(error.message),
   );
