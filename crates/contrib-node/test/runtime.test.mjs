@@ -4,7 +4,7 @@
 // plugins, are tested over the conformance corpus (conformance.test.mjs).
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -137,6 +137,7 @@ test('a resumed conversation writes what the one it continues would have', () =>
   original.modelSaid('It is in src/login.rs.');
   const log = original.sessionLog();
   assert.match(log, /\S/);
+  assert.equal(readFileSync(logPath, 'utf8'), log, 'the log file holds what sessionLog() returns');
 
   const resumed = workspace
     .conversation(SESSION, { tools: TOOLS })
