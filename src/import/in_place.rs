@@ -23,7 +23,19 @@ pub struct Checked {
 /// same the import reports), located in the file. `None` when the folder
 /// holds no source of those formats.
 pub fn check_in_place(folder: &std::path::Path) -> Result<Option<Vec<Checked>>, String> {
-    Ok(check_tree(&read_tree(folder)?))
+    Ok(check_tree(&read_tree(folder)?, &workspace(folder)))
+}
+
+/// The workspace configuration `contrib check` would find for a manifest
+/// in `folder` (the nearest `contrib.toml` at or above it), which the
+/// language's rules run under; the platform's when there is none or it
+/// has errors (`contrib check` reports those on the file itself).
+fn workspace(folder: &Path) -> Config {
+    let absolute = std::path::absolute(folder).unwrap_or_else(|_| folder.to_path_buf());
+    crate::config::discover(&absolute)
+        .and_then(|path| Config::load(&path).ok())
+        .filter(|(_, diagnostics)| !diagnostics.iter().any(Diagnostic::is_error))
+        .map_or_else(Config::platform, |(config, _)| config)
 }
 
 /// One source file checked in place, as `contrib check` checks the folder
@@ -65,7 +77,7 @@ pub fn check_file_in_place(
         }
     }
     tree.files.sort_by(|a, b| a.path.cmp(&b.path));
-    let checked = check_tree(&tree).unwrap_or_default();
+    let checked = check_tree(&tree, &workspace(&root)).unwrap_or_default();
     Ok(Some(
         checked
             .into_iter()
@@ -86,7 +98,7 @@ fn relative_to(root: &Path, path: &Path) -> Option<String> {
 }
 
 /// The sources of a tree, checked.
-fn check_tree(tree: &SourceTree) -> Option<Vec<Checked>> {
+fn check_tree(tree: &SourceTree, config: &Config) -> Option<Vec<Checked>> {
     let layout = Layout::new(tree.files.iter().map(|file| file.path.as_str()));
     let sources: Vec<&InputFile> = tree
         .files
@@ -96,7 +108,7 @@ fn check_tree(tree: &SourceTree) -> Option<Vec<Checked>> {
     if sources.is_empty() {
         return None;
     }
-    let imported = import(tree, &Options::default(), &Config::platform());
+    let imported = import(tree, &Options::default(), config);
     let mut checked: Vec<Checked> = sources
         .iter()
         .map(|file| Checked {
@@ -123,6 +135,11 @@ fn check_tree(tree: &SourceTree) -> Option<Vec<Checked>> {
             }
         };
         checked[index].diagnostics.push(problem.diagnostic());
+    }
+    for (path, diagnostic) in super::located::diagnostics(tree, &imported.manifests, config) {
+        if let Some(file) = checked.iter_mut().find(|file| file.path == path) {
+            file.diagnostics.push(diagnostic);
+        }
     }
     checked.sort_by(|a, b| a.path.cmp(&b.path));
     for file in &mut checked {

@@ -40,6 +40,7 @@ pub mod emit;
 pub mod frontmatter;
 mod in_place;
 mod instructions;
+mod located;
 mod mcpb;
 mod package;
 pub mod problem;
