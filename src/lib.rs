@@ -42,6 +42,7 @@ pub mod check;
 pub mod cli;
 pub mod config;
 pub mod diagnostic;
+pub mod export;
 pub mod fix;
 pub mod fmt;
 pub mod fs;

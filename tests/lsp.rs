@@ -835,3 +835,66 @@ fn mid_typing_states_keep_the_rest_of_the_file_working() {
     }
     assert!(server.shut_down().success());
 }
+
+/// Another tool's files — a skill, an Agent Plugins manifest — show the
+/// diagnostics `contrib check` gives their plugin's folder, located in
+/// them, from the editor's text as it is typed rather than the disk's; a
+/// Markdown file of no such format is never read as a manifest.
+#[test]
+fn source_files_show_located_diagnostics_as_typed() {
+    let mut server = Server::initialized();
+    let kit = server.path("kit");
+    std::fs::create_dir_all(kit.join("skills/deploy")).unwrap();
+    let manifest = r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "kit"}"#;
+    std::fs::write(kit.join("plugin.json"), manifest).unwrap();
+    let clean = "---\nname: deploy\ndescription: Deploy the service.\n---\nDeploy it.\n";
+    std::fs::write(kit.join("skills/deploy/SKILL.md"), clean).unwrap();
+    let open = |server: &mut Server, path: &Path, language: &str, text: &str| {
+        let uri = uri_of(path);
+        server.notify(
+            "textDocument/didOpen",
+            json!({ "textDocument": { "uri": uri, "languageId": language, "version": 1, "text": text } }),
+        );
+        uri
+    };
+
+    let typed =
+        "---\nname: ship\ndescription: Deploy the service.\n---\n```bash\nmake deploy\n```\n";
+    let skill = open(
+        &mut server,
+        &kit.join("skills/deploy/SKILL.md"),
+        "markdown",
+        typed,
+    );
+    let found = server.diagnostics(&skill, Some(1));
+    assert_eq!(codes(&found), ["C0405", "C0409"], "{found:#?}");
+    assert_eq!(covered(typed, &found[0]["range"]), "name: ship");
+    assert_eq!(covered(typed, &found[1]["range"]), "```bash");
+    assert!(found[0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("its folder is `deploy`"));
+
+    server.change(&skill, 2, clean);
+    assert_eq!(server.diagnostics(&skill, Some(2)), Vec::<Value>::new());
+
+    let with_field = manifest.replace("\"name\": \"kit\"", "\"name\": \"kit\", \"hooks\": {}");
+    let plugin = open(&mut server, &kit.join("plugin.json"), "json", &with_field);
+    let found = server.diagnostics(&plugin, Some(1));
+    assert_eq!(codes(&found), ["C0402"], "{found:#?}");
+    assert_eq!(covered(&with_field, &found[0]["range"]), "\"hooks\"");
+
+    // The manifest as typed refuses the plugin: its skill is not read.
+    let refused = manifest.replace("\"kit\"", "\"Kit\"");
+    server.change(&plugin, 2, &refused);
+    assert_eq!(codes(&server.diagnostics(&plugin, Some(2))), ["C0401"]);
+
+    let readme = open(
+        &mut server,
+        &kit.join("README.md"),
+        "markdown",
+        "# Kit\n\nplugin x {\n",
+    );
+    assert_eq!(server.diagnostics(&readme, Some(1)), Vec::<Value>::new());
+    assert!(server.shut_down().success());
+}

@@ -17,6 +17,11 @@
 --   vim.g.contrib_grammar = '/path/to/contrib/editors/tree-sitter-contrib'
 --     -- the project's tree-sitter grammar, its parser built (see README.md)
 --   vim.g.contrib_preview_session = 'session.toml'      -- for :ContribPreview
+--   vim.g.contrib_sources = false
+--     -- do not attach the server to Markdown and JSON buffers; by default it
+--     -- is, to show `contrib check`'s diagnostics in other tools' files
+--     -- (SKILL.md, plugin.json, mcp.json, hooks.json, …), and says nothing
+--     -- about Markdown or JSON in no such format
 --
 -- :ContribPreview [SESSION] shows what the model is told for the manifest in
 -- a split, refreshed as you type (Neovim 0.9+).
@@ -27,7 +32,8 @@ end
 vim.g.loaded_contrib = true
 
 -- 1. Filetype detection ----------------------------------------------------------
-vim.filetype.add({ extension = { contrib = 'contrib' } })
+-- Cursor's rules (`.mdc`) are Markdown with frontmatter.
+vim.filetype.add({ extension = { contrib = 'contrib', mdc = 'markdown' } })
 if vim.fn.has('nvim-0.8') == 0 then
   -- Neovim 0.7 ignores vim.filetype.add() unless g:do_filetype_lua is set, and
   -- its legacy detection calls any file starting with `#` "conf".
@@ -123,12 +129,17 @@ vim.api.nvim_create_autocmd('FileType', {
 
 -- 4. Language server -----------------------------------------------------------------
 local cmd = vim.g.contrib_cmd or { 'contrib', 'lsp' }
+-- Manifests, and other tools' files the server checks in place.
+local filetypes = { 'contrib' }
+if vim.g.contrib_sources ~= false then
+  filetypes = { 'contrib', 'markdown', 'json', 'jsonc' }
+end
 
 if vim.fn.has('nvim-0.11') == 1 then
   -- Neovim 0.11+: built-in configuration, no plugin needed.
   vim.lsp.config('contrib', {
     cmd = cmd,
-    filetypes = { 'contrib' },
+    filetypes = filetypes,
     root_markers = { 'contrib.toml', '.git' },
   })
   vim.lsp.enable('contrib')
@@ -146,7 +157,7 @@ else
     configs.contrib = {
       default_config = {
         cmd = cmd,
-        filetypes = { 'contrib' },
+        filetypes = filetypes,
         root_dir = lspconfig.util.root_pattern('contrib.toml', '.git'),
         single_file_support = true,
         settings = {},

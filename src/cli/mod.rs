@@ -13,6 +13,7 @@ pub mod check;
 mod compile;
 mod compose;
 mod explain;
+mod export;
 mod fmt;
 mod generate;
 mod import;
@@ -83,6 +84,9 @@ enum Command {
     /// Write other tools' skills, plugins, rules and instruction files as
     /// manifests.
     Import(import::ImportArgs),
+    /// Write manifests as packages other harnesses load: Agent Plugins or
+    /// Claude Code plugins.
+    Export(export::ExportArgs),
     /// Install a plugin version from a catalog into a workspace, after a
     /// re-check under the workspace's policy (exit 3: needs approval).
     Install(install::InstallArgs),
@@ -167,6 +171,7 @@ pub fn main() -> ExitCode {
         Command::Sign(args) => sign::sign(&args),
         Command::Verify(args) => sign::verify(&args),
         Command::Import(args) => import::run(&args),
+        Command::Export(args) => export::run(&args),
         Command::Install(args) => install::install(&args),
         Command::Update(args) => install::update(&args),
         Command::Uninstall(args) => install::uninstall(&args),

@@ -22,6 +22,7 @@
 
 mod discover;
 mod exclude;
+mod folder;
 mod lock;
 mod read;
 mod root;
@@ -31,6 +32,7 @@ use std::path::Path;
 
 pub use discover::{files_under, manifests, Discovered, IGNORE_FILE};
 pub use exclude::{invalid_pattern, listed_in_ignore_files, Excludes};
+pub use folder::{write_folder, Replace};
 pub use lock::{lock, Access, Guard};
 pub use read::{read_limited, read_text, read_up_to, Limit};
 pub use root::{Root, Skipped, Walked};

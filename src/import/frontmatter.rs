@@ -1,7 +1,12 @@
 //! A lenient reader for the `---` frontmatter of Markdown contributors
 //! (`SKILL.md`, agents, commands, Cursor `.mdc` rules, `.claude/rules`).
 //!
-//! Why not a YAML crate: the files are written by hand against a flat
+//! Every frontmatter is read twice: by strict YAML (`yaml-rust2`, see
+//! [`strict`]), whose values win where it parses, and by the lenient
+//! reader below, which gives the values where strict YAML refuses the file
+//! (and the raw text of nested maps).
+//!
+//! Why a lenient reader too: the files are written by hand against a flat
 //! subset of YAML, and strict YAML rejects much of what real authors write.
 //! 230 of the 257 awesome-cursorrules files start an unquoted `globs:`
 //! value with `*` (`globs: **/*`), which YAML reads as an alias and refuses; descriptions hold `: `, `#`
@@ -35,6 +40,22 @@ pub struct Frontmatter {
     pub entries: Vec<Entry>,
     /// What could not be read, in the reader's words, for the report.
     pub problems: Vec<String>,
+    /// Where strict YAML stops reading the frontmatter, when it does: the
+    /// values are then the lenient reader's alone.
+    pub yaml_error: Option<YamlError>,
+}
+
+/// Why strict YAML refuses a frontmatter, located in the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct YamlError {
+    /// The YAML reader's words.
+    pub message: String,
+    /// 1-based, in the whole file.
+    pub line: usize,
+    /// 1-based, in characters.
+    pub column: usize,
+    /// The byte offset in the whole file.
+    pub offset: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,21 +84,30 @@ impl Value {
 
 /// Splits off the frontmatter, if the file starts with a `---` line that a
 /// later `---` (or `...`) line closes.
-pub fn split(text: &str) -> Document<'_> {
-    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+pub fn split(original: &str) -> Document<'_> {
+    let text = original.strip_prefix('\u{FEFF}').unwrap_or(original);
     let Some(after_open) = strip_delimiter_line(text, "---") else {
         return Document {
             frontmatter: Frontmatter::default(),
             body: text,
         };
     };
-    let mut offset = text.len() - after_open.len();
+    let bom = original.len() - text.len();
+    let inner_start = text.len() - after_open.len();
+    let mut offset = inner_start;
     for line in after_open.split_inclusive('\n') {
         let bare = line.trim_end_matches(['\n', '\r']).trim_end();
         if bare == "---" || bare == "..." {
-            let inner = &text[text.len() - after_open.len()..offset];
+            let inner = &text[inner_start..offset];
+            let mut frontmatter = parse(inner);
+            strict(inner, &mut frontmatter);
+            if let Some(error) = &mut frontmatter.yaml_error {
+                // The opening `---` is line 1 of the file.
+                error.line += 1;
+                error.offset += bom + inner_start;
+            }
             return Document {
-                frontmatter: parse(inner),
+                frontmatter,
                 body: &text[offset + line.len()..],
             };
         }
@@ -89,6 +119,7 @@ pub fn split(text: &str) -> Document<'_> {
             problems: vec![
                 "the opening `---` is never closed, so the whole file is read as the body".into(),
             ],
+            yaml_error: None,
         },
         body: text,
     }
@@ -384,6 +415,126 @@ pub fn split_top_level(text: &str, separator: char) -> Vec<&str> {
     parts
 }
 
+/// The most aliases (`*name`) a frontmatter is read strictly with.
+const MAX_ALIASES: usize = 8;
+
+/// Reads the frontmatter again as strict YAML (`yaml-rust2`): where it
+/// parses, its values replace the lenient reader's — block scalars, quoted
+/// keys, flow sequences, anchors and comments as YAML means them — except
+/// numbers and booleans, kept as written, and nested maps, kept raw. Where
+/// it does not (`globs: **/*` is an alias to YAML), the lenient values
+/// stay and the error is kept, located.
+fn strict(inner: &str, frontmatter: &mut Frontmatter) {
+    use yaml_rust2::{Yaml, YamlLoader};
+    // The loader copies the node an alias names, so nested aliases grow
+    // exponentially (a "billion laughs"): a frontmatter with more than a
+    // few is not read strictly.
+    let aliases = inner
+        .as_bytes()
+        .windows(2)
+        .filter(|pair| {
+            matches!(pair[0], b' ' | b'\t' | b'[' | b',' | b'{' | b':' | b'-') && pair[1] == b'*'
+        })
+        .count();
+    if aliases > MAX_ALIASES {
+        frontmatter.yaml_error = Some(located(
+            inner,
+            &format!("more than {MAX_ALIASES} aliases, which contrib does not expand"),
+            1,
+            0,
+        ));
+        return;
+    }
+    let documents = match YamlLoader::load_from_str(inner) {
+        Ok(documents) => documents,
+        Err(error) => {
+            let marker = error.marker();
+            frontmatter.yaml_error =
+                Some(located(inner, error.info(), marker.line(), marker.col()));
+            return;
+        }
+    };
+    let map = match documents.first() {
+        None | Some(Yaml::Null) => return,
+        Some(Yaml::Hash(map)) => map,
+        Some(_) => {
+            frontmatter.yaml_error = Some(located(
+                inner,
+                "the frontmatter is not a map of `key: value`",
+                1,
+                0,
+            ));
+            return;
+        }
+    };
+    // Lines the lenient reader could not read are read now.
+    frontmatter
+        .problems
+        .retain(|problem| !problem.starts_with("frontmatter line "));
+    for (key, value) in map {
+        let Some(key) = key.as_str() else {
+            continue;
+        };
+        let value = match value {
+            Yaml::String(text) => Value::Text(text.clone()),
+            Yaml::Array(items) => {
+                let texts: Option<Vec<String>> = items.iter().map(scalar).collect();
+                match texts {
+                    Some(texts) => Value::List(texts),
+                    None => continue,
+                }
+            }
+            _ => continue,
+        };
+        match frontmatter
+            .entries
+            .iter_mut()
+            .find(|entry| entry.key == key)
+        {
+            Some(entry) => entry.value = value,
+            None => frontmatter.entries.push(Entry {
+                key: key.to_string(),
+                value,
+            }),
+        }
+    }
+}
+
+/// A scalar list item as text.
+fn scalar(item: &yaml_rust2::Yaml) -> Option<String> {
+    use yaml_rust2::Yaml;
+    match item {
+        Yaml::String(text) | Yaml::Real(text) => Some(text.clone()),
+        Yaml::Integer(number) => Some(number.to_string()),
+        Yaml::Boolean(flag) => Some(flag.to_string()),
+        _ => None,
+    }
+}
+
+/// A YAML error at a line (1-based) and column (0-based, as `yaml-rust2`
+/// counts) of the frontmatter's text.
+fn located(inner: &str, message: &str, line: usize, column: usize) -> YamlError {
+    let line = line.max(1);
+    let start: usize = inner
+        .split_inclusive('\n')
+        .take(line - 1)
+        .map(str::len)
+        .sum();
+    let rest = inner.get(start..).unwrap_or("");
+    let within: usize = rest
+        .chars()
+        .take_while(|c| *c != '\n')
+        .take(column)
+        .map(char::len_utf8)
+        .sum();
+    YamlError {
+        message: message.to_string(),
+        line,
+        column: column + 1,
+        offset: (start + within).min(inner.len()),
+    }
+}
+
 impl Frontmatter {
     /// Whether every entry has a key of its own, as [`parse`] promises (a
     /// repeated key is a problem, and the first is kept): what the fuzz
@@ -553,5 +704,73 @@ mod tests {
         assert_eq!(f.text("globs"), None);
         assert_eq!(f.list("globs"), Some(vec![]));
         assert_eq!(f.flag("alwaysApply"), Some(true));
+    }
+
+    #[test]
+    fn strict_yaml_reads_what_the_hand_reader_got_wrong() {
+        // Block scalars with a keep indicator, a quoted key, a flow
+        // sequence over lines, an anchor and its alias, comments.
+        let f = front(concat!(
+            "---\n",
+            "\"name\": deploy # the skill's name\n",
+            "description: >-\n",
+            "  Deploy the service\n",
+            "  and roll back.\n",
+            "tags: [a,\n",
+            "  \"b, c\"]\n",
+            "base: &who Acme\n",
+            "author: *who\n",
+            "# a comment line\n",
+            "note: |+\n",
+            "  kept\n",
+            "\n",
+            "---\n",
+        ));
+        assert_eq!(f.yaml_error, None, "{:?}", f.problems);
+        assert!(f.problems.is_empty(), "{:?}", f.problems);
+        assert_eq!(f.text("name"), Some("deploy"));
+        assert_eq!(
+            f.text("description"),
+            Some("Deploy the service and roll back.")
+        );
+        assert_eq!(f.list("tags").unwrap(), ["a", "b, c"]);
+        assert_eq!(f.text("author"), Some("Acme"));
+        assert_eq!(f.get("note"), Some(&Value::Text("kept\n\n".into())));
+    }
+
+    #[test]
+    fn what_strict_yaml_refuses_is_read_leniently_and_located() {
+        let text = "---\ndescription: Go rules\nglobs: **/*\n---\nbody\n";
+        let document = split(text);
+        let f = &document.frontmatter;
+        assert_eq!(f.text("globs"), Some("**/*"));
+        let error = f.yaml_error.as_ref().expect("strict YAML refuses `**/*`");
+        assert_eq!((error.line, error.column), (3, 8), "{error:?}");
+        assert_eq!(&text[error.offset..error.offset + 4], "**/*");
+        let bom = format!("\u{FEFF}{text}");
+        let error = split(&bom).frontmatter.yaml_error.expect("refused");
+        assert_eq!(&bom[error.offset..error.offset + 4], "**/*");
+    }
+
+    #[test]
+    fn numbers_and_flags_stay_as_written() {
+        let f = front("---\nversion: 01.10\nalwaysApply: yes\n---\n");
+        assert_eq!(f.text("version"), Some("01.10"));
+        assert_eq!(f.flag("alwaysApply"), Some(true));
+    }
+
+    #[test]
+    fn nested_aliases_are_not_expanded() {
+        let mut text = String::from("---\nname: s\nk0: &a0 [x]\n");
+        for i in 1..40 {
+            text.push_str(&format!("k{i}: &a{i} [*a{}, *a{}]\n", i - 1, i - 1));
+        }
+        text.push_str("---\n");
+        let started = std::time::Instant::now();
+        let f = front(&text);
+        assert!(started.elapsed().as_secs() < 5);
+        assert_eq!(f.text("name"), Some("s"));
+        let error = f.yaml_error.expect("not read strictly");
+        assert!(error.message.contains("aliases"), "{error:?}");
     }
 }

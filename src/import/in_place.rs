@@ -1,8 +1,11 @@
 //! Sources checked in place: what `contrib check DIR` reports on a folder
 //! of skills and plugins with no manifest in it.
 
+use std::path::{Path, PathBuf};
+
 use super::detect::Layout;
-use super::{import, read_tree, InputFile, Options};
+use super::read::source_root;
+use super::{import, read_tree, InputFile, Options, SourceTree};
 use crate::config::Config;
 use crate::diagnostic::Diagnostic;
 
@@ -20,7 +23,82 @@ pub struct Checked {
 /// same the import reports), located in the file. `None` when the folder
 /// holds no source of those formats.
 pub fn check_in_place(folder: &std::path::Path) -> Result<Option<Vec<Checked>>, String> {
-    let tree = read_tree(folder)?;
+    Ok(check_tree(&read_tree(folder)?, &workspace(folder)))
+}
+
+/// The workspace configuration `contrib check` would find for a manifest
+/// in `folder` (the nearest `contrib.toml` at or above it), which the
+/// language's rules run under; the platform's when there is none or it
+/// has errors (`contrib check` reports those on the file itself).
+fn workspace(folder: &Path) -> Config {
+    let absolute = std::path::absolute(folder).unwrap_or_else(|_| folder.to_path_buf());
+    crate::config::discover(&absolute)
+        .and_then(|path| Config::load(&path).ok())
+        .filter(|(_, diagnostics)| !diagnostics.iter().any(Diagnostic::is_error))
+        .map_or_else(Config::platform, |(config, _)| config)
+}
+
+/// One source file checked in place, as `contrib check` checks the folder
+/// of the plugin it belongs to (see [`super::read::source_root`]), with
+/// `open` — the texts an editor holds, by absolute path — read instead of
+/// the files on disk. `None` when the file is not in a format `contrib
+/// import` reads.
+pub fn check_file_in_place(
+    file: &Path,
+    open: &[(PathBuf, String)],
+) -> Result<Option<Vec<Diagnostic>>, String> {
+    let root = source_root(file);
+    let Some(relative) = relative_to(&root, file) else {
+        return Ok(None);
+    };
+    let text = open
+        .iter()
+        .find(|(path, _)| path == file)
+        .map(|(_, text)| text.as_str())
+        .unwrap_or_default();
+    // Cheap first: a file that is no source is never read around.
+    if Layout::new([relative.as_str()])
+        .classify(&relative, text)
+        .is_err()
+    {
+        return Ok(None);
+    }
+    let mut tree = read_tree(&root)?;
+    for (path, text) in open {
+        let Some(relative) = relative_to(&root, path) else {
+            continue;
+        };
+        match tree.files.iter_mut().find(|file| file.path == relative) {
+            Some(file) => file.text = text.clone(),
+            None => tree.files.push(InputFile {
+                path: relative,
+                text: text.clone(),
+            }),
+        }
+    }
+    tree.files.sort_by(|a, b| a.path.cmp(&b.path));
+    let checked = check_tree(&tree, &workspace(&root)).unwrap_or_default();
+    Ok(Some(
+        checked
+            .into_iter()
+            .find(|checked| checked.path == relative)
+            .map(|checked| checked.diagnostics)
+            .unwrap_or_default(),
+    ))
+}
+
+/// `path` relative to `root` with `/` separators, both made absolute.
+fn relative_to(root: &Path, path: &Path) -> Option<String> {
+    let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    let folder = path.parent()?;
+    let folder = std::fs::canonicalize(folder).unwrap_or_else(|_| folder.to_path_buf());
+    let absolute = folder.join(path.file_name()?);
+    let relative = absolute.strip_prefix(&root).ok()?;
+    Some(relative.to_string_lossy().replace('\\', "/"))
+}
+
+/// The sources of a tree, checked.
+fn check_tree(tree: &SourceTree, config: &Config) -> Option<Vec<Checked>> {
     let layout = Layout::new(tree.files.iter().map(|file| file.path.as_str()));
     let sources: Vec<&InputFile> = tree
         .files
@@ -28,9 +106,9 @@ pub fn check_in_place(folder: &std::path::Path) -> Result<Option<Vec<Checked>>, 
         .filter(|file| layout.classify(&file.path, &file.text).is_ok())
         .collect();
     if sources.is_empty() {
-        return Ok(None);
+        return None;
     }
-    let imported = import(&tree, &Options::default(), &Config::platform());
+    let imported = import(tree, &Options::default(), config);
     let mut checked: Vec<Checked> = sources
         .iter()
         .map(|file| Checked {
@@ -58,9 +136,14 @@ pub fn check_in_place(folder: &std::path::Path) -> Result<Option<Vec<Checked>>, 
         };
         checked[index].diagnostics.push(problem.diagnostic());
     }
+    for (path, diagnostic) in super::located::diagnostics(tree, &imported.manifests, config) {
+        if let Some(file) = checked.iter_mut().find(|file| file.path == path) {
+            file.diagnostics.push(diagnostic);
+        }
+    }
     checked.sort_by(|a, b| a.path.cmp(&b.path));
     for file in &mut checked {
         crate::diagnostic::sort(&mut file.diagnostics);
     }
-    Ok(Some(checked))
+    Some(checked)
 }

@@ -40,6 +40,7 @@ pub mod emit;
 pub mod frontmatter;
 mod in_place;
 mod instructions;
+mod located;
 mod mcpb;
 mod package;
 pub mod problem;
@@ -55,7 +56,7 @@ use crate::ir::{ActivationKind, Kind, Owner, Placement};
 use detect::{FileKind, Host, Layout, McpFile, Unit};
 use emit::Draft;
 
-pub use in_place::{check_in_place, Checked};
+pub use in_place::{check_file_in_place, check_in_place, Checked};
 pub use problem::{Problem, ProblemKind};
 pub use read::{read_tree, InputFile, SourceTree};
 

@@ -130,6 +130,28 @@ pub fn read_tree(path: &Path) -> Result<SourceTree, String> {
     Ok(tree)
 }
 
+/// The folder `contrib check` checks a source file in: the plugin or
+/// project it belongs to (as for a file given alone), or else, for a
+/// `SKILL.md`, the folder that holds its skill's folder (a skill's name is
+/// checked against its folder's), and the file's own folder for any other.
+pub fn source_root(file: &Path) -> std::path::PathBuf {
+    let absolute = match file.parent() {
+        Some(folder) => std::fs::canonicalize(folder)
+            .map(|folder| folder.join(file.file_name().unwrap_or_default()))
+            .unwrap_or_else(|_| file.to_path_buf()),
+        None => file.to_path_buf(),
+    };
+    let parent = absolute.parent().map(Path::to_path_buf).unwrap_or_default();
+    if let Some(root) = plugin_root_above(&parent) {
+        return root;
+    }
+    let is_skill = absolute.file_name().is_some_and(|name| name == "SKILL.md");
+    match parent.parent() {
+        Some(above) if is_skill => above.to_path_buf(),
+        _ => parent,
+    }
+}
+
 /// The files at a plugin's root that say it is one.
 const ROOT_MANIFESTS: &[&str] = &[
     "plugin.json",

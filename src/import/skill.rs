@@ -182,12 +182,16 @@ pub fn validate(path: &str, text: &str, strict: bool, problems: &mut Vec<Problem
         );
         return false;
     }
-    if let Some((key, why)) = broken_yaml(text) {
+    if let Some(error) = &front.yaml_error {
+        let line = line_at(text, error.offset);
         skip(
-            frontmatter_key(text, &key),
-            format!("the frontmatter is not valid YAML ({why}), so clients skip the skill"),
+            line,
+            format!(
+                "the frontmatter is not valid YAML ({}, at line {} column {}), so clients skip the skill",
+                error.message, error.line, error.column
+            ),
             "not valid YAML",
-            "close the bracket or quote, or quote the whole value",
+            "quote the value (`key: \"…\"`), or close the bracket or quote it opens",
         );
         return false;
     }
@@ -289,42 +293,10 @@ fn check_skill_name(name: &str) -> Result<(), &'static str> {
     Ok(())
 }
 
-/// The first frontmatter line strict YAML refuses, as far as the lenient
-/// reader can tell: a flow list or map, or a quoted value, that is never
-/// closed. Returns its key and why.
-fn broken_yaml(text: &str) -> Option<(String, &'static str)> {
-    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
-    let mut lines = text.lines();
-    if lines.next()?.trim_end() != "---" {
-        return None;
-    }
-    for line in lines {
-        if line.trim_end() == "---" || line.trim_end() == "..." {
-            break;
-        }
-        if line.starts_with([' ', '\t', '#', '-']) {
-            continue;
-        }
-        let Some((key, value)) = line.split_once(':') else {
-            continue;
-        };
-        let value = value.trim();
-        let balanced = |open: char, close: char| {
-            value.chars().filter(|c| *c == open).count()
-                == value.chars().filter(|c| *c == close).count()
-        };
-        let why = match value.chars().next() {
-            Some('[') if !balanced('[', ']') => "a `[` list is never closed",
-            Some('{') if !balanced('{', '}') => "a `{` map is never closed",
-            Some('"') if value.len() < 2 || !value.ends_with('"') => {
-                "a `\"` string is never closed"
-            }
-            Some('\'') if value.len() < 2 || !value.ends_with('\'') => {
-                "a `'` string is never closed"
-            }
-            _ => continue,
-        };
-        return Some((key.trim().to_string(), why));
-    }
-    None
+/// The span of the line holding `offset`.
+fn line_at(text: &str, offset: usize) -> crate::source::Span {
+    let offset = crate::source::floor_char_boundary(text, offset.min(text.len()));
+    let start = text[..offset].rfind('\n').map_or(0, |at| at + 1);
+    let end = text[start..].find('\n').map_or(text.len(), |at| start + at);
+    crate::source::Span::new(start, text[start..end].trim_end_matches('\r').len() + start)
 }

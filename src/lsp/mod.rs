@@ -595,7 +595,16 @@ impl Server {
         Flow::Continue
     }
 
-    fn manifest_diagnostics(&self, uri: &Uri) -> PublishDiagnosticsParams {
+    fn manifest_diagnostics(&mut self, uri: &Uri) -> PublishDiagnosticsParams {
+        if let Some((document, found)) = self.state.source_diagnostics(uri) {
+            return diagnostics::publish(
+                uri,
+                Some(document.version),
+                &document.source,
+                &found,
+                &self.docs,
+            );
+        }
         match (self.state.snapshot(uri), self.state.document(uri)) {
             (Some(snapshot), Some(document)) => diagnostics::publish(
                 uri,

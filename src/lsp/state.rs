@@ -59,6 +59,10 @@ pub enum Role {
     Manifest { config: Option<PathBuf> },
     /// A workspace's `contrib.toml`.
     Config { path: PathBuf },
+    /// A file of another tool's format (`SKILL.md`, `plugin.json`,
+    /// `mcp.json`, `hooks.json`, …), checked in place as `contrib check`
+    /// checks the folder of the plugin it belongs to.
+    Source { path: PathBuf },
 }
 
 /// A loaded configuration and what was wrong with its file.
@@ -129,6 +133,7 @@ impl State {
         let path = convert::path_of(&uri);
         let role = match (&path, self.documents.get(&uri)) {
             (Some(path), _) if is_config_file(path) => Role::Config { path: path.clone() },
+            (Some(path), _) if is_source_file(path) => Role::Source { path: path.clone() },
             // An edit keeps the configuration found at open: walking up
             // the folders on every keystroke would find the same one, and
             // `config_file_changed` finds them again when files come or go.
@@ -158,7 +163,47 @@ impl State {
                 }
                 self.dirty.insert(uri);
             }
+            // A source's text can change what another open source of its
+            // plugin is told (a manifest's name, a link's target): each is
+            // checked again.
+            Role::Source { .. } => self.sources_dirty(),
         }
+    }
+
+    /// Marks every open source file stale.
+    fn sources_dirty(&mut self) {
+        let sources: Vec<Uri> = self
+            .documents
+            .values()
+            .filter(|document| matches!(document.role, Role::Source { .. }))
+            .map(|document| document.uri.clone())
+            .collect();
+        self.dirty.extend(sources);
+    }
+
+    /// An open source file's diagnostics: those `contrib check` gives its
+    /// plugin's folder for it, with every open source's text (the editor's,
+    /// not the disk's). `None` when `uri` is not an open source file.
+    pub fn source_diagnostics(&mut self, uri: &Uri) -> Option<(&Document, Vec<Diagnostic>)> {
+        let Role::Source { path } = &self.documents.get(uri)?.role else {
+            return None;
+        };
+        let open: Vec<(PathBuf, String)> = self
+            .documents
+            .values()
+            .filter_map(|document| match &document.role {
+                Role::Source { path } => Some((path.clone(), document.source.text.to_string())),
+                _ => None,
+            })
+            .collect();
+        let diagnostics = match crate::import::check_file_in_place(path, &open) {
+            Ok(found) => found.unwrap_or_default(),
+            Err(message) => {
+                self.log.push((MessageType::WARNING, message));
+                Vec::new()
+            }
+        };
+        Some((self.documents.get(uri)?, diagnostics))
     }
 
     /// Keeps the tokens about to be sent for `uri`; their result id.
@@ -189,6 +234,11 @@ impl State {
                 self.dirty.insert(uri.clone());
             }
             Role::Config { path } => self.reload_config(&path),
+            // Cleared, and the others checked against the file on disk.
+            Role::Source { .. } => {
+                self.dirty.insert(uri.clone());
+                self.sources_dirty();
+            }
         }
     }
 
@@ -355,6 +405,7 @@ impl State {
             .filter_map(|document| match &document.role {
                 Role::Config { path } => Some(path.clone()),
                 Role::Manifest { config } => config.clone(),
+                Role::Source { .. } => None,
             })
             .collect()
     }
@@ -417,6 +468,21 @@ impl State {
 pub fn is_config_file(path: &Path) -> bool {
     path.file_name()
         .is_some_and(|name| name == config::FILE_NAME)
+}
+
+/// Whether a file may be in another tool's format that `contrib check`
+/// checks in place: Markdown (`SKILL.md`, agents, commands, rules,
+/// instruction files), Cursor's `.mdc`, and JSON (plugin manifests,
+/// `mcp.json`, `hooks.json`). Which format, if any, is decided when it is
+/// checked.
+pub fn is_source_file(path: &Path) -> bool {
+    path.extension()
+        .and_then(|extension| extension.to_str())
+        .is_some_and(|extension| {
+            ["md", "mdc", "json"]
+                .iter()
+                .any(|wanted| extension.eq_ignore_ascii_case(wanted))
+        })
 }
 
 fn modified(path: &Path) -> Option<SystemTime> {

@@ -79,6 +79,26 @@ function initializationOptions() {
   return typeof template === 'string' && template.trim() !== '' ? { ruleDocsUrl: template.trim() } : {};
 }
 
+/**
+ * Other tools' files the server checks in place: Agent Skills, Claude Code,
+ * Codex, Cursor and Agent Plugins manifests, agents, commands, hooks, MCP
+ * configurations, Copilot agents, prompt files, chat modes and
+ * instructions, Cursor rules, instruction files.
+ */
+const SOURCE_PATTERNS = [
+  '**/SKILL.md',
+  '**/{agents,commands}/*.md',
+  '**/.github/agents/*.md',
+  '**/*.{agent,prompt,chatmode,instructions}.md',
+  '**/{AGENTS,CLAUDE,GEMINI}.md',
+  '**/.github/copilot-instructions.md',
+  '**/.claude/rules/**/*.md',
+  '**/*.mdc',
+  '**/{plugin,mcp,.mcp,gemini-extension,manifest}.json',
+  '**/{hooks,.github/hooks}/*.json',
+  '**/.claude/settings*.json',
+];
+
 function createClient(command) {
   const folder = vscode.workspace.workspaceFolders && vscode.workspace.workspaceFolders[0];
   /** @type {import('vscode-languageclient/node').ServerOptions} */
@@ -94,6 +114,10 @@ function createClient(command) {
     documentSelector: [
       { scheme: 'file', language: 'contrib' },
       { scheme: 'untitled', language: 'contrib' },
+      // Other tools' files, which the server checks in place as `contrib
+      // check` checks their plugin's folder (saved files only: the folder
+      // around them gives them their meaning).
+      ...SOURCE_PATTERNS.map((pattern) => ({ scheme: 'file', pattern })),
     ],
     synchronize: {
       // Project configuration lives in contrib.toml; tell the server when it changes.
