@@ -1,6 +1,7 @@
 # The types of the compiled module (crates/contrib-python/src).
 from datetime import datetime
 from os import PathLike
+from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 JSON = Any
@@ -41,7 +42,7 @@ class Workspace:
         profiles: Optional[Union[str, "PathLike[str]"]] = None,
     ) -> "Workspace": ...
     @property
-    def folder(self) -> str: ...
+    def folder(self) -> Path: ...
     @property
     def plugins(self) -> List[str]: ...
     @property
