@@ -14,6 +14,9 @@ root="$(cd "$here/../.." && pwd)"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+# Not a default member (building it needs Python): linted here.
+(cd "$root" && cargo clippy -q -p contrib-python -- -D warnings)
+
 python3 -m venv "$work/venv"
 pip=("$work/venv/bin/pip" install --quiet --disable-pip-version-check)
 "${pip[@]}" "maturin>=1.5,<2.0" "pytest>=8,<9" "mypy>=1.10,<2" -r "$root/tests/sdk/requirements.txt"
