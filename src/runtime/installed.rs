@@ -22,9 +22,8 @@
 //! bundles nobody installed (`contrib compose --bundles`); nothing it
 //! composes was approved.
 
-use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::rc::Rc;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use super::gate::{Gate, GateOutcome, GateRequest};
 use super::profiles::Profile;
@@ -93,9 +92,10 @@ impl Installation {
 
 /// What an [`InstalledGate`] decides with: the policy as read before this
 /// turn and the approvals people gave, shared with the host that keeps
-/// them current.
+/// them current. Behind a mutex, so that a workspace can be shared with
+/// threads (a Python host releases the interpreter while it loads).
 #[derive(Debug, Clone)]
-pub struct Live(Rc<RefCell<LiveState>>);
+pub struct Live(Arc<Mutex<LiveState>>);
 
 #[derive(Debug)]
 struct LiveState {
@@ -107,30 +107,32 @@ struct LiveState {
 
 impl Live {
     pub fn new(policy: Policy) -> Live {
-        Live(Rc::new(RefCell::new(LiveState {
+        Live(Arc::new(Mutex::new(LiveState {
             policy: Ok(policy),
             decisions: BTreeMap::new(),
         })))
     }
 
+    /// The state; a thread that panicked holding it left it whole (every
+    /// write is a single assignment or insertion).
+    fn state(&self) -> MutexGuard<'_, LiveState> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
     /// The policy as the host reads it before a turn; a policy that could
     /// not be read fails every call closed.
     pub fn set_policy(&self, policy: Result<Policy, String>) {
-        self.0.borrow_mut().policy = policy;
+        self.state().policy = policy;
     }
 
     /// A person approved `contributor`'s gated call.
     pub fn approve(&self, contributor: &str) {
-        self.0
-            .borrow_mut()
-            .decisions
-            .insert(contributor.to_string(), true);
+        self.state().decisions.insert(contributor.to_string(), true);
     }
 
     /// A person refused `contributor`'s gated call.
     pub fn deny(&self, contributor: &str) {
-        self.0
-            .borrow_mut()
+        self.state()
             .decisions
             .insert(contributor.to_string(), false);
     }
@@ -150,7 +152,7 @@ impl<G: Gate> InstalledGate<G> {
 
 impl<G: Gate> Gate for InstalledGate<G> {
     fn call(&mut self, request: &GateRequest) -> GateOutcome {
-        let state = self.live.0.borrow();
+        let state = self.live.state();
         let policy = match &state.policy {
             Ok(policy) => policy,
             Err(why) => {
