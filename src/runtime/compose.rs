@@ -45,7 +45,11 @@
 
 mod awaiting;
 mod kept_budget;
+mod opening;
+mod turn;
 pub(super) mod withdrawal;
+
+pub(super) use opening::call_text;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;

@@ -61,7 +61,6 @@ mod invocation;
 pub mod layout;
 mod log;
 mod naive;
-mod opening;
 mod options;
 mod profiles;
 mod reader;
@@ -71,7 +70,6 @@ mod request;
 mod session;
 pub mod simulate;
 pub mod time;
-mod turn;
 pub mod wire;
 
 pub use cache::CacheTotals;

@@ -1,10 +1,10 @@
 //! The simulator's naive baseline: everything in the system prompt, every
 //! turn.
 
+use super::compose::call_text;
 use super::compose::{count, Conversation};
 use super::facts;
 use super::gate::Gate;
-use super::opening::call_text;
 use super::record::{Named, Turn};
 use super::render::{render, Values};
 use crate::ir::Kind;

@@ -10,13 +10,13 @@
 //!
 //! [`GateOutcome::Pending`]: crate::runtime::GateOutcome::Pending
 
+use super::opening::{call_text, ran, refused, NotRun};
+use super::turn::note;
 use super::{Conversation, Entry};
 use crate::bundle::BundledCall;
 use crate::runtime::gate::Gate;
-use crate::runtime::opening::{call_text, ran, refused, NotRun};
 use crate::runtime::record::{Approval, Named, Note, Position, RunRecord, TurnRecord};
 use crate::runtime::time::Timestamp;
-use crate::runtime::turn::note;
 
 impl<'a, G: Gate> Conversation<'a, G> {
     /// Records a gated eager run as pending and keeps it to ask about again.

@@ -12,20 +12,20 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::compose::{count, withdrawal, Audience, Conversation, Entry};
-use super::envelope::{envelope, fill_origin, granted};
-use super::gate::Gate;
-use super::log::Seen;
 use super::opening::{ran, refused};
-use super::options::{FactsAt, PrefacesAt};
-use super::record::{
+use super::{count, withdrawal, Audience, Conversation, Entry};
+use crate::bundle::BundledActivation;
+use crate::ir::{ConditionKind, Delivery, Duration, Kind, Source};
+use crate::runtime::envelope::{envelope, fill_origin, granted};
+use crate::runtime::gate::Gate;
+use crate::runtime::log::Seen;
+use crate::runtime::options::{FactsAt, PrefacesAt};
+use crate::runtime::record::{
     ActivationRecord, Approval, Changes, ContributorRecord, Fired, Named, Note, NoteKind,
     OpeningKind, Position, Refusal, Role, SkillRecord, StoredPick, Turn, TurnInput, TurnRecord,
 };
-use super::render::{render, Values};
-use super::time::Timestamp;
-use crate::bundle::BundledActivation;
-use crate::ir::{ConditionKind, Delivery, Duration, Kind, Source};
+use crate::runtime::render::{render, Values};
+use crate::runtime::time::Timestamp;
 
 /// A contributor's note on a turn, if any, and why it is there or not; or
 /// why it was refused.
@@ -198,7 +198,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
 
     /// Takes `changes` into the session; the previous model's name when the
     /// model changed.
-    pub(super) fn apply(&mut self, changes: &Changes) -> Option<String> {
+    pub(in crate::runtime) fn apply(&mut self, changes: &Changes) -> Option<String> {
         let mut model_from = None;
         if let Some(model) = &changes.model {
             if model.name != self.session.model.name {
@@ -225,7 +225,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
     }
 
     /// Counts a stored note into its contributor's share of the history.
-    pub(super) fn remember(&mut self, contributor: &str, text: &str) {
+    pub(in crate::runtime) fn remember(&mut self, contributor: &str, text: &str) {
         let turn = self.turns;
         let entry = self
             .history
@@ -254,7 +254,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
                 (idle > threshold).then(|| {
                     format!(
                         "idle for {}, over {}",
-                        super::time::duration_in_words(idle),
+                        crate::runtime::time::duration_in_words(idle),
                         Duration { seconds: threshold }
                     )
                 })
@@ -626,7 +626,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
         if self.log.is_none() {
             return;
         }
-        let entry = super::log::TurnEntry {
+        let entry = crate::runtime::log::TurnEntry {
             number: self.turns,
             at,
             compaction,
@@ -653,7 +653,12 @@ fn left_out(why: String) -> Outcome {
     }
 }
 
-pub(super) fn note(entry: Entry<'_>, text: String, persisted: bool, position: Position) -> Note {
+pub(in crate::runtime) fn note(
+    entry: Entry<'_>,
+    text: String,
+    persisted: bool,
+    position: Position,
+) -> Note {
     Note {
         contributor: entry.name(),
         kind: NoteKind::Contributor(entry.kind()),

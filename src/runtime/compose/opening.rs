@@ -2,19 +2,19 @@
 //! then the opening (conversation-placed texts, then eager runs), and the
 //! gate every contributor's tool call goes through.
 
-use super::compose::{count, Conversation, Entry};
-use super::gate::{Gate, GateOutcome, GateRequest};
-use super::reader::{self, Reader};
-use super::record::{Named, OpeningItem, OpeningKind, RunCall, RunRecord};
-use super::render::{render, within_budget, Values};
-use super::time::Timestamp;
+use super::{count, Conversation, Entry};
 use crate::bundle::BundledCall;
 use crate::config::Effect;
 use crate::ir::{Delivery, Kind, Reach};
+use crate::runtime::gate::{Gate, GateOutcome, GateRequest};
+use crate::runtime::reader::{self, Reader};
+use crate::runtime::record::{Named, OpeningItem, OpeningKind, RunCall, RunRecord};
+use crate::runtime::render::{render, within_budget, Values};
+use crate::runtime::time::Timestamp;
 
 impl<'a, G: Gate> Conversation<'a, G> {
     /// Loads, then the opening's texts and runs, for a new conversation.
-    pub(super) fn open(&mut self, at: Timestamp) {
+    pub(in crate::runtime) fn open(&mut self, at: Timestamp) {
         self.preload();
         for entry in self.entries.clone() {
             if let Some(item) = self.opening_text(entry, at) {
@@ -36,7 +36,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
     /// snapshots of the conversation's start, and stay credited to the
     /// version that ran them, whichever version makes the call now),
     /// dropped where it is gone, and run now where it is new.
-    pub(super) fn refresh_opening(&mut self, at: Timestamp) {
+    pub(in crate::runtime) fn refresh_opening(&mut self, at: Timestamp) {
         self.preload();
         let old = std::mem::take(&mut self.opening);
         let person: Vec<OpeningItem> = old
@@ -248,7 +248,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
     }
 
     /// A contributor's call through the gate, held to its budget.
-    pub(super) fn run(
+    pub(in crate::runtime) fn run(
         &mut self,
         entry: Entry<'a>,
         call: &BundledCall,
@@ -288,7 +288,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
 
 /// Why a contributor's call gave no result: refused, or waiting for a
 /// person's approval.
-pub(super) struct NotRun {
+pub(in crate::runtime) struct NotRun {
     pub reason: String,
     pub pending: bool,
 }
@@ -349,7 +349,7 @@ fn call_input(call: &BundledCall) -> serde_json::Map<String, serde_json::Value> 
 }
 
 /// A call as the model sees it: the tool and its arguments as JSON.
-pub(super) fn call_text(call: &BundledCall) -> String {
+pub(in crate::runtime) fn call_text(call: &BundledCall) -> String {
     format!(
         "{} {}",
         call.tool,
@@ -357,7 +357,7 @@ pub(super) fn call_text(call: &BundledCall) -> String {
     )
 }
 
-pub(super) fn ran(entry: Entry<'_>, call: &BundledCall) -> RunRecord {
+pub(in crate::runtime) fn ran(entry: Entry<'_>, call: &BundledCall) -> RunRecord {
     RunRecord {
         contributor: entry.name(),
         tool: call.tool.clone(),
@@ -369,7 +369,11 @@ pub(super) fn ran(entry: Entry<'_>, call: &BundledCall) -> RunRecord {
     }
 }
 
-pub(super) fn refused(entry: Entry<'_>, call: &BundledCall, reason: String) -> RunRecord {
+pub(in crate::runtime) fn refused(
+    entry: Entry<'_>,
+    call: &BundledCall,
+    reason: String,
+) -> RunRecord {
     RunRecord {
         contributor: entry.name(),
         tool: call.tool.clone(),
