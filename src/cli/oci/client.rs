@@ -250,12 +250,19 @@ impl Registry {
         }
     }
 
-    /// The catalog's index: every event read and folded.
+    /// The catalog's index: every event read and folded. Events are
+    /// immutable, so each is fetched once per machine and kept in the
+    /// user's cache ([`EventCache`]); only new tags cost a request.
     pub fn index(&self) -> Result<Index, String> {
         let repository = self.catalog.index_repository();
+        let mut cache = EventCache::open(&self.catalog);
         let mut events = Vec::new();
         for tag in self.tags(&repository)? {
             if !oci::is_event_tag(&tag) {
+                continue;
+            }
+            if let Some(annotations) = cache.events.get(&tag) {
+                events.push((tag, Ok(annotations.clone())));
                 continue;
             }
             let reference = self.reference(&repository, &tag);
@@ -268,8 +275,13 @@ impl Registry {
                 ))
                 .map_err(|error| self.explain(&error))
                 .and_then(|(bytes, _)| oci::manifest_annotations(&bytes));
+            if let Ok(annotations) = &read {
+                cache.events.insert(tag.clone(), annotations.clone());
+                cache.changed = true;
+            }
             events.push((tag, read));
         }
+        cache.save();
         Ok(oci::fold(events))
     }
 
@@ -342,4 +354,59 @@ fn is_not_found(error: &OciDistributionError) -> bool {
         }),
         _ => false,
     }
+}
+
+/// The events of one catalog's index already read on this machine, by tag,
+/// in `$XDG_CACHE_HOME/contrib/registries/HOST_PORT/NAMESPACE/events.json`
+/// (else `~/.cache/…`). A cache that cannot be read or written is no
+/// cache: everything is fetched again.
+struct EventCache {
+    file: Option<std::path::PathBuf>,
+    events: BTreeMap<String, BTreeMap<String, String>>,
+    changed: bool,
+}
+
+impl EventCache {
+    fn open(catalog: &OciCatalog) -> EventCache {
+        let file = cache_folder().map(|folder| {
+            folder
+                .join("registries")
+                .join(catalog.registry.replace(':', "_"))
+                .join(&catalog.namespace)
+                .join("events.json")
+        });
+        let events = file
+            .as_ref()
+            .and_then(|file| crate::fs::read_limited(file, crate::limits::files::LOCK).ok())
+            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+            .unwrap_or_default();
+        EventCache {
+            file,
+            events,
+            changed: false,
+        }
+    }
+
+    fn save(&self) {
+        let Some(file) = self.file.as_ref().filter(|_| self.changed) else {
+            return;
+        };
+        let Ok(bytes) = serde_json::to_vec(&self.events) else {
+            return;
+        };
+        if let Some(parent) = file.parent() {
+            let _ = crate::fs::create_folder(parent);
+        }
+        let _ = crate::fs::write_atomically(file, &bytes);
+    }
+}
+
+/// The user's cache folder for contrib.
+pub(super) fn cache_folder() -> Option<std::path::PathBuf> {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME").map(|home| std::path::PathBuf::from(home).join(".cache"))
+        })?;
+    Some(base.join("contrib"))
 }

@@ -68,7 +68,35 @@ fn pull_into(
     if kept.is_some_and(|bundle| bundle.digest.as_deref() == Some(entry.digest.as_str())) {
         return Ok(path);
     }
-    let bytes = pull_bundle(registry, index, &entry.plugin, &entry.version)?.1;
+    let cached = client::cache_folder().map(|folder| {
+        folder
+            .join("bundles")
+            .join(format!("{}.bundle.json", entry.digest.replace(':', "-")))
+    });
+    let from_cache = cached
+        .as_ref()
+        .and_then(|file| crate::fs::read_limited(file, crate::limits::files::BUNDLE).ok())
+        .filter(|bytes| {
+            Bundle::from_bytes(bytes).is_ok_and(|bundle| {
+                bundle.digest.as_deref() == Some(entry.digest.as_str())
+                    && bundle.plugin == entry.plugin
+                    && bundle.version == entry.version
+            })
+        });
+    let bytes = match from_cache {
+        Some(bytes) => bytes,
+        None => {
+            let bytes = pull_bundle(registry, index, &entry.plugin, &entry.version)?.1;
+            if let Some(file) = &cached {
+                // The cache only saves requests: failing to fill it is not an error.
+                let _ = file
+                    .parent()
+                    .map(crate::fs::create_folder)
+                    .map(|_| crate::fs::write_atomically(file, &bytes));
+            }
+            bytes
+        }
+    };
     if let Some(parent) = path.parent() {
         crate::fs::create_folder(parent)?;
     }
