@@ -20,6 +20,9 @@ command -v docker-registry >/dev/null || { echo "docker-registry is not installe
 [ -x "$BIN" ] || { echo "build the release binary first (cargo build --release), or set CONTRIB_BIN" >&2; exit 2; }
 
 WORK="$(mktemp -d)"
+# A cache of its own: cold at the start, warm as the run goes, as on one
+# CI runner (docs/catalogs.md); the user's cache is left alone.
+export XDG_CACHE_HOME="$WORK/cache"
 REGISTRY_PID=
 cleanup() {
     [ -n "$REGISTRY_PID" ] && kill "$REGISTRY_PID" 2>/dev/null && wait "$REGISTRY_PID" 2>/dev/null
