@@ -214,7 +214,7 @@ impl Registry {
         let digest = sha256(&bytes);
         let reference = self.reference(repository, tag.unwrap_or(&digest));
         self.authenticate(&reference, RegistryOperation::Push)?;
-        let content_type = reqwest_header(oci::MANIFEST_TYPE);
+        let content_type = http::HeaderValue::from_static(oci::MANIFEST_TYPE);
         self.runtime
             .block_on(
                 self.client
@@ -315,7 +315,7 @@ impl Registry {
         )
     }
 
-    /// The annotations of the manifest `tag` names in `repository`.
+    /// The annotations of the manifest `digest` names in `repository`.
     pub fn annotations_of(
         &self,
         repository: &str,
@@ -326,10 +326,6 @@ impl Registry {
             .map_err(|_| format!("registry `{}`: a manifest is not JSON", self.catalog))?;
         Ok(serde_json::from_value(value["annotations"].clone()).unwrap_or_default())
     }
-}
-
-fn reqwest_header(text: &'static str) -> http::HeaderValue {
-    http::HeaderValue::from_static(text)
 }
 
 /// `sha256:` and the hex of `bytes`' SHA-256.
