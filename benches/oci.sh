@@ -25,7 +25,10 @@ WORK="$(mktemp -d)"
 export XDG_CACHE_HOME="$WORK/cache"
 REGISTRY_PID=
 cleanup() {
-    [ -n "$REGISTRY_PID" ] && kill "$REGISTRY_PID" 2>/dev/null && wait "$REGISTRY_PID" 2>/dev/null
+    if [ -n "$REGISTRY_PID" ]; then
+        kill "$REGISTRY_PID" 2>/dev/null || true
+        wait "$REGISTRY_PID" 2>/dev/null || true
+    fi
     rm -rf "$WORK"
 }
 trap cleanup EXIT
