@@ -739,3 +739,50 @@ fn with_connection_close(request: &[u8]) -> Vec<u8> {
     out.extend_from_slice(&request[split..]);
     out
 }
+
+/// `catalog push` publishes a folder catalog into a registry, its yanks
+/// too, and `catalog pull` brings back the same digests; pulling over a
+/// folder that lists what the registry does not publish is refused.
+#[test]
+fn a_folder_catalog_pushed_and_pulled_back_keeps_its_digests() {
+    let Some(registry) = Registry::start(None) else {
+        return;
+    };
+    let scene = Scene::new(&registry);
+    for (version, body) in [
+        ("1.0.0", "Money is in pence."),
+        ("1.1.0", "Money is in cents."),
+    ] {
+        let file = scene.author("acme/house", version, body);
+        succeeds(&scene.run(&["publish", &file, "--catalog", "folder"]));
+    }
+    succeeds(&scene.run(&["yank", "acme/house@1.0.0", "--catalog", "folder"]));
+    let shown = succeeds(&scene.run(&["catalog", "push", "folder", &scene.catalog]));
+    assert!(shown.contains("2 versions published"), "{shown}");
+    let shown = succeeds(&scene.run(&["catalog", "push", "folder", &scene.catalog]));
+    assert!(shown.contains("2 already there"), "{shown}");
+
+    succeeds(&scene.run(&["catalog", "pull", &scene.catalog, "back"]));
+    let digests = |lock: &str| -> Vec<String> {
+        lock.lines()
+            .filter(|line| line.starts_with("digest = ") || line.starts_with("yanked = "))
+            .map(str::to_string)
+            .collect()
+    };
+    let (pushed, pulled) = (
+        scene.read("folder/catalog.lock"),
+        scene.read("back/catalog.lock"),
+    );
+    assert_eq!(digests(&pushed), digests(&pulled), "{pushed}\n{pulled}");
+    assert_eq!(digests(&pulled).len(), 3, "{pulled}");
+
+    let other = scene.author("acme/other", "1.0.0", "Other.");
+    succeeds(&scene.run(&["publish", &other, "--catalog", "back"]));
+    let output = scene.run(&["catalog", "pull", &scene.catalog, "back"]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert!(
+        text(&output).contains("which the registry does not publish"),
+        "{}",
+        text(&output)
+    );
+}
