@@ -108,7 +108,7 @@ impl Lock {
     }
 
     /// Writes the lock atomically.
-    fn write(&self, root: &Root) -> Result<(), String> {
+    pub(crate) fn write(&self, root: &Root) -> Result<(), String> {
         let text = toml::to_string_pretty(self)
             .map_err(|error| format!("cannot write the lock: {error}"))?;
         let text = format!(

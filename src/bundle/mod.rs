@@ -16,6 +16,7 @@ pub mod consistency;
 pub mod diff;
 pub mod keys;
 mod load;
+pub mod oci;
 mod permissions;
 
 pub mod sign;

@@ -39,7 +39,8 @@ pub struct BuildArgs {
 pub struct PublishArgs {
     /// The manifest to publish.
     file: PathBuf,
-    /// The catalog folder (holding `catalog.lock`).
+    /// The catalog: a folder (holding `catalog.lock`) or a registry,
+    /// `oci://HOST[:PORT]/NAMESPACE`.
     #[arg(long, value_name = "DIR")]
     catalog: PathBuf,
     /// The author's configuration the manifest is checked and built with;
@@ -197,6 +198,9 @@ pub fn publish(args: &PublishArgs) -> Outcome {
         Ok(key) => key,
         Err(message) => return fail(message),
     };
+    if key.is_some() && super::oci::catalog_of(&args.catalog).is_some() {
+        return fail("signatures in registry catalogs are not supported yet: publish to a folder catalog to sign (see `docs/catalogs.md`)");
+    }
     match admitted(args, &compiled, key.as_ref()) {
         Ok(refusals) if refusals.is_empty() => {}
         Ok(refusals) => {
@@ -256,7 +260,12 @@ fn admitted(
 fn publish_compiled(args: &PublishArgs, compiled: &Compiled) -> Outcome {
     let mut shown = Diagnostics::new(Format::Human);
     let waiting = |message: &str| status(format_args!("note: {message}"));
-    match catalog::publish(&compiled.bundle, &args.catalog, &waiting) {
+    let published = match super::oci::catalog_of(&args.catalog) {
+        Some(Ok(registry)) => super::oci::publish(&compiled.bundle, &registry),
+        Some(Err(message)) => return fail(message),
+        None => catalog::publish(&compiled.bundle, &args.catalog, &waiting),
+    };
+    match published {
         Ok(Published::AlreadyPublished(path)) => {
             status(format_args!(
                 "{} is already published as {}",

@@ -30,6 +30,20 @@ pub enum CatalogCommand {
     Trust(KeyArgs),
     /// Stop trusting a key, named by its id or its `.pub` file.
     Untrust(KeyArgs),
+    /// Mirror a registry catalog (`oci://…`) into a folder catalog, every
+    /// version pulled by digest: for offline and air-gapped installs.
+    Pull(MirrorArgs),
+    /// Publish a folder catalog's versions (and its yanks) into a registry
+    /// catalog, each judged as `publish` judges it.
+    Push(MirrorArgs),
+}
+
+#[derive(Args)]
+pub struct MirrorArgs {
+    /// For `pull`, the registry catalog; for `push`, the folder.
+    from: PathBuf,
+    /// For `pull`, the folder; for `push`, the registry catalog.
+    to: PathBuf,
 }
 
 #[derive(Args)]
@@ -44,7 +58,8 @@ pub struct KeyArgs {
 
 #[derive(Args)]
 pub struct CatalogCheckArgs {
-    /// The catalog folder.
+    /// The catalog: a folder, or a registry (`oci://HOST[:PORT]/NAMESPACE`),
+    /// whose index and every bundle are read.
     catalog: PathBuf,
     /// Manifests (or folders of them) that must still match what was
     /// published for their version.
@@ -64,7 +79,8 @@ pub struct CatalogCheckArgs {
 pub struct YankArgs {
     /// `scope/name@version`.
     plugin: String,
-    /// The catalog folder (holding `catalog.lock`).
+    /// The catalog: a folder (holding `catalog.lock`) or a registry,
+    /// `oci://HOST[:PORT]/NAMESPACE`.
     #[arg(long, value_name = "DIR")]
     catalog: PathBuf,
     /// Make the version installable again.
@@ -114,6 +130,54 @@ pub fn run(command: &CatalogCommand) -> Outcome {
         CatalogCommand::Check(args) => check(args),
         CatalogCommand::Trust(args) => trust(args),
         CatalogCommand::Untrust(args) => untrust(args),
+        CatalogCommand::Pull(args) => pull(args),
+        CatalogCommand::Push(args) => push(args),
+    }
+}
+
+fn pull(args: &MirrorArgs) -> Outcome {
+    let registry = match super::oci::catalog_of(&args.from) {
+        Some(Ok(registry)) => registry,
+        Some(Err(message)) => return fail(message),
+        None => {
+            return fail(format!(
+                "`{}` is not a registry catalog (`oci://HOST[:PORT]/NAMESPACE`)",
+                args.from.display()
+            ))
+        }
+    };
+    match super::oci::pull_catalog(&registry, &args.to) {
+        Ok((_, versions)) => {
+            println!(
+                "pulled {versions} version(s) of `{registry}` into `{}`",
+                args.to.display()
+            );
+            Outcome::Clean
+        }
+        Err(message) => fail(message),
+    }
+}
+
+fn push(args: &MirrorArgs) -> Outcome {
+    let registry = match super::oci::catalog_of(&args.to) {
+        Some(Ok(registry)) => registry,
+        Some(Err(message)) => return fail(message),
+        None => {
+            return fail(format!(
+                "`{}` is not a registry catalog (`oci://HOST[:PORT]/NAMESPACE`)",
+                args.to.display()
+            ))
+        }
+    };
+    match super::oci::push_catalog(&args.from, &registry) {
+        Ok((new, kept)) => {
+            println!(
+                "pushed `{}` into `{registry}`: {new} versions published, {kept} already there",
+                args.from.display()
+            );
+            Outcome::Clean
+        }
+        Err(message) => fail(message),
     }
 }
 
@@ -152,6 +216,52 @@ fn untrust(args: &KeyArgs) -> Outcome {
 }
 
 fn check(args: &CatalogCheckArgs) -> Outcome {
+    match super::oci::catalog_of(&args.catalog) {
+        Some(Ok(registry)) => check_registry(args, &registry),
+        Some(Err(message)) => fail(message),
+        None => check_folder(args, &args.catalog),
+    }
+}
+
+/// A registry catalog is checked as a mirror of it (its index and every
+/// bundle, pulled by digest), then for what only a registry can get
+/// wrong: publishes its index set aside, events it cannot read, tags that
+/// moved.
+fn check_registry(args: &CatalogCheckArgs, registry: &crate::bundle::oci::OciCatalog) -> Outcome {
+    let scratch = match tempfile::tempdir() {
+        Ok(scratch) => scratch,
+        Err(error) => return fail(format!("cannot make a folder: {error}")),
+    };
+    let folder = scratch.path().join("catalog");
+    let findings = super::oci::connect(registry).and_then(|connection| {
+        let index = connection.index()?;
+        let wanted: Vec<_> = index.lock.published.iter().collect();
+        super::oci::mirror(&connection, &index, &folder, &wanted)?;
+        Ok(super::oci::registry_findings(&connection, &index))
+    });
+    let findings = match findings {
+        Ok(findings) => findings,
+        Err(message) => return fail(message),
+    };
+    status(format_args!(
+        "note: `{registry}` read into `{}` and checked there",
+        folder.display()
+    ));
+    let outcome = check_folder(args, &folder);
+    for finding in &findings {
+        println!(
+            "{}",
+            crate::report::terminal::visible(&format!("error: {finding}"))
+        );
+    }
+    if findings.is_empty() {
+        outcome
+    } else {
+        outcome.max(Outcome::Problems)
+    }
+}
+
+fn check_folder(args: &CatalogCheckArgs, catalog: &std::path::Path) -> Outcome {
     // A configuration with errors is reported with the catalog's, so the
     // run fails rather than checking against the platform's defaults.
     let (config, config_diagnostics) = match &args.config {
@@ -159,12 +269,12 @@ fn check(args: &CatalogCheckArgs) -> Outcome {
             Ok(loaded) => loaded,
             Err(message) => return fail(message),
         },
-        None => match crate::bundle::consistency::policy_of(&args.catalog) {
+        None => match crate::bundle::consistency::policy_of(catalog) {
             Ok(config) => (config, Vec::new()),
             Err(message) => return fail(message),
         },
     };
-    let report = match catalog::check(&args.catalog, &config) {
+    let report = match catalog::check(catalog, &config) {
         Ok(report) => report,
         Err(message) => return fail(message),
     };
@@ -178,7 +288,7 @@ fn check(args: &CatalogCheckArgs) -> Outcome {
     let mut totals = Totals::default();
     let mut files = report.files;
     if !args.sources.is_empty() {
-        match sources_against_catalog(args) {
+        match sources_against_catalog(args, catalog) {
             Ok(sources) => files.extend(sources),
             Err(message) => return fail(message),
         }
@@ -272,8 +382,9 @@ fn update_total(
 /// its version.
 fn sources_against_catalog(
     args: &CatalogCheckArgs,
+    catalog: &std::path::Path,
 ) -> Result<Vec<(crate::source::SourceFile, Vec<Diagnostic>)>, String> {
-    let lock = Lock::read(&args.catalog)?;
+    let lock = Lock::read(catalog)?;
     let mut resolver = Resolver::new(args.config.clone());
     let mut out = Vec::new();
     let (manifests, _) = super::manifests(&args.sources, &mut resolver)?;
@@ -329,7 +440,12 @@ pub fn yank(args: &YankArgs) -> Outcome {
         return fail(format!("`{version}` is not a semantic version"));
     };
     let waiting = |message: &str| status(format_args!("note: {message}"));
-    match catalog::yank(&args.catalog, plugin, &version, args.undo, &waiting) {
+    let yanked = match super::oci::catalog_of(&args.catalog) {
+        Some(Ok(registry)) => super::oci::yank(&registry, plugin, &version, args.undo),
+        Some(Err(message)) => Err(message),
+        None => catalog::yank(&args.catalog, plugin, &version, args.undo, &waiting),
+    };
+    match yanked {
         Ok(version) => {
             status(format_args!(
                 "{} {plugin}@{version}",

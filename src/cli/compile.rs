@@ -71,6 +71,9 @@ pub fn compile_with_usage(
 
 /// A bundle from a `.bundle.json` file, or built from a manifest.
 pub fn bundle_or_manifest(path: &Path, resolver: &mut Resolver) -> Result<Bundle, String> {
+    if let Some(pulled) = path.to_str().and_then(super::oci::bundle_at) {
+        return pulled;
+    }
     if path.to_string_lossy().ends_with(".json") {
         return Bundle::load(path).map_err(|error| match error {
             bundle::LoadError::Io(message) => message,

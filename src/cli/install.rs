@@ -14,6 +14,7 @@ use clap::Args;
 use super::build::print_changes;
 use super::screen::{screen_text, write_page};
 use super::{fail, output, Outcome};
+use crate::bundle::oci::OciCatalog;
 use crate::ir::Owner;
 use crate::report::{self, Format, Totals};
 use crate::trust::install::{Candidate, Workspace};
@@ -25,7 +26,8 @@ use crate::trust::Refused;
 pub struct InstallArgs {
     /// `scope/name@version`.
     plugin: String,
-    /// The catalog folder (holding `catalog.lock`).
+    /// The catalog: a folder (holding `catalog.lock`) or a registry,
+    /// `oci://HOST[:PORT]/NAMESPACE`.
     #[arg(long)]
     catalog: PathBuf,
     /// Approve what the preview shows without asking.
@@ -113,8 +115,13 @@ pub fn install(args: &InstallArgs) -> Outcome {
         return fail(format!("`{version}` is not a semantic version"));
     };
     let installer = workspace.authority(args.workspace.authority);
-    let candidate = match workspace.candidate(&args.catalog, plugin, &version, installer) {
-        Ok(candidate) => candidate,
+    let (folder, registry) =
+        match catalog_folder(&workspace.folder, &args.catalog, plugin, Some(&version)) {
+            Ok(found) => found,
+            Err(message) => return fail(message),
+        };
+    let candidate = match workspace.candidate(&folder, plugin, &version, installer) {
+        Ok(candidate) => from_registry(candidate, registry.as_ref()),
         Err(refused) => return refuse(&refused),
     };
     show(&candidate);
@@ -170,6 +177,19 @@ pub fn update(args: &UpdateArgs) -> Outcome {
     };
     let mut outcome = Outcome::Clean;
     for installed in targets {
+        let registry = match crate::bundle::oci::OciCatalog::parse(&installed.catalog) {
+            Some(Ok(registry)) => {
+                let catalog = PathBuf::from(registry.to_string());
+                if let Err(message) =
+                    catalog_folder(&workspace.folder, &catalog, &installed.plugin, None)
+                {
+                    return fail(message);
+                }
+                Some(registry)
+            }
+            Some(Err(message)) => return fail(message),
+            None => None,
+        };
         let newer = match workspace.newer(&installed) {
             Ok(Some(version)) => version,
             Ok(None) => {
@@ -181,7 +201,7 @@ pub fn update(args: &UpdateArgs) -> Outcome {
         let installer = args.workspace.authority.unwrap_or(installed.approved_by);
         let catalog = catalog_path(&workspace.folder, &installed);
         let candidate = match workspace.candidate(&catalog, &installed.plugin, &newer, installer) {
-            Ok(candidate) => candidate,
+            Ok(candidate) => from_registry(candidate, registry.as_ref()),
             Err(refused) => {
                 outcome = outcome.max(refuse(&refused));
                 continue;
@@ -244,6 +264,35 @@ pub fn uninstall(args: &UninstallArgs) -> Outcome {
         )),
         Err(message) => fail(message),
     }
+}
+
+/// The folder catalog to read `catalog` through: itself, or for a
+/// registry the workspace's mirror of it, refreshed with `plugin`'s
+/// version (`version`, else the newest installable) pulled by digest.
+fn catalog_folder(
+    workspace: &std::path::Path,
+    catalog: &std::path::Path,
+    plugin: &str,
+    version: Option<&semver::Version>,
+) -> Result<(PathBuf, Option<OciCatalog>), String> {
+    match super::oci::catalog_of(catalog) {
+        Some(Ok(registry)) => {
+            let (folder, _) =
+                super::oci::mirror_for_install(workspace, &registry, plugin, version)?;
+            Ok((folder, Some(registry)))
+        }
+        Some(Err(message)) => Err(message),
+        None => Ok((catalog.to_path_buf(), None)),
+    }
+}
+
+/// A candidate read through a registry's mirror names the registry, which
+/// is what `contrib.lock` records.
+fn from_registry(mut candidate: Candidate, registry: Option<&OciCatalog>) -> Candidate {
+    if let Some(registry) = registry {
+        candidate.catalog = PathBuf::from(registry.to_string());
+    }
+    candidate
 }
 
 fn record(workspace: &mut Workspace, candidate: &Candidate, by: Owner, how: &str) -> Outcome {
@@ -311,7 +360,7 @@ fn confirm(candidate: &Candidate) -> bool {
 
 /// Now, in RFC 3339 UTC; `SOURCE_DATE_EPOCH` when set, so a lock can be
 /// reproduced.
-fn now() -> String {
+pub(super) fn now() -> String {
     let seconds = std::env::var("SOURCE_DATE_EPOCH")
         .ok()
         .and_then(|text| text.parse::<i64>().ok())

@@ -56,12 +56,19 @@ pub struct Events {
 const EVENT_KEYS: [&str; 3] = ["approve", "deny", "withdraw"];
 
 impl Host {
-    /// Loads from `--workspace` or `--bundles`, whichever was given.
+    /// Loads from `--workspace` or `--bundles`, whichever was given. A
+    /// workspace's mirrors of registry catalogs are refreshed first, so
+    /// that what was yanked there since is withdrawn here.
     pub fn open(workspace: Option<&Path>, bundles: Option<&Path>) -> Result<Host, String> {
         match (workspace, bundles) {
-            (Some(folder), _) => Workspace::open(folder)
-                .map(Host::Installed)
-                .map_err(|error| error.to_string()),
+            (Some(folder), _) => {
+                super::oci::refresh_workspace(folder, &|message| {
+                    super::output::status(format_args!("warning: {message}"))
+                });
+                Workspace::open(folder)
+                    .map(Host::Installed)
+                    .map_err(|error| error.to_string())
+            }
             (None, Some(folder)) => Ok(Host::Unapproved(unapproved_bundles(folder)?)),
             (None, None) => Err(
                 "give `--workspace DIR` (or `--bundles DIR` for bundles nobody installed)"

@@ -22,6 +22,7 @@ mod install;
 mod installed;
 mod lsp;
 mod migrate;
+mod oci;
 pub mod output;
 mod progress;
 mod rewrite;
@@ -54,6 +55,10 @@ struct Cli {
     /// is set.
     #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t)]
     color: output::ColorChoice,
+    /// Allow plain HTTP to registry catalogs (`oci://…`) that are not on
+    /// this machine (those on the loopback are reached over HTTP anyway).
+    #[arg(long, global = true)]
+    plain_http: bool,
 }
 
 #[derive(Subcommand)]
@@ -158,6 +163,7 @@ pub fn main() -> ExitCode {
         }
     };
     output::set_color(cli.color);
+    oci::allow_plain_http(cli.plain_http);
     match cli.command {
         Command::Check(args) => check::run(&args),
         Command::Init(args) => init::run(&args),

@@ -191,15 +191,27 @@ impl WorkspaceLock {
     }
 }
 
-/// The catalog an entry came from, as a path.
+/// The catalog an entry came from, as a path: for a registry catalog
+/// (`oci://…`), the workspace's mirror of it
+/// ([`crate::bundle::oci::mirror_folder`]), which the command line
+/// refreshes from the registry.
 pub fn catalog_path(workspace: &Path, entry: &Installed) -> PathBuf {
-    workspace.join(&entry.catalog)
+    match crate::bundle::oci::OciCatalog::parse(&entry.catalog) {
+        Some(Ok(catalog)) => crate::bundle::oci::mirror_folder(workspace, &catalog),
+        _ => workspace.join(&entry.catalog),
+    }
 }
 
 /// How to write `catalog` in the lock of the workspace at `workspace`:
 /// relative to it when both resolve, so a workspace and its catalog can
 /// move together; as given otherwise.
 pub fn catalog_reference(workspace: &Path, catalog: &Path) -> String {
+    if let Some(Ok(registry)) = catalog
+        .to_str()
+        .and_then(crate::bundle::oci::OciCatalog::parse)
+    {
+        return registry.to_string();
+    }
     let (Ok(from), Ok(to)) = (workspace.canonicalize(), catalog.canonicalize()) else {
         return catalog.to_string_lossy().replace('\\', "/");
     };

@@ -1,0 +1,408 @@
+//! The distribution API, through `oci-client`, behind a blocking face: the
+//! command line runs one registry operation at a time on a runtime of its
+//! own. Every answer is checked against the digest it was asked by; what
+//! the registry says is never trusted further than that.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use oci_client::client::{ClientConfig, ClientProtocol};
+use oci_client::errors::{OciDistributionError, OciErrorCode};
+use oci_client::secrets::RegistryAuth;
+use oci_client::{Client, Reference, RegistryOperation};
+use sha2::{Digest, Sha256};
+
+use crate::bundle::oci::{self, Index, OciCatalog};
+
+/// How long a registry may stay silent before an operation fails; for
+/// tests, `CONTRIB_REGISTRY_TIMEOUT` (seconds).
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Tags asked for per page of the index.
+const PAGE: usize = 1000;
+
+/// A connection to the registry of one catalog.
+pub struct Registry {
+    pub catalog: OciCatalog,
+    client: Client,
+    auth: RegistryAuth,
+    runtime: tokio::runtime::Runtime,
+}
+
+impl Registry {
+    /// Connects to `catalog`'s registry: HTTPS, unless the registry is on
+    /// this machine or `plain_http` was asked for; credentials as
+    /// [`super::credentials`] finds them.
+    pub fn connect(catalog: &OciCatalog, plain_http: bool) -> Result<Registry, String> {
+        // reqwest is built without a default provider: ring, chosen here.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let protocol = if plain_http || catalog.is_loopback() {
+            ClientProtocol::HttpsExcept(vec![catalog.registry.clone()])
+        } else {
+            ClientProtocol::Https
+        };
+        let timeout = std::env::var("CONTRIB_REGISTRY_TIMEOUT")
+            .ok()
+            .and_then(|text| text.parse().ok())
+            .map_or(TIMEOUT, Duration::from_secs);
+        let config = ClientConfig {
+            protocol,
+            read_timeout: Some(timeout),
+            connect_timeout: Some(timeout),
+            user_agent: concat!("contrib/", env!("CARGO_PKG_VERSION")),
+            ..ClientConfig::default()
+        };
+        let client = Client::try_from(config)
+            .map_err(|error| format!("cannot reach `{catalog}`: {error}"))?;
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|error| format!("cannot start the registry client: {error}"))?;
+        let auth = super::credentials::find(catalog.host(), &catalog.registry)?;
+        Ok(Registry {
+            catalog: catalog.clone(),
+            client,
+            auth,
+            runtime,
+        })
+    }
+
+    fn reference(&self, repository: &str, tag_or_digest: &str) -> Reference {
+        if tag_or_digest.starts_with("sha256:") {
+            Reference::with_digest(
+                self.catalog.registry.clone(),
+                repository.to_string(),
+                tag_or_digest.to_string(),
+            )
+        } else {
+            Reference::with_tag(
+                self.catalog.registry.clone(),
+                repository.to_string(),
+                tag_or_digest.to_string(),
+            )
+        }
+    }
+
+    /// Authenticates for `operation` on `reference`'s repository.
+    fn authenticate(
+        &self,
+        reference: &Reference,
+        operation: RegistryOperation,
+    ) -> Result<(), String> {
+        self.runtime
+            .block_on(self.client.auth(reference, &self.auth, operation))
+            .map(|_| ())
+            .map_err(|error| self.explain(&error))
+    }
+
+    /// The registry's answer, in words; never a credential.
+    fn explain(&self, error: &OciDistributionError) -> String {
+        let what = match error {
+            OciDistributionError::UnauthorizedError { .. }
+            | OciDistributionError::AuthenticationFailure(_) => {
+                "the registry refused the credentials (see `docs/catalogs.md`, credentials)"
+                    .to_string()
+            }
+            OciDistributionError::RegistryError { envelope, .. }
+                if envelope.errors.iter().any(|e| {
+                    matches!(e.code, OciErrorCode::Unauthorized | OciErrorCode::Denied)
+                }) =>
+            {
+                "the registry refused the credentials (see `docs/catalogs.md`, credentials)"
+                    .to_string()
+            }
+            OciDistributionError::RequestError(error) if error.is_timeout() => {
+                "the registry did not answer in time".to_string()
+            }
+            other => other.to_string(),
+        };
+        format!("registry `{}`: {what}", self.catalog)
+    }
+
+    /// The digest `tag` names in `repository`, or `None` when it names
+    /// nothing.
+    pub fn tag_digest(&self, repository: &str, tag: &str) -> Result<Option<String>, String> {
+        let reference = self.reference(repository, tag);
+        match self
+            .runtime
+            .block_on(self.client.fetch_manifest_digest(&reference, &self.auth))
+        {
+            Ok(digest) => Ok(Some(digest)),
+            Err(error) if is_not_found(&error) => Ok(None),
+            Err(error) => Err(self.explain(&error)),
+        }
+    }
+
+    /// The manifest `digest` names, checked to hash to it.
+    pub fn manifest(&self, repository: &str, digest: &str) -> Result<Vec<u8>, String> {
+        let reference = self.reference(repository, digest);
+        let (bytes, _) = self
+            .runtime
+            .block_on(
+                self.client
+                    .pull_manifest_raw(&reference, &self.auth, &[oci::MANIFEST_TYPE]),
+            )
+            .map_err(|error| self.explain(&error))?;
+        let got = sha256(&bytes);
+        if got != digest {
+            return Err(format!(
+                "registry `{}`: the manifest asked for as {digest} hashes to {got}",
+                self.catalog
+            ));
+        }
+        Ok(bytes.to_vec())
+    }
+
+    /// The blob `digest` names, at most `limit` bytes, checked to hash to
+    /// it.
+    pub fn blob(
+        &self,
+        repository: &str,
+        digest: &str,
+        size: u64,
+        limit: u64,
+    ) -> Result<Vec<u8>, String> {
+        if size > limit {
+            return Err(format!(
+                "registry `{}`: the blob {digest} is {size} bytes, over the {limit} a bundle may be",
+                self.catalog
+            ));
+        }
+        let reference = self.reference(repository, digest);
+        let mut out = Vec::new();
+        self.runtime
+            .block_on(self.client.pull_blob(&reference, digest, &mut out))
+            .map_err(|error| self.explain(&error))?;
+        let got = sha256(&out);
+        if got != digest {
+            return Err(format!(
+                "registry `{}`: the blob asked for as {digest} hashes to {got}",
+                self.catalog
+            ));
+        }
+        Ok(out)
+    }
+
+    /// Pushes `bytes` as a blob of `repository` (a blob already there is
+    /// not sent again); its digest.
+    pub fn push_blob(&self, repository: &str, bytes: &[u8]) -> Result<String, String> {
+        let digest = sha256(bytes);
+        let reference = self.reference(repository, &digest);
+        self.authenticate(&reference, RegistryOperation::Push)?;
+        let exists = self
+            .runtime
+            .block_on(self.client.blob_exists(&reference, &digest))
+            .unwrap_or(false);
+        if !exists {
+            self.runtime
+                .block_on(self.client.push_blob(&reference, bytes.to_vec(), &digest))
+                .map_err(|error| self.explain(&error))?;
+        }
+        Ok(digest)
+    }
+
+    /// Pushes a manifest under `tag` (or by its digest, with `None`); its
+    /// digest.
+    pub fn push_manifest(
+        &self,
+        repository: &str,
+        tag: Option<&str>,
+        manifest: &serde_json::Value,
+    ) -> Result<String, String> {
+        let bytes = serde_json::to_vec(manifest)
+            .map_err(|error| format!("cannot write a manifest: {error}"))?;
+        let digest = sha256(&bytes);
+        let reference = self.reference(repository, tag.unwrap_or(&digest));
+        self.authenticate(&reference, RegistryOperation::Push)?;
+        let content_type = http::HeaderValue::from_static(oci::MANIFEST_TYPE);
+        self.runtime
+            .block_on(
+                self.client
+                    .push_manifest_raw(&reference, bytes, content_type),
+            )
+            .map_err(|error| self.explain(&error))?;
+        Ok(digest)
+    }
+
+    /// Every tag of `repository`, page by page; none when it does not
+    /// exist.
+    pub fn tags(&self, repository: &str) -> Result<Vec<String>, String> {
+        let reference = self.reference(repository, "latest");
+        let mut tags: Vec<String> = Vec::new();
+        loop {
+            let last = tags.last().cloned();
+            let page = match self.runtime.block_on(self.client.list_tags(
+                &reference,
+                &self.auth,
+                Some(PAGE),
+                last.as_deref(),
+            )) {
+                Ok(page) => page.tags,
+                Err(error) if is_not_found(&error) => Vec::new(),
+                Err(error) => return Err(self.explain(&error)),
+            };
+            let full = page.len() >= PAGE;
+            let before = tags.len();
+            tags.extend(page.into_iter().filter(|tag| Some(tag) > last.as_ref()));
+            if !full || tags.len() == before {
+                return Ok(tags);
+            }
+        }
+    }
+
+    /// The catalog's index: every event read and folded. Events are
+    /// immutable, so each is fetched once per machine and kept in the
+    /// user's cache ([`EventCache`]); only new tags cost a request.
+    pub fn index(&self) -> Result<Index, String> {
+        let repository = self.catalog.index_repository();
+        let mut cache = EventCache::open(&self.catalog);
+        let mut events = Vec::new();
+        for tag in self.tags(&repository)? {
+            if !oci::is_event_tag(&tag) {
+                continue;
+            }
+            if let Some(annotations) = cache.events.get(&tag) {
+                events.push((tag, Ok(annotations.clone())));
+                continue;
+            }
+            let reference = self.reference(&repository, &tag);
+            let read = self
+                .runtime
+                .block_on(self.client.pull_manifest_raw(
+                    &reference,
+                    &self.auth,
+                    &[oci::MANIFEST_TYPE],
+                ))
+                .map_err(|error| self.explain(&error))
+                .and_then(|(bytes, _)| oci::manifest_annotations(&bytes));
+            if let Ok(annotations) = &read {
+                cache.events.insert(tag.clone(), annotations.clone());
+                cache.changed = true;
+            }
+            events.push((tag, read));
+        }
+        cache.save();
+        Ok(oci::fold(events))
+    }
+
+    /// Adds `event` to the index under a tag of its own.
+    pub fn append(&self, event: &oci::Event) -> Result<String, String> {
+        let repository = self.catalog.index_repository();
+        self.push_blob(&repository, oci::EMPTY_CONTENT)?;
+        let millis = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |elapsed| elapsed.as_millis() as u64);
+        let mut random = [0u8; 8];
+        getrandom::fill(&mut random)
+            .map_err(|error| format!("cannot draw a random number: {error}"))?;
+        let tag = oci::event_tag(event.sequence, millis, u64::from_le_bytes(random));
+        self.push_manifest(&repository, Some(&tag), &oci::event_manifest(event)?)?;
+        Ok(tag)
+    }
+
+    /// The bundle bytes of `plugin`'s manifest `digest`, each step checked
+    /// against its digest.
+    pub fn bundle(&self, plugin: &str, digest: &str) -> Result<Vec<u8>, String> {
+        let repository = self.catalog.repository(plugin);
+        let manifest = self.manifest(&repository, digest)?;
+        let (layer, size) = oci::bundle_layer(&manifest)
+            .map_err(|why| format!("registry `{}`: {plugin} {digest}: {why}", self.catalog))?;
+        self.blob(
+            &repository,
+            &layer,
+            size,
+            crate::limits::files::BUNDLE.bytes,
+        )
+    }
+
+    /// The annotations of the manifest `digest` names in `repository`.
+    pub fn annotations_of(
+        &self,
+        repository: &str,
+        digest: &str,
+    ) -> Result<BTreeMap<String, String>, String> {
+        let manifest = self.manifest(repository, digest)?;
+        let value: serde_json::Value = serde_json::from_slice(&manifest)
+            .map_err(|_| format!("registry `{}`: a manifest is not JSON", self.catalog))?;
+        Ok(serde_json::from_value(value["annotations"].clone()).unwrap_or_default())
+    }
+}
+
+/// `sha256:` and the hex of `bytes`' SHA-256.
+pub fn sha256(bytes: &[u8]) -> String {
+    let hash = Sha256::digest(bytes);
+    let hex: String = hash.iter().map(|byte| format!("{byte:02x}")).collect();
+    format!("sha256:{hex}")
+}
+
+fn is_not_found(error: &OciDistributionError) -> bool {
+    match error {
+        OciDistributionError::ImageManifestNotFoundError(_) => true,
+        OciDistributionError::ServerError { code, .. } => *code == 404,
+        OciDistributionError::RegistryError { envelope, .. } => envelope.errors.iter().any(|e| {
+            matches!(
+                e.code,
+                OciErrorCode::NameUnknown
+                    | OciErrorCode::ManifestUnknown
+                    | OciErrorCode::NotFound
+                    | OciErrorCode::BlobUnknown
+            )
+        }),
+        _ => false,
+    }
+}
+
+/// The events of one catalog's index already read on this machine, by tag,
+/// in `$XDG_CACHE_HOME/contrib/registries/HOST_PORT/NAMESPACE/events.json`
+/// (else `~/.cache/…`). A cache that cannot be read or written is no
+/// cache: everything is fetched again.
+struct EventCache {
+    file: Option<std::path::PathBuf>,
+    events: BTreeMap<String, BTreeMap<String, String>>,
+    changed: bool,
+}
+
+impl EventCache {
+    fn open(catalog: &OciCatalog) -> EventCache {
+        let file = cache_folder().map(|folder| {
+            folder
+                .join("registries")
+                .join(catalog.registry.replace(':', "_"))
+                .join(&catalog.namespace)
+                .join("events.json")
+        });
+        let events = file
+            .as_ref()
+            .and_then(|file| crate::fs::read_limited(file, crate::limits::files::LOCK).ok())
+            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+            .unwrap_or_default();
+        EventCache {
+            file,
+            events,
+            changed: false,
+        }
+    }
+
+    fn save(&self) {
+        let Some(file) = self.file.as_ref().filter(|_| self.changed) else {
+            return;
+        };
+        let Ok(bytes) = serde_json::to_vec(&self.events) else {
+            return;
+        };
+        if let Some(parent) = file.parent() {
+            let _ = crate::fs::create_folder(parent);
+        }
+        let _ = crate::fs::write_atomically(file, &bytes);
+    }
+}
+
+/// The user's cache folder for contrib.
+pub(super) fn cache_folder() -> Option<std::path::PathBuf> {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME").map(|home| std::path::PathBuf::from(home).join(".cache"))
+        })?;
+    Some(base.join("contrib"))
+}

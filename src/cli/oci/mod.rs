@@ -1,0 +1,508 @@
+//! Catalogs in OCI registries (`oci://HOST[:PORT]/NAMESPACE`), on the
+//! command line's side: the format is [`crate::bundle::oci`]'s, the
+//! network is here. Every command works through a folder catalog: the
+//! registry's index is folded into a `catalog.lock`, the bundles a command
+//! needs are pulled by digest beside it, and the folder catalog's own code
+//! judges them — so a registry catalog refuses what a folder catalog
+//! refuses, by the same rules.
+
+mod client;
+pub mod credentials;
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use crate::bundle::catalog::{self, Lock, LockEntry, PublishError, Published, Refusal};
+use crate::bundle::oci::{self, Event, EventKind, Index, OciCatalog};
+use crate::bundle::{bundle_path, Bundle};
+use crate::fs::Root;
+
+pub use client::Registry;
+
+/// `--plain-http`: plain HTTP to registries that are not on this machine.
+static PLAIN_HTTP: OnceLock<bool> = OnceLock::new();
+
+/// Records `--plain-http`, once, before any command runs.
+pub fn allow_plain_http(allowed: bool) {
+    let _ = PLAIN_HTTP.set(allowed);
+}
+
+/// The registry catalog `path` names, if it names one.
+pub fn catalog_of(path: &Path) -> Option<Result<OciCatalog, String>> {
+    OciCatalog::parse(path.to_str()?)
+}
+
+/// Connects to `catalog`'s registry.
+pub fn connect(catalog: &OciCatalog) -> Result<Registry, String> {
+    Registry::connect(catalog, PLAIN_HTTP.get().copied().unwrap_or(false))
+}
+
+/// Writes `index` into `folder` as a folder catalog, with the bundles of
+/// `wanted` pulled by digest and checked against the index (those already
+/// there and matching are kept): bundles first, the lock last, so an
+/// interrupted mirror never lists a bundle it does not hold.
+pub fn mirror(
+    registry: &Registry,
+    index: &Index,
+    folder: &Path,
+    wanted: &[&LockEntry],
+) -> Result<(), String> {
+    let root = Root::create(folder)?;
+    for entry in wanted {
+        pull_into(registry, index, folder, entry)?;
+    }
+    index.lock.write(&root)
+}
+
+/// Pulls `entry`'s bundle into the folder catalog at `folder`.
+fn pull_into(
+    registry: &Registry,
+    index: &Index,
+    folder: &Path,
+    entry: &LockEntry,
+) -> Result<PathBuf, String> {
+    let path = bundle_path(folder, &entry.plugin, &entry.version);
+    let kept = crate::fs::read_limited(&path, crate::limits::files::BUNDLE)
+        .ok()
+        .and_then(|bytes| Bundle::from_bytes(&bytes).ok());
+    if kept.is_some_and(|bundle| bundle.digest.as_deref() == Some(entry.digest.as_str())) {
+        return Ok(path);
+    }
+    let cached = client::cache_folder().map(|folder| {
+        folder
+            .join("bundles")
+            .join(format!("{}.bundle.json", entry.digest.replace(':', "-")))
+    });
+    let from_cache = cached
+        .as_ref()
+        .and_then(|file| crate::fs::read_limited(file, crate::limits::files::BUNDLE).ok())
+        .filter(|bytes| {
+            Bundle::from_bytes(bytes).is_ok_and(|bundle| {
+                bundle.digest.as_deref() == Some(entry.digest.as_str())
+                    && bundle.plugin == entry.plugin
+                    && bundle.version == entry.version
+            })
+        });
+    let bytes = match from_cache {
+        Some(bytes) => bytes,
+        None => {
+            let bytes = pull_bundle(registry, index, &entry.plugin, &entry.version)?.1;
+            if let Some(file) = &cached {
+                // The cache only saves requests: failing to fill it is not an error.
+                let _ = file
+                    .parent()
+                    .map(crate::fs::create_folder)
+                    .map(|_| crate::fs::write_atomically(file, &bytes));
+            }
+            bytes
+        }
+    };
+    if let Some(parent) = path.parent() {
+        crate::fs::create_folder(parent)?;
+    }
+    crate::fs::write_atomically(&path, &bytes)?;
+    Ok(path)
+}
+
+/// `plugin@version` pulled by the digest its index records, checked to be
+/// the bundle the index published. Its tag is not read: callers that name
+/// a version to a person check it with [`tag_not_moved`].
+pub fn pull_bundle(
+    registry: &Registry,
+    index: &Index,
+    plugin: &str,
+    version: &semver::Version,
+) -> Result<(Bundle, Vec<u8>), String> {
+    let id = format!("{plugin}@{version}");
+    let (Some(entry), Some(manifest)) = (
+        index.lock.entry(plugin, version),
+        index.manifest(plugin, version),
+    ) else {
+        return Err(format!("{id} is not published in `{}`", registry.catalog));
+    };
+    let bytes = registry.bundle(plugin, manifest)?;
+    let bundle = Bundle::from_bytes(&bytes).map_err(|error| format!("{id}: {error}"))?;
+    if bundle.plugin != plugin || bundle.version.cmp_precedence(version).is_ne() {
+        return Err(format!(
+            "registry `{}`: {id} holds {}",
+            registry.catalog,
+            bundle.id()
+        ));
+    }
+    if bundle.digest.as_deref() != Some(entry.digest.as_str()) {
+        return Err(format!(
+            "registry `{}`: {id} is {}, not the {} its index published",
+            registry.catalog,
+            bundle.digest.as_deref().unwrap_or("undigested"),
+            entry.digest
+        ));
+    }
+    Ok((bundle, bytes))
+}
+
+/// Refuses a version whose tag names another manifest than the index
+/// published: a tag is never followed, and one that moved is named.
+pub fn tag_not_moved(
+    registry: &Registry,
+    plugin: &str,
+    version: &semver::Version,
+    manifest: &str,
+) -> Result<(), String> {
+    let repository = registry.catalog.repository(plugin);
+    match registry.tag_digest(&repository, &version.to_string())? {
+        Some(now) if now != manifest => Err(format!(
+            "the tag `{version}` of `{repository}` moved: it names {now}, but {plugin}@{version} was published as {manifest}; published versions never change, so the tag is not followed (restore it, or publish a new version)"
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Mirrors the registry's index, and the bundles of every version, into
+/// the folder catalog at `folder`; the index, and how many versions.
+pub fn pull_catalog(catalog: &OciCatalog, folder: &Path) -> Result<(Index, usize), String> {
+    let registry = connect(catalog)?;
+    let index = registry.index()?;
+    mirror_fits(folder, &index)?;
+    let wanted: Vec<&LockEntry> = index.lock.published.iter().collect();
+    mirror(&registry, &index, folder, &wanted)?;
+    Ok((index.clone(), wanted.len()))
+}
+
+/// Publishes `bundle` to the registry catalog: judged first by the folder
+/// catalog's rules over a mirror of the index (with the bundles the
+/// catalog-wide rules read), then pushed (the bundle, its manifest under
+/// its version's tag, an event in the index), then read back: a version
+/// another publisher got into the index first is refused, naming both.
+pub fn publish(bundle: &Bundle, catalog: &OciCatalog) -> Result<Published, PublishError> {
+    let registry = connect(catalog)?;
+    let index = registry.index()?;
+    let scratch = tempfile::tempdir().map_err(|error| format!("cannot make a folder: {error}"))?;
+    let folder = scratch.path().join("catalog");
+    mirror(&registry, &index, &folder, &consulted(&index.lock))?;
+    let published = catalog::publish(bundle, &folder, &|_| {})?;
+    let (path, previous, changes) = match published {
+        Published::AlreadyPublished(_) => {
+            return Ok(Published::AlreadyPublished(PathBuf::from(
+                version_reference(catalog, bundle),
+            )))
+        }
+        Published::New {
+            path,
+            previous,
+            changes,
+        } => (path, previous, changes),
+    };
+    let bytes = crate::fs::read_limited(&path, crate::limits::files::BUNDLE)?;
+    let manifest = push_version(&registry, bundle, &bytes)?;
+    let event = Event {
+        kind: EventKind::Publish,
+        sequence: index.sequence + 1,
+        plugin: bundle.plugin.clone(),
+        version: bundle.version.clone(),
+        bundle_digest: bundle.digest.clone(),
+        manifest: Some(manifest),
+        permissions: Some(bundle.permissions.clone()),
+    };
+    registry.append(&event)?;
+    let after = registry.index()?;
+    let built = bundle.digest.clone().unwrap_or_default();
+    match after.lock.entry(&bundle.plugin, &bundle.version) {
+        Some(entry) if entry.digest == built => Ok(Published::New {
+            path: PathBuf::from(version_reference(catalog, bundle)),
+            previous,
+            changes,
+        }),
+        Some(entry) => Err(PublishError::Refused(Refusal::Frozen {
+            version: entry.version.clone(),
+            published: entry.digest.clone(),
+            built,
+        })),
+        None => Err(PublishError::Io(format!(
+            "registry `{catalog}`: {} was pushed but its index does not list it",
+            bundle.id()
+        ))),
+    }
+}
+
+/// What the folder catalog's rules read of a catalog: the first and the
+/// newest installable version of each plugin (an owner, and what goes
+/// before every conversation).
+fn consulted(lock: &Lock) -> Vec<&LockEntry> {
+    let mut wanted: Vec<&LockEntry> = Vec::new();
+    for entry in &lock.published {
+        if wanted.iter().any(|kept| kept.plugin == entry.plugin) {
+            continue;
+        }
+        wanted.push(entry);
+        if let Some(newest) = lock.newest_installable(&entry.plugin) {
+            if newest.version != entry.version {
+                wanted.push(newest);
+            }
+        }
+    }
+    wanted
+}
+
+/// `oci://HOST/NAMESPACE/SCOPE/NAME:VERSION`, for messages.
+fn version_reference(catalog: &OciCatalog, bundle: &Bundle) -> String {
+    format!("{catalog}/{}:{}", bundle.plugin, bundle.version)
+}
+
+/// Pushes the bundle and its manifest under its version's tag; the
+/// manifest's digest. A tag that already names other content is refused
+/// before anything is written over it, and the tag is read back after.
+fn push_version(
+    registry: &Registry,
+    bundle: &Bundle,
+    bytes: &[u8],
+) -> Result<String, PublishError> {
+    let repository = registry.catalog.repository(&bundle.plugin);
+    let tag = bundle.version.to_string();
+    let built = bundle.digest.clone().unwrap_or_default();
+    if let Some(existing) = registry.tag_digest(&repository, &tag)? {
+        let annotations = registry.annotations_of(&repository, &existing)?;
+        let held = annotations
+            .get(oci::annotation::BUNDLE_DIGEST)
+            .cloned()
+            .unwrap_or_else(|| existing.clone());
+        if held == built {
+            return Ok(existing);
+        }
+        return Err(PublishError::Refused(Refusal::Frozen {
+            version: bundle.version.clone(),
+            published: held,
+            built,
+        }));
+    }
+    registry.push_blob(&repository, oci::EMPTY_CONTENT)?;
+    let layer = registry.push_blob(&repository, bytes)?;
+    let manifest = oci::bundle_manifest(bundle, &layer, bytes.len(), &super::install::now());
+    let digest = registry.push_manifest(&repository, Some(&tag), &manifest)?;
+    match registry.tag_digest(&repository, &tag)? {
+        Some(now) if now == digest => Ok(digest),
+        now => Err(PublishError::Io(format!(
+            "registry `{}`: another publisher wrote the tag `{tag}` of `{repository}` at the same time ({}; this publish was {digest}); read the catalog with `contrib catalog check`",
+            registry.catalog,
+            now.unwrap_or_else(|| "now gone".to_string())
+        ))),
+    }
+}
+
+/// Yanks (or restores) `plugin@version` in the registry catalog, as an
+/// event of its index; the version as published.
+pub fn yank(
+    catalog: &OciCatalog,
+    plugin: &str,
+    version: &semver::Version,
+    undo: bool,
+) -> Result<semver::Version, String> {
+    let registry = connect(catalog)?;
+    let index = registry.index()?;
+    let entry = index
+        .lock
+        .entry(plugin, version)
+        .ok_or_else(|| format!("{plugin}@{version} is not published in `{catalog}`"))?;
+    let event = Event {
+        kind: if undo {
+            EventKind::Restore
+        } else {
+            EventKind::Yank
+        },
+        sequence: index.sequence + 1,
+        plugin: plugin.to_string(),
+        version: entry.version.clone(),
+        bundle_digest: None,
+        manifest: None,
+        permissions: None,
+    };
+    registry.append(&event)?;
+    Ok(entry.version.clone())
+}
+
+/// What `catalog check` reports about the registry beyond the folder
+/// catalog's rules: publishes set aside, unreadable events, moved tags.
+pub fn registry_findings(registry: &Registry, index: &Index) -> Vec<String> {
+    let mut found = Vec::new();
+    for conflict in &index.conflicts {
+        found.push(format!(
+            "{}@{} was published again with other content ({}, event `{}`), set aside: the catalog keeps {}",
+            conflict.plugin, conflict.version, conflict.set_aside, conflict.tag, conflict.published
+        ));
+    }
+    for (tag, why) in &index.unreadable {
+        found.push(format!("the index's event `{tag}` cannot be read: {why}"));
+    }
+    for entry in &index.lock.published {
+        if let Some(manifest) = index.manifest(&entry.plugin, &entry.version) {
+            if let Err(why) = tag_not_moved(registry, &entry.plugin, &entry.version, manifest) {
+                found.push(why);
+            }
+        }
+    }
+    found
+}
+
+/// The workspace's mirror of each registry catalog its lock names,
+/// refreshed from the registry; a registry that cannot be read is a
+/// warning, and the last mirror stands.
+pub fn refresh_workspace(folder: &Path, warn: &dyn Fn(&str)) {
+    let Ok(lock) = crate::trust::lock::WorkspaceLock::read(folder) else {
+        return;
+    };
+    let mut seen: Vec<String> = Vec::new();
+    for entry in &lock.installed {
+        if seen.contains(&entry.catalog) {
+            continue;
+        }
+        seen.push(entry.catalog.clone());
+        let Some(Ok(catalog)) = OciCatalog::parse(&entry.catalog) else {
+            continue;
+        };
+        let refreshed = connect(&catalog).and_then(|registry| {
+            let index = registry.index()?;
+            mirror(
+                &registry,
+                &index,
+                &oci::mirror_folder(folder, &catalog),
+                &[],
+            )
+        });
+        if let Err(why) = refreshed {
+            warn(&format!(
+                "cannot refresh `{catalog}`, so its last mirror in this workspace stands: {why}"
+            ));
+        }
+    }
+}
+
+/// Refreshes the workspace's mirror of `catalog` with `plugin@version`'s
+/// bundle (the newest installable, with `None`); the mirror's folder and
+/// the version.
+pub fn mirror_for_install(
+    workspace: &Path,
+    catalog: &OciCatalog,
+    plugin: &str,
+    version: Option<&semver::Version>,
+) -> Result<(PathBuf, Option<semver::Version>), String> {
+    let registry = connect(catalog)?;
+    let index = registry.index()?;
+    let entry = match version {
+        Some(version) => index.lock.entry(plugin, version),
+        None => index.lock.newest_installable(plugin),
+    };
+    let folder = oci::mirror_folder(workspace, catalog);
+    let wanted: Vec<&LockEntry> = entry.into_iter().collect();
+    for entry in &wanted {
+        if let Some(manifest) = index.manifest(&entry.plugin, &entry.version) {
+            tag_not_moved(&registry, &entry.plugin, &entry.version, manifest)?;
+        }
+    }
+    mirror(&registry, &index, &folder, &wanted)?;
+    Ok((folder, entry.map(|entry| entry.version.clone())))
+}
+
+/// A bundle named `oci://HOST/NAMESPACE/SCOPE/NAME@VERSION` (for
+/// `preview` and `diff`), pulled by digest; `None` when `text` is not a
+/// registry reference.
+pub fn bundle_at(text: &str) -> Option<Result<Bundle, String>> {
+    let rest = text.strip_prefix(oci::SCHEME)?;
+    Some((|| {
+        let wrong = || {
+            format!(
+                "`{}` is not a published version: write `oci://HOST[:PORT]/NAMESPACE/SCOPE/NAME@VERSION`",
+                crate::report::terminal::visible(text)
+            )
+        };
+        let (path, version) = rest.rsplit_once('@').ok_or_else(wrong)?;
+        let version = semver::Version::parse(version).map_err(|_| wrong())?;
+        let mut parts: Vec<&str> = path.rsplitn(3, '/').collect();
+        parts.reverse();
+        let [catalog, scope, name] = parts.as_slice() else {
+            return Err(wrong());
+        };
+        let catalog =
+            OciCatalog::parse(&format!("{}{catalog}", oci::SCHEME)).ok_or_else(wrong)??;
+        let registry = connect(&catalog)?;
+        let index = registry.index()?;
+        let plugin = format!("{scope}/{name}");
+        if let Some(manifest) = index.manifest(&plugin, &version) {
+            tag_not_moved(&registry, &plugin, &version, manifest)?;
+        }
+        Ok(pull_bundle(&registry, &index, &plugin, &version)?.0)
+    })())
+}
+
+/// Publishes every version of the folder catalog at `folder` into the
+/// registry catalog, oldest first, each judged as `publish` judges it, and
+/// yanks there what it yanked; how many versions were new, and how many
+/// were there already.
+pub fn push_catalog(folder: &Path, catalog: &OciCatalog) -> Result<(usize, usize), String> {
+    let lock = Lock::read(folder)?;
+    let root = Root::open(folder)?;
+    let mut entries: Vec<&LockEntry> = lock.published.iter().collect();
+    entries.sort_by(|a, b| {
+        a.plugin
+            .cmp(&b.plugin)
+            .then_with(|| a.version.cmp_precedence(&b.version))
+    });
+    let (mut new, mut kept) = (0, 0);
+    for entry in &entries {
+        let path = bundle_path(folder, &entry.plugin, &entry.version);
+        let bytes = root.read(&path, crate::limits::files::BUNDLE)?;
+        let bundle =
+            Bundle::from_bytes(&bytes).map_err(|error| format!("`{}`: {error}", path.display()))?;
+        if bundle.digest.as_deref() != Some(entry.digest.as_str()) {
+            return Err(format!(
+                "`{}` is not the bundle the catalog's lock records for {}@{}",
+                path.display(),
+                entry.plugin,
+                entry.version
+            ));
+        }
+        match publish(&bundle, catalog) {
+            Ok(Published::New { .. }) => new += 1,
+            Ok(Published::AlreadyPublished(_)) => kept += 1,
+            Err(PublishError::Io(message)) => return Err(message),
+            Err(PublishError::Refused(refusal)) => {
+                let why: Vec<String> = refusal
+                    .diagnostics(&bundle, crate::source::Span::point(0))
+                    .into_iter()
+                    .map(|diagnostic| diagnostic.message)
+                    .collect();
+                return Err(format!(
+                    "`{catalog}` refused {}: {}",
+                    bundle.id(),
+                    why.join("; ")
+                ));
+            }
+        }
+    }
+    let registry = connect(catalog)?;
+    let index = registry.index()?;
+    for entry in entries {
+        let there = index.lock.entry(&entry.plugin, &entry.version);
+        if there.is_some_and(|there| there.yanked != entry.yanked) {
+            yank(catalog, &entry.plugin, &entry.version, !entry.yanked)?;
+        }
+    }
+    Ok((new, kept))
+}
+
+/// Refuses to mirror over a folder catalog that lists what the registry
+/// does not: a mirror may add to a folder, never take from it.
+pub fn mirror_fits(folder: &Path, index: &Index) -> Result<(), String> {
+    let lock = Lock::read(folder)?;
+    for entry in &lock.published {
+        let there = index.lock.entry(&entry.plugin, &entry.version);
+        if there.is_none_or(|there| there.digest != entry.digest) {
+            return Err(format!(
+                "`{}` lists {}@{} as {}, which the registry does not publish: mirror into another folder",
+                folder.display(),
+                entry.plugin,
+                entry.version,
+                entry.digest
+            ));
+        }
+    }
+    Ok(())
+}
