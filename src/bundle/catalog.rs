@@ -20,6 +20,8 @@
 //! `scope/name`, and trusted keys are looked up in the catalog's own
 //! `keys/` folder only.
 
+pub mod consistency;
+
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
@@ -270,8 +272,8 @@ impl Refusal {
 /// Publishes `bundle` into the catalog at `folder` (created if missing),
 /// holding the catalog's exclusive lock from reading `catalog.lock` to
 /// writing it back, and refusing it when the catalog with it would break a
-/// catalog-wide rule ([`super::consistency`]) under the catalog's own
-/// policy ([`super::consistency::policy`]): checked inside the lock, so publishes racing into
+/// catalog-wide rule ([`consistency`]) under the catalog's own
+/// policy ([`consistency::policy`]): checked inside the lock, so publishes racing into
 /// one catalog cannot each pass alone. `waiting` hears when another
 /// process holds the lock.
 pub fn publish(
@@ -307,8 +309,8 @@ pub fn publish(
             }));
         }
     }
-    let policy = super::consistency::policy(&root)?;
-    let broken = super::consistency::with_published(&root, &lock, bundle, &policy);
+    let policy = consistency::policy(&root)?;
+    let broken = consistency::with_published(&root, &lock, bundle, &policy);
     if !broken.is_empty() {
         return Err(PublishError::Refused(Refusal::Inconsistent(broken)));
     }
@@ -535,9 +537,7 @@ pub fn check(folder: &Path, config: &Config) -> Result<CatalogReport, String> {
             ));
         }
     }
-    lock_diagnostics.extend(super::consistency::check(
-        &lock, &lock_text, &loaded, config,
-    ));
+    lock_diagnostics.extend(consistency::check(&lock, &lock_text, &loaded, config));
     if !lock_diagnostics.is_empty() {
         report.files.insert(0, (lock_source, lock_diagnostics));
     }

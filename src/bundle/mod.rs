@@ -12,7 +12,6 @@
 mod build;
 mod canonical;
 pub mod catalog;
-pub mod consistency;
 pub mod diff;
 pub mod keys;
 mod load;

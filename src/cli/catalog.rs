@@ -269,7 +269,7 @@ fn check_folder(args: &CatalogCheckArgs, catalog: &std::path::Path) -> Outcome {
             Ok(loaded) => loaded,
             Err(message) => return fail(message),
         },
-        None => match crate::bundle::consistency::policy_of(catalog) {
+        None => match crate::bundle::catalog::consistency::policy_of(catalog) {
             Ok(config) => (config, Vec::new()),
             Err(message) => return fail(message),
         },

@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::build::print_changes;
+use super::clock::now;
 use super::screen::{screen_text, write_page};
 use super::{fail, output, Outcome};
 use crate::bundle::oci::OciCatalog;
@@ -356,18 +357,4 @@ fn confirm(candidate: &Candidate) -> bool {
         return false;
     }
     matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes")
-}
-
-/// Now, in RFC 3339 UTC; `SOURCE_DATE_EPOCH` when set, so a lock can be
-/// reproduced.
-pub(super) fn now() -> String {
-    let seconds = std::env::var("SOURCE_DATE_EPOCH")
-        .ok()
-        .and_then(|text| text.parse::<i64>().ok())
-        .unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |elapsed| elapsed.as_secs() as i64)
-        });
-    crate::runtime::Timestamp::new(seconds, 0).to_string()
 }

@@ -10,6 +10,7 @@ mod baseline;
 mod build;
 mod catalog;
 pub mod check;
+mod clock;
 mod compile;
 mod compose;
 mod explain;

@@ -276,7 +276,7 @@ fn push_version(
     }
     registry.push_blob(&repository, oci::EMPTY_CONTENT)?;
     let layer = registry.push_blob(&repository, bytes)?;
-    let manifest = oci::bundle_manifest(bundle, &layer, bytes.len(), &super::install::now());
+    let manifest = oci::bundle_manifest(bundle, &layer, bytes.len(), &super::clock::now());
     let digest = registry.push_manifest(&repository, Some(&tag), &manifest)?;
     match registry.tag_digest(&repository, &tag)? {
         Some(now) if now == digest => Ok(digest),

@@ -22,8 +22,8 @@ use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
-use super::catalog::{find_span, Lock, LockEntry};
-use super::{bundle_path, Bundle, BundledActivation};
+use super::{find_span, Lock, LockEntry};
+use crate::bundle::{bundle_path, Bundle, BundledActivation};
 use crate::config::Config;
 use crate::diagnostic::Diagnostic;
 use crate::fs::Root;
