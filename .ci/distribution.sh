@@ -52,7 +52,7 @@ step "$work/user/bin/contrib" --version
 step "$work/user/bin/contrib" check --no-cache examples/
 
 # The Action's script with the wheel's binary on the PATH, against a copy
-# of the examples, writing SARIF (tests/distribution.rs validates the same
+# of the examples, writing SARIF (tests/it/distribution.rs validates the same
 # script's SARIF against the schema with format checks on).
 mkdir -p "$work/action"
 cp -R examples "$work/action/examples"
