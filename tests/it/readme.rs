@@ -1,6 +1,8 @@
-//! The README's commands, run as a reader would run them: the quick start
-//! is what CI runs, and the first-manifest and author-to-conversation
-//! walk-throughs work line by line with the binary this build made.
+//! The README's commands, run as a reader would run them: every install
+//! line works today or says it works from the first release (the one that
+//! works today is run, into a temporary folder), the quick start is what
+//! CI runs, and the first-manifest and author-to-conversation
+//! walk-throughs work as written with the binary this build made.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -21,21 +23,30 @@ fn section<'r>(readme: &'r str, title: &str) -> &'r str {
 /// The lines of the first ```sh block under the heading `title`, comments
 /// dropped.
 fn commands_under(readme: &str, title: &str) -> Vec<String> {
-    let section = section(readme, title);
-    let block = section
-        .split("```sh\n")
-        .nth(1)
-        .and_then(|rest| rest.split("```").next())
-        .unwrap_or_else(|| panic!("no sh block under `{title}`"));
-    block
+    block_under(readme, title)
         .lines()
         .map(|line| line.split(" #").next().unwrap_or(line).trim().to_string())
         .filter(|line| !line.is_empty())
         .collect()
 }
 
+/// The first ```sh block under the heading `title`, as written.
+fn block_under<'r>(readme: &'r str, title: &str) -> &'r str {
+    section(readme, title)
+        .split("```sh\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .unwrap_or_else(|| panic!("no sh block under `{title}`"))
+}
+
 /// Runs `line` with `sh`, the built `contrib` first on the `PATH`.
 fn run(line: &str, folder: &Path) -> Output {
+    run_in(line, folder, &[])
+}
+
+/// Runs `script` with `sh` in `folder` with `env`, the built `contrib`
+/// first on the `PATH`.
+fn run_in(script: &str, folder: &Path, env: &[(&str, &std::ffi::OsStr)]) -> Output {
     let binary = PathBuf::from(env!("CARGO_BIN_EXE_contrib"));
     let path = std::env::join_paths(
         std::iter::once(binary.parent().expect("a folder").to_path_buf()).chain(
@@ -44,11 +55,12 @@ fn run(line: &str, folder: &Path) -> Output {
     )
     .expect("a PATH");
     Command::new("sh")
-        .args(["-c", line])
+        .args(["-c", script])
         .current_dir(folder)
         .env("PATH", path)
         .env("NO_COLOR", "1")
         .env_remove("COLUMNS")
+        .envs(env.iter().copied())
         .output()
         .expect("sh runs")
 }
@@ -137,47 +149,129 @@ fn the_sample_diagnostic_is_checks_own_for_the_manifest_init_writes() {
     );
 }
 
+/// The walk-through runs as one shell script, as a reader pastes it: from
+/// the clone's root, it makes a folder of its own with `mktemp -d` and
+/// works there, writing nothing into the repository.
 #[test]
 fn the_walk_through_from_author_to_conversation_runs_as_written() {
-    let folder = tempfile::tempdir().expect("a temporary folder");
-    let demo = folder.path().join("demo");
-    std::fs::create_dir(&demo).expect("demo/");
+    let readme = readme();
+    let script = block_under(&readme, "From author to conversation");
+    assert!(
+        script.contains("mktemp -d") && !script.contains("/tmp/"),
+        "the walk-through works in a folder of its own, not a fixed path: {script}"
+    );
+    let temporary = tempfile::tempdir().expect("a temporary folder");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let commands = commands_under(&readme(), "From author to conversation");
-    assert!(
-        commands
-            .iter()
-            .all(|command| !command.contains("/tmp/") || command.contains("/tmp/demo/")),
-        "the walk-through writes only under /tmp/demo: {commands:?}"
+    let output = run_in(
+        &format!("set -eu\n{script}\necho \"demo=$PWD\" >&2"),
+        root,
+        &[("TMPDIR", temporary.path().as_os_str())],
     );
-    let mut composed = String::new();
-    let mut wire = String::new();
-    for command in &commands {
-        let command = command.replace("/tmp/demo/", &format!("{}/", demo.display()));
-        let output = run(&command, root);
-        assert_eq!(
-            output.status.code(),
-            Some(0),
-            "`{command}`: {}",
-            text(&output)
-        );
-        if command.starts_with("contrib compose") && command.contains("--wire") {
-            wire = text(&output);
-        } else if command.starts_with("contrib compose") {
-            composed = text(&output);
-        }
-    }
+    let all = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{all}");
+    let demo = all
+        .lines()
+        .find_map(|line| line.strip_prefix("demo="))
+        .map(PathBuf::from)
+        .expect("the script's last folder");
+    assert!(
+        demo.starts_with(temporary.path()),
+        "the walk-through worked in {}, not in a folder `mktemp -d` made",
+        demo.display()
+    );
     assert!(demo.join("ws/contrib.lock").is_file());
+    let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
-        composed.contains("acme/clock@2.0.0/started-at"),
-        "the installed plugin reaches the conversation: {composed}"
+        stdout.contains("acme/clock@2.0.0/started-at"),
+        "the installed plugin reaches the conversation: {stdout}"
     );
     assert!(
-        wire.contains(r#""name":"get_current_time","type":"tool_use""#),
-        "its eager run is a tool call in the request body: {wire}"
+        stdout.contains(r#""name":"get_current_time","type":"tool_use""#),
+        "its eager run is a tool call in the request body: {stdout}"
     );
     assert!(
         !root.join("examples/workspace/contrib.lock").exists(),
         "the walk-through wrote into the repository"
+    );
+}
+
+/// Every line of the install section works today or says it works from
+/// the first release; the ones that work today are run, here by the
+/// ignored test below, which `.ci/run` runs after its release build.
+#[test]
+fn every_install_line_works_today_or_says_from_the_first_release() {
+    let readme = readme();
+    let lines = block_under(&readme, "Install");
+    let lines: Vec<&str> = lines
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .collect();
+    assert!(lines.len() >= 4, "{lines:?}");
+    let today: Vec<&&str> = lines
+        .iter()
+        .filter(|line| !line.contains("# from the first release"))
+        .collect();
+    assert_eq!(
+        today.len(),
+        1,
+        "one install line works today, from a clone; the others say they work from the first release: {lines:?}"
+    );
+    assert!(
+        today[0].starts_with("cargo install --locked --path . "),
+        "{today:?}"
+    );
+    assert!(
+        readme.contains("the PyPI project named `contrib` is another tool"),
+        "the README warns that PyPI's `contrib` is not this project"
+    );
+}
+
+/// The install line that works today, run as written from the clone's
+/// root, into a temporary `--root` (cargo's own option, added here so that
+/// nothing outside the test's folder changes) and with this build's
+/// target folder, so that it reuses the release build `.ci/run` has just
+/// made instead of compiling everything again: `cargo test --test it
+/// readme:: -- --ignored` after `cargo build --release`.
+#[test]
+#[ignore = "builds the release binary; .ci/run runs it after its release build"]
+fn the_install_line_that_works_today_installs_a_working_contrib() {
+    let readme = readme();
+    let line = block_under(&readme, "Install")
+        .lines()
+        .find(|line| line.starts_with("cargo install --locked --path ."))
+        .expect("the from-source line")
+        .split(" #")
+        .next()
+        .expect("a command")
+        .trim()
+        .to_string();
+    let home = tempfile::tempdir().expect("a temporary folder");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // target/debug/contrib: the target folder is two levels up.
+    let binary = PathBuf::from(env!("CARGO_BIN_EXE_contrib"));
+    let target = binary
+        .parent()
+        .and_then(Path::parent)
+        .expect("the target folder");
+    let started = std::time::Instant::now();
+    let output = run_in(
+        &format!("{line} --root \"$INSTALL_ROOT\""),
+        root,
+        &[
+            ("INSTALL_ROOT", home.path().as_os_str()),
+            ("CARGO_TARGET_DIR", target.as_os_str()),
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0), "`{line}`: {}", text(&output));
+    eprintln!("`{line}`: {:.1} s", started.elapsed().as_secs_f64());
+    let installed = home.path().join("bin").join("contrib");
+    let version = Command::new(&installed)
+        .arg("--version")
+        .output()
+        .expect("the installed contrib runs");
+    assert!(
+        String::from_utf8_lossy(&version.stdout).contains(env!("CARGO_PKG_VERSION")),
+        "{}",
+        text(&version)
     );
 }
