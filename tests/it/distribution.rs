@@ -442,3 +442,93 @@ fn rust_version_covers_every_locked_dependency() {
         needed.0
     );
 }
+
+/// The root crate's integration tests are one binary, `it`
+/// (CONTRIBUTING.md, "Tests"): a file added directly under `tests/` would
+/// be a test binary of its own, linked apart.
+#[test]
+fn the_root_crate_has_one_integration_test_target() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let output = Command::new(cargo)
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
+        .current_dir(root())
+        .output()
+        .expect("cargo runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let metadata: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let ours = metadata["packages"]
+        .as_array()
+        .expect("packages")
+        .iter()
+        .find(|package| package["name"] == "contrib")
+        .expect("the contrib package");
+    let tests: Vec<&str> = ours["targets"]
+        .as_array()
+        .expect("targets")
+        .iter()
+        .filter(|target| {
+            target["kind"]
+                .as_array()
+                .is_some_and(|kinds| kinds.contains(&"test".into()))
+        })
+        .filter_map(|target| target["name"].as_str())
+        .collect();
+    assert_eq!(
+        tests,
+        ["it"],
+        "move new test files into tests/it/ as modules"
+    );
+}
+
+/// What pre-commit installs (the root's `pyproject.toml`) and what the
+/// Action installs (`action.yml`'s `version`) are this version, so that
+/// `rev: vX.Y.Z` and `contrib-lang/contrib@vX.Y.Z` run X.Y.Z; and the
+/// hooks' package compiles nothing: it is the `contrib-lang` wheel alone.
+#[test]
+fn the_hooks_and_the_action_install_this_version_without_compiling() {
+    let version = env!("CARGO_PKG_VERSION");
+    let read = |name: &str| std::fs::read_to_string(root().join(name)).expect(name);
+    let hooks_package = read("pyproject.toml");
+    assert!(
+        hooks_package.contains(&format!("\nversion = \"{version}\"\n"))
+            && hooks_package.contains(&format!("dependencies = [\"contrib-lang=={version}\"]")),
+        "pyproject.toml (pre-commit's package) pins contrib-lang {version}:\n{hooks_package}"
+    );
+    assert!(
+        !hooks_package.contains("maturin") && hooks_package.contains("packages = []"),
+        "pre-commit's package builds nothing:\n{hooks_package}"
+    );
+    let wheel = read("pypi/pyproject.toml");
+    assert!(wheel.contains("name = \"contrib-lang\"") && wheel.contains("bindings = \"bin\""));
+    let hooks = read(".pre-commit-hooks.yaml");
+    let languages: Vec<&str> = hooks
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("language: "))
+        .collect();
+    assert_eq!(languages, ["python"; 3], "{hooks}");
+    let action = read("action.yml");
+    let inputs = &action[action.find("\n  version:\n").expect("a version input")..];
+    let default = inputs
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("default: "))
+        .expect("a default version");
+    assert_eq!(
+        default,
+        format!("\"{version}\""),
+        "action.yml installs {version}"
+    );
+    assert!(
+        action.contains("action/install.sh") && !action.contains("pip install"),
+        "the Action installs the release binary, not a Python package"
+    );
+}
