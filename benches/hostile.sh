@@ -13,7 +13,7 @@
 #    is reading, hashing and writing the report). Goal: human ≤ 2× JSON.
 # 2. Growth: the time of `contrib check` (or `import`) on an input of size
 #    N and 2N, for inputs whose quadratic loops allocate nothing and so
-#    escape tests/linear_growth.rs: suppression comments of every kind
+#    escape tests/it/linear_growth.rs: suppression comments of every kind
 #    (3,500 and 7,000 contributors, five comments each), and frontmatter
 #    with 40,000 and 80,000 keys. Linear: about 2×, less where start-up
 #    (the tokenizer) weighs.

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 /// The repository's own: a test that cannot run fails under `CI=true`.
-#[path = "../../../../tests/common/unavailable.rs"]
+#[path = "../../../../tests/it/common/unavailable.rs"]
 mod unavailable;
 
 use regex_syntax::hir::{Class, HirKind};

@@ -4,7 +4,7 @@
 // CONTRIB_BIN (.ci/run); run locally, the tests take the newest build under
 // target/. Without one they are skipped, saying why, except under CI=true,
 // where a test that cannot run fails (as the Rust tests do:
-// tests/common/unavailable.rs).
+// tests/it/common/unavailable.rs).
 'use strict';
 
 const fs = require('fs');
