@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What tests/oci.rs needs besides the registry (Debian's docker-registry,
+# What tests/it/oci.rs needs besides the registry (Debian's docker-registry,
 # installed by .ci/run): an independent OCI client, the `oras` package
 # from PyPI, and `bcrypt` for the htpasswd test, in a throw-away virtual
 # environment at target/oci-venv (seconds; reused when it already works).

@@ -21,7 +21,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tests" / "sdk"))
-from provider import answer  # noqa: E402 (the SDK checks' text answers)
+from provider import answer, send_json  # noqa: E402 (the SDK checks' text answers)
 
 CALL_PREFIX = "local_call_"
 lock = threading.Lock()
@@ -87,12 +87,7 @@ def main() -> None:
                 reply = answer(path, body)
             else:
                 reply = with_a_call(path, body)
-            data = json.dumps(reply).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+            send_json(self, reply)
 
         def log_message(self, *_: object) -> None:
             pass

@@ -15,6 +15,16 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
+def send_json(handler: BaseHTTPRequestHandler, reply: dict) -> None:
+    """Answers a request with `reply` as JSON, as the providers do."""
+    data = json.dumps(reply).encode()
+    handler.send_response(200)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(data)))
+    handler.end_headers()
+    handler.wfile.write(data)
+
+
 def answer(path: str, body: dict) -> dict:
     model = body.get("model", "unknown")
     if path.endswith("/messages"):
@@ -87,12 +97,7 @@ class LocalProvider:
                 body = json.loads(self.rfile.read(length) or b"{}")
                 path = self.path.split("?", 1)[0]
                 provider.requests.append((path, body))
-                data = json.dumps(answer(path, body)).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                send_json(self, answer(path, body))
 
             def log_message(self, *_: object) -> None:
                 pass
