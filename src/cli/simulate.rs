@@ -381,12 +381,12 @@ fn layouts(out: &mut String, report: &Report) {
         out,
         "(rel.cost: input cost against sending every input token uncached; shared: agent-prefix tokens read from a cache entry another conversation, or a pre-warm request, wrote)"
     );
-    if let Some(contrib) = report.layout("contrib") {
+    if let Some(limit) = report.layout("contrib").and_then(|contrib| contrib.limit) {
         let _ = writeln!(
             out,
             "the limit of layout alone on this traffic: {:.1}% shared, {} agent-prefix writes no layout avoids (each prefix's first use, and each after it went unused longer than its longest lifetime)",
-            contrib.limit.best_share_from_other_conversations * 100.0,
-            count(contrib.limit.unavoidable_writes)
+            limit.best_share_from_other_conversations * 100.0,
+            count(limit.unavoidable_writes)
         );
     }
     if let Some(prewarm) = &report.prewarm {

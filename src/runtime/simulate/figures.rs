@@ -99,8 +99,9 @@ pub struct LayoutReport {
     /// wrote, as a share of all agent-prefix tokens sent (0 to 1).
     pub agent_shared_from_other_conversations: f64,
     /// The most a layout alone (no pre-warming) could share on this
-    /// layout's traffic, and the writes it cannot avoid.
-    pub limit: Limit,
+    /// layout's traffic, and the writes it cannot avoid; none where the
+    /// agent prefix does not lead the request.
+    pub limit: Option<Limit>,
     pub agent_prefix: Shares,
     pub person_part: Shares,
     pub opening: Shares,

@@ -57,7 +57,9 @@ struct Prefix<'s> {
     lifetime: usize,
 }
 
-/// The agent prefix of `one`, when it has one that can be cached.
+/// The agent prefix of `one`, when it has one that can be cached on its
+/// own: under explicit caching, one shorter than the model's minimum
+/// caches nothing at its breakpoint.
 fn prefix<'s>(one: &'s Sent, profile: &Profile) -> Option<Prefix<'s>> {
     let end = one.agent_end?;
     let tokens: u64 = one.request.blocks[..=end]
@@ -66,6 +68,7 @@ fn prefix<'s>(one: &'s Sent, profile: &Profile) -> Option<Prefix<'s>> {
         .sum();
     let lifetime = match profile.caching {
         Caching::None => return None,
+        Caching::Explicit if tokens < profile.minimum_prefix(&one.model) => return None,
         Caching::Explicit => profile.lifetimes.len().checked_sub(1)?,
         Caching::Automatic => one.request.retention,
     };
@@ -94,18 +97,19 @@ fn by_prefix<'s>(sent: &'s [Sent], profile: &Profile) -> BTreeMap<u64, Vec<Prefi
     groups
 }
 
-/// The limit of layout alone on `sent`'s traffic under `profile`.
-pub(super) fn limit(sent: &[Sent], profile: &Profile) -> Limit {
+/// The limit of layout alone on `sent`'s traffic under `profile`; `None`
+/// for a layout that sends agent-prefix tokens after what varies per
+/// person (eager loads in the opening), which the walk does not bound.
+pub(super) fn limit(sent: &[Sent], profile: &Profile) -> Option<Limit> {
     let mut total = 0u64;
     let mut other = 0u64;
     let mut writes = 0u64;
     for one in sent.iter().filter(|one| one.key.writer != HOST) {
-        total += one
-            .runs
-            .iter()
-            .filter(|run| run.2 == Segment::Agent)
-            .map(|run| run.1 - run.0)
-            .sum::<u64>();
+        let agent = one.runs.iter().filter(|run| run.2 == Segment::Agent);
+        if agent.clone().any(|run| run.0 > 0) {
+            return None;
+        }
+        total += agent.map(|run| run.1 - run.0).sum::<u64>();
     }
     for uses in by_prefix(sent, profile).values() {
         let mut live: Option<(i64, u32)> = None;
@@ -126,14 +130,14 @@ pub(super) fn limit(sent: &[Sent], profile: &Profile) -> Limit {
             }
         }
     }
-    Limit {
+    Some(Limit {
         unavoidable_writes: writes,
         best_share_from_other_conversations: if total == 0 {
             0.0
         } else {
             other as f64 / total as f64
         },
-    }
+    })
 }
 
 /// The host's pre-warm requests for `sent` (one layout's requests): one
@@ -259,9 +263,25 @@ mod tests {
         // Conversation 1 writes at 0 and reads its own at 60; 2 reads 1's;
         // after two idle hours the hour-long entry is gone and 3 writes.
         let traffic = [sent(0, 1), sent(60, 1), sent(120, 2), sent(120 + 7_200, 3)];
-        let limit = limit(&traffic, &anthropic());
+        let limit = limit(&traffic, &anthropic()).unwrap();
         assert_eq!(limit.unavoidable_writes, 2);
         assert!((limit.best_share_from_other_conversations - 0.25).abs() < 1e-9);
+        // Under Opus 4.6's 4,096-token minimum the prefix caches nothing.
+        let opus: Vec<Sent> = traffic
+            .iter()
+            .cloned()
+            .map(|mut one| {
+                one.model = "claude-opus-4-6".into();
+                one
+            })
+            .collect();
+        let limit = super::limit(&opus, &anthropic()).unwrap();
+        assert_eq!(limit.unavoidable_writes, 0);
+        assert_eq!(limit.best_share_from_other_conversations, 0.0);
+        // Agent-prefix tokens after the start of the request: no bound.
+        let mut late = sent(0, 1);
+        late.runs = vec![(0, 100, Segment::Person), (100, 2_100, Segment::Agent)];
+        assert_eq!(super::limit(&[late], &anthropic()), None);
     }
 
     #[test]
