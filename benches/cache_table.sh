@@ -15,7 +15,12 @@
 # Markdown, one table per fleet: a row per layout, and per profile its
 # input cost against sending every input token uncached, against contrib,
 # the share of agent-prefix tokens read from a cache entry another
-# conversation wrote, and dollars (input and output). Cost counts input
+# conversation (or a pre-warm request) wrote, beside it the limit of layout
+# alone on that layout's traffic (the most any layout could share without
+# pre-warming: the writes after each expiry are unavoidable), and dollars
+# (input and output). The `contrib-prewarmed` row appears under profiles
+# that take pre-warm requests (Anthropic's `max_tokens: 0`), kept warm 12
+# hours after each prefix's last use (`--keep-warm`). Cost counts input
 # tokens at the model's uncached, cache-read and cache-write prices; output
 # is priced apart and is the same in every layout but for the rounds the
 # eager loads save. Deterministic: the same seed gives the same figures.
@@ -76,19 +81,20 @@ for fleet in "${FLEETS[@]}"; do
     header="| layout |"
     rule="|---|"
     for profile in $PROFILES; do
-        header="$header $profile: cost vs uncached | × contrib | shared from other conversations | input \$ | output \$ |"
-        rule="$rule---:|---:|---:|---:|---:|"
+        header="$header $profile: cost vs uncached | × contrib | shared from other conversations | limit of layout alone | input \$ | output \$ |"
+        rule="$rule---:|---:|---:|---:|---:|---:|"
     done
     echo "$header"
     echo "$rule"
-    layouts=$(jq -r '.layouts[].name' "$WORK/$name-$first.json")
+    layouts=$(jq -r '.layouts[].name' "$WORK"/$name-*.json | awk '!seen[$0]++')
     for layout in $layouts; do
-        row="| $(jq -r --arg n "$layout" '.layouts[] | select(.name == $n) | .title' "$WORK/$name-$first.json") |"
+        row="| $(jq -r --arg n "$layout" '.layouts[] | select(.name == $n) | .title' "$WORK"/$name-*.json | head -1) |"
         for profile in $PROFILES; do
             row="$row $(jq -r --arg n "$layout" '
                 (.layouts[] | select(.name == "contrib") | .input_cost) as $contrib
-                | .layouts[] | select(.name == $n)
-                | "\(.relative_cost * 1000 | round / 1000) | \(.input_cost / $contrib * 100 | round / 100)× | \(.agent_shared_from_other_conversations * 1000 | round / 10)% | \(if .usd then (.usd.input * 100 | round / 100 | tostring) else "—" end) | \(if .usd then (.usd.output * 100 | round / 100 | tostring) else "—" end) |"' \
+                | [.layouts[] | select(.name == $n)]
+                | if length == 0 then "— | — | — | — | — | — |" else .[0]
+                | "\(.relative_cost * 1000 | round / 1000) | \(.input_cost / $contrib * 100 | round / 100)× | \(.agent_shared_from_other_conversations * 1000 | round / 10)% | \(if .limit then "\(.limit.best_share_from_other_conversations * 1000 | round / 10)% (\(.limit.unavoidable_writes) writes)" else "—" end) | \(if .usd then (.usd.input * 100 | round / 100 | tostring) else "—" end) | \(if .usd then (.usd.output * 100 | round / 100 | tostring) else "—" end) |" end' \
                 "$WORK/$name-$profile.json")"
         done
         echo "$row"
@@ -99,8 +105,23 @@ for fleet in "${FLEETS[@]}"; do
             "- \($p): the hand-placed layout (b) costs \(.fair_ratio * 100 | round / 100)× contrib'"'"'s input"
             + (if .fair_ratio_with_output then " (\(.fair_ratio_with_output * 100 | round / 100)× with output priced in)" else "" end)
             + "; eager loads: \(.eager_loads.rounds_without - .eager_loads.rounds_with) rounds saved (\(.eager_loads.rounds_saved_per_conversation * 100 | round / 100) per conversation) for \(.eager_loads.preloaded_tokens_per_request | round) tokens in every request"
+            + (if .prewarm then "; pre-warming " + (if .prewarm.pays then "pays" else "does not pay" end) + ": \(.prewarm.requests) pre-warm requests, input cost \(.prewarm.cost_with / .prewarm.cost_without * 1000 | round / 1000)× contrib'"'"'s" else "; no pre-warm request on this profile'"'"'s model" end)
             + (if (.short_prefixes | length) > 0 then "; warning: " + ([.short_prefixes[] | "\(.boundary) prefix under the minimum in \(.requests) turns"] | join(", ")) else "" end)' \
             "$WORK/$name-$profile.json"
     done
     echo
 done
+
+# Why the busy day shares what it does: the same day with compaction
+# switched off, so the mid-day skill update never reaches a running
+# conversation's agent prefix (see docs/cache.md, "The limit of layout
+# alone").
+"$CONTRIB" simulate --bundles "$WORK/bundles" \
+    --usage examples/usage/support-turns.jsonl --profile anthropic --seed 1 \
+    --format json --agents 3 --persons 100 --conversations 3 --turns 20 --days 1 \
+    --compact-after 10000000 >"$WORK/never-compacted.json" 2>"$WORK/simulate.log" ||
+    { cat "$WORK/simulate.log" >&2; exit 2; }
+echo "### the busy day with compaction switched off (anthropic)"
+echo
+jq -r '.layouts[] | select(.name == "contrib") | "contrib shares \(.agent_shared_from_other_conversations * 1000 | round / 10)% of agent-prefix tokens; the limit of layout alone is \(.limit.best_share_from_other_conversations * 1000 | round / 10)% with \(.limit.unavoidable_writes) unavoidable writes"' \
+    "$WORK/never-compacted.json"

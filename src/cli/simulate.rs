@@ -56,6 +56,15 @@ pub struct SimulateArgs {
         value_parser = clap::value_parser!(u64).range(1..=10_000_000)
     )]
     compact_after: u64,
+    /// Where the profile offers pre-warming: keep an agent prefix warm for
+    /// this many seconds after its last use (0: pre-warm only a new prefix).
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = Options::default().keep_warm_seconds,
+        value_parser = clap::value_parser!(i64).range(0..=604_800)
+    )]
+    keep_warm: i64,
     /// The model conversations start on (default: the profile's).
     #[arg(long)]
     model: Option<String>,
@@ -72,6 +81,11 @@ pub struct SimulateArgs {
     /// How to write the report.
     #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
     format: ReportFormat,
+    /// Also write contrib's requests (and the pre-warmed layout's), with
+    /// what the simulated cache did with each, to FILE as JSON Lines, for
+    /// replaying against a provider double (tests/sdk/replay.py).
+    #[arg(long, value_name = "FILE")]
+    requests: Option<PathBuf>,
     /// Also write the report as one self-contained HTML page with charts
     /// to FILE; the cost chart runs the same simulation under every other
     /// profile too.
@@ -166,6 +180,26 @@ pub fn simulate(args: &SimulateArgs) -> Outcome {
             path.display()
         ));
     }
+    if let Some(path) = &args.requests {
+        let mut lines = String::new();
+        for one in &report.replayable {
+            match serde_json::to_string(one) {
+                Ok(line) => {
+                    lines.push_str(&line);
+                    lines.push('\n');
+                }
+                Err(error) => return fail(format!("cannot write the requests: {error}")),
+            }
+        }
+        if let Err(message) = crate::fs::write_atomically(path, lines.as_bytes()) {
+            return fail(message);
+        }
+        output::status(format_args!(
+            "wrote {} requests to `{}`",
+            report.replayable.len(),
+            path.display()
+        ));
+    }
     let text = match args.format {
         ReportFormat::Json => match serde_json::to_string_pretty(&report) {
             Ok(text) => text,
@@ -229,6 +263,8 @@ fn options(args: &SimulateArgs, profile: &Profile) -> Options {
         seed: args.seed,
         days: args.days,
         compact_after_tokens: args.compact_after,
+        keep_warm_seconds: args.keep_warm,
+        record_requests: args.requests.is_some(),
         model,
         switch_model,
         ..defaults
@@ -343,8 +379,27 @@ fn layouts(out: &mut String, report: &Report) {
     }
     let _ = writeln!(
         out,
-        "(rel.cost: input cost against sending every input token uncached; shared: agent-prefix tokens read from a cache entry another conversation wrote)"
+        "(rel.cost: input cost against sending every input token uncached; shared: agent-prefix tokens read from a cache entry another conversation, or a pre-warm request, wrote)"
     );
+    if let Some(limit) = report.layout("contrib").and_then(|contrib| contrib.limit) {
+        let _ = writeln!(
+            out,
+            "the limit of layout alone on this traffic: {:.1}% shared, {} agent-prefix writes no layout avoids (each prefix's first use, and each after it went unused longer than its longest lifetime)",
+            limit.best_share_from_other_conversations * 100.0,
+            count(limit.unavoidable_writes)
+        );
+    }
+    if let Some(prewarm) = &report.prewarm {
+        let verdict = if prewarm.pays { "pays" } else { "does not pay" };
+        let _ = writeln!(
+            out,
+            "pre-warming {verdict}: {} pre-warm requests (agent prefixes kept warm {} s after their last use) make the input cost {} against {} without",
+            count(prewarm.requests),
+            prewarm.keep_warm_seconds,
+            count(prewarm.cost_with as u64),
+            count(prewarm.cost_without as u64),
+        );
+    }
 }
 
 fn ratios(out: &mut String, report: &Report) {

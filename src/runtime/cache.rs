@@ -47,6 +47,9 @@ pub(crate) struct Request {
     pub at: i64,
     pub blocks: Vec<Block>,
     pub marks: Vec<Mark>,
+    /// Automatic caching: the lifetime its prefixes are kept for, the
+    /// retention its model asks for.
+    pub retention: usize,
     /// The conversation sending it.
     pub writer: u32,
 }
@@ -286,7 +289,7 @@ impl<'p> Cache<'p> {
     }
 
     fn automatic(&mut self, request: &Request, through: &[u64], minimum: u64) -> Served {
-        let seconds = self.seconds(0);
+        let seconds = self.seconds(request.retention);
         let step = self.profile.increment_tokens.max(1);
         let mut read = Provenance::new();
         for index in (0..request.blocks.len()).rev() {
@@ -310,7 +313,7 @@ impl<'p> Cache<'p> {
         let from = served.read_tokens();
         let mut provenance = read;
         if total > from {
-            served.written.push((from, total, 0));
+            served.written.push((from, total, request.retention));
             provenance.push((total, request.writer));
         }
         for (index, block) in request.blocks.iter().enumerate() {
@@ -357,6 +360,7 @@ mod tests {
                 .iter()
                 .map(|&after| Mark { after, lifetime: 0 })
                 .collect(),
+            retention: 0,
         }
     }
 

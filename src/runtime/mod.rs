@@ -81,7 +81,8 @@ pub use invocation::{MidTurn, PLATFORM_NOTE, READ_AHEAD_BYTES};
 pub use log::ResumeError;
 pub use options::{FactsAt, ModelChange, Options, PersonPart, PrefacesAt};
 pub use profiles::{
-    Boundary, Breakpoint, Caching, Lifetime, ModelEntry, Placed, Profile, Profiles, Rates, Skipped,
+    Boundary, Breakpoint, Caching, Lifetime, ModelEntry, Placed, Prewarm, Profile, Profiles, Rates,
+    Skipped,
 };
 pub use reader::Reader;
 pub use record::{

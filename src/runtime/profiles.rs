@@ -64,6 +64,9 @@ pub struct Profile {
     pub name: String,
     #[serde(default)]
     pub description: String,
+    /// Where its rules come from, with the date they were read.
+    #[serde(default)]
+    pub source: String,
     pub caching: Caching,
     /// Explicit caching: breakpoints a request may carry.
     #[serde(default)]
@@ -91,6 +94,10 @@ pub struct Profile {
     /// The model a simulation runs on when none is named.
     #[serde(default)]
     pub default_model: Option<String>,
+    /// How the provider takes a request that only fills the cache, when it
+    /// takes one.
+    #[serde(default)]
+    pub prewarm: Option<Prewarm>,
     /// Model name → its minimum and prices.
     #[serde(default)]
     pub models: BTreeMap<String, ModelEntry>,
@@ -98,6 +105,18 @@ pub struct Profile {
 
 fn one() -> f64 {
     1.0
+}
+
+/// A request that fills the cache and generates nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Prewarm {
+    /// Anthropic: `max_tokens: 0` "populates the prompt cache without
+    /// generating a response".
+    MaxTokensZero,
+    /// OpenAI, GPT-5.6 on, Responses API: `prompt_cache_options.prewarm`
+    /// "prepares the prompt cache without generating output".
+    PromptCacheOptions,
 }
 
 /// How long a cached prefix lives after its last use, and what writing it
@@ -128,6 +147,9 @@ pub struct ModelEntry {
     /// requires one: `gpt-5.5` and later take only `24h`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retention: Option<String>,
+    /// Where its figures come from, with the date they were read.
+    #[serde(default)]
+    pub source: String,
 }
 
 /// What tokens cost on one model: multiples of an uncached input token, and
@@ -217,6 +239,7 @@ impl Profile {
         Profile {
             name: "none".into(),
             description: "no prompt caching".into(),
+            source: String::new(),
             caching: Caching::None,
             max_breakpoints: 0,
             lookback_blocks: 0,
@@ -226,6 +249,7 @@ impl Profile {
             read_multiplier: 1.0,
             lifetimes: Vec::new(),
             default_model: None,
+            prewarm: None,
             models: BTreeMap::new(),
         }
     }
@@ -289,6 +313,19 @@ impl Profile {
             Boundary::Agent => self.lifetimes.len().checked_sub(1),
             _ => (!self.lifetimes.is_empty()).then_some(0),
         }
+    }
+
+    /// The lifetime automatic caching keeps `model`'s prefixes for: the one
+    /// its `retention` names, otherwise the shortest.
+    pub fn retention_index(&self, model: &str) -> usize {
+        self.model(model)
+            .and_then(|entry| entry.retention.as_deref())
+            .and_then(|name| {
+                self.lifetimes
+                    .iter()
+                    .position(|lifetime| lifetime.name == name)
+            })
+            .unwrap_or(0)
     }
 
     /// The lifetime a prefix ending at `boundary` is cached for.
@@ -571,6 +608,99 @@ mod tests {
                 "{model}"
             );
         }
+    }
+
+    /// The sources, as `profiles.toml` names them beside each value:
+    /// Anthropic's prompt-caching and pricing pages
+    /// (platform.claude.com/docs/en/build-with-claude/prompt-caching,
+    /// platform.claude.com/docs/en/about-claude/pricing) and the anthropic
+    /// SDK 2.15.0; OpenAI's prompt-caching guide
+    /// (developers.openai.com/api/docs/guides/prompt-caching), its pricing
+    /// page as third parties report it, and the openai SDK 3.57.0.
+    #[test]
+    fn every_profile_and_model_names_its_source_and_the_date_it_was_read() {
+        let profiles = Profiles::builtin();
+        for profile in profiles.profiles.values() {
+            assert!(
+                !profile.source.is_empty(),
+                "`{}` has no source",
+                profile.name
+            );
+            if profile.caching == Caching::None {
+                continue;
+            }
+            assert!(
+                profile.source.contains("(read 2026-"),
+                "`{}`: {}",
+                profile.name,
+                profile.source
+            );
+            for (model, entry) in &profile.models {
+                assert!(
+                    entry.source.contains("read 2026-") && entry.source.contains("minimum:"),
+                    "`{model}` names no source for its minimum, or no date: {}",
+                    entry.source
+                );
+            }
+        }
+        let source = |profile: &str| profiles.get(profile).unwrap().source.clone();
+        assert!(source("anthropic")
+            .contains("platform.claude.com/docs/en/build-with-claude/prompt-caching"));
+        assert!(source("anthropic").contains("anthropic SDK 2.15.0"));
+        assert!(source("openai").contains("developers.openai.com/api/docs/guides/prompt-caching"));
+        assert!(source("openai").contains("openai SDK 3.57.0"));
+        assert!(source("openai-explicit").contains("`PromptCacheOptions`"));
+        // No first-party minimum was found for Opus 4.7: the entry says so
+        // rather than passing a third party's figure off as the provider's.
+        let opus = profiles
+            .get("anthropic")
+            .unwrap()
+            .model("claude-opus-4-7")
+            .unwrap();
+        assert_eq!(opus.minimum_prefix_tokens, 4096);
+        assert!(
+            opus.source.contains("no first-party statement found"),
+            "{}",
+            opus.source
+        );
+    }
+
+    /// anthropic SDK 2.15.0, `message_create_params.py`: `max_tokens` "Set to
+    /// `0` to populate the prompt cache without generating a response";
+    /// openai SDK 3.57.0, `responses/response_create_params.py`:
+    /// `PromptCacheOptions.prewarm` "Prepares the prompt cache without
+    /// generating output", "supported for `gpt-5.6` and later models".
+    #[test]
+    fn pre_warming_is_offered_where_the_sdks_say_it_is() {
+        let profiles = Profiles::builtin();
+        let prewarm = |name: &str| profiles.get(name).unwrap().prewarm;
+        assert_eq!(prewarm("anthropic"), Some(Prewarm::MaxTokensZero));
+        assert_eq!(
+            prewarm("openai-explicit"),
+            Some(Prewarm::PromptCacheOptions)
+        );
+        assert_eq!(prewarm("openai"), None);
+        assert_eq!(prewarm("none"), None);
+    }
+
+    /// openai SDK 3.57.0, `chat/completion_create_params.py`,
+    /// `prompt_cache_retention`: `24h` "keeps cached prefixes active for
+    /// longer, up to a maximum of 24 hours"; "for `gpt-5.5`, `gpt-5.5-pro`,
+    /// and future models, only `24h` is supported".
+    #[test]
+    fn automatic_caching_keeps_a_prefix_for_the_retention_its_model_asks_for() {
+        let profiles = Profiles::builtin();
+        let openai = profiles.get("openai").unwrap();
+        let lifetime = |model: &str| &openai.lifetimes[openai.retention_index(model)];
+        assert_eq!(
+            (
+                lifetime("gpt-5.5").name.as_str(),
+                lifetime("gpt-5.5").seconds
+            ),
+            ("24h", 86_400)
+        );
+        assert_eq!(lifetime("gpt-4o").name, "in-memory");
+        assert_eq!(lifetime("gpt-5.4").seconds, 300);
     }
 
     #[test]

@@ -968,6 +968,8 @@ fn the_simulation_is_deterministic_and_reports_every_baseline() {
         names,
         [
             "contrib",
+            // Anthropic takes pre-warm requests (`max_tokens: 0`).
+            "contrib-prewarmed",
             "hand-placed",
             "uncached",
             "naive",
@@ -1230,6 +1232,8 @@ fn simulate_prints_every_layout_and_the_sharing_metric() {
         names,
         [
             "contrib",
+            // Anthropic takes pre-warm requests (`max_tokens: 0`).
+            "contrib-prewarmed",
             "hand-placed",
             "uncached",
             "naive",

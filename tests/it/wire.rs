@@ -420,6 +420,45 @@ fn a_gpt_5_5_request_asks_for_the_24_hour_retention_it_requires() {
     }
 }
 
+/// A pre-warm body is the agent prefix of a real request, byte for byte,
+/// then one message, and asks for no output: Anthropic's `max_tokens: 0`
+/// (anthropic SDK 2.15.0), OpenAI's `prompt_cache_options.prewarm` on
+/// GPT-5.6 (openai SDK 3.57.0); none where the model or wire has no such
+/// request.
+#[test]
+fn a_prewarm_body_is_the_agent_prefix_and_generates_nothing() {
+    let catalog: Vec<Bundle> = bundles()[..2].to_vec();
+    let profiles = Profiles::builtin();
+    let start = |model: &str, profile: &str| {
+        let mut session = session("Sam");
+        session.model.name = model.into();
+        Conversation::start(
+            &catalog,
+            session,
+            CliGate,
+            profiles.get(profile).expect("a profile"),
+        )
+    };
+    let conversation = start("claude-sonnet-4-5", "anthropic");
+    let warm = wire::prewarm_body(Wire::Anthropic, &conversation, &tools()).expect("a body");
+    assert_eq!(warm.json["max_tokens"], 0);
+    let messages = warm.json["messages"].as_array().expect("messages");
+    assert_eq!(messages.len(), 1);
+    assert_eq!(messages[0]["content"][0]["text"], wire::PREWARM_MESSAGE);
+    let real = bodies(&catalog, "Sam", &[(0, 1)], Wire::Anthropic, "anthropic");
+    assert_eq!(agent_prefix(&warm.json), agent_prefix(&real[0]));
+    assert!(agent_prefix(&warm.json).is_some());
+    assert_eq!(warm.record.breakpoints.len(), 1);
+
+    let conversation = start("gpt-5.6-terra", "openai-explicit");
+    let warm = wire::prewarm_body(Wire::OpenaiResponses, &conversation, &tools()).expect("a body");
+    assert_eq!(warm.json["prompt_cache_options"]["prewarm"], true);
+    assert!(warm.json.get("max_output_tokens").is_none());
+    assert!(wire::prewarm_body(Wire::OpenaiChat, &conversation, &tools()).is_none());
+    let conversation = start("gpt-5.5", "openai");
+    assert!(wire::prewarm_body(Wire::OpenaiResponses, &conversation, &tools()).is_none());
+}
+
 #[test]
 fn a_stored_transcript_read_back_builds_the_same_next_body() {
     let catalog: Vec<Bundle> = bundles().to_vec();

@@ -69,6 +69,17 @@ impl<'w> Conversation<'w> {
         contrib::runtime::wire::body(wire, &self.inner, &self.transcript, &self.tools)
     }
 
+    /// The body of a pre-warm request for this conversation's agent
+    /// prefix on `wire`: the agent prefix byte for byte, a one-line
+    /// message, and no output asked for (Anthropic's `max_tokens: 0`,
+    /// OpenAI's `prompt_cache_options.prewarm` from GPT-5.6 on). Send it
+    /// when a composition makes an agent prefix not sent before, and
+    /// shortly before its cache entry would expire while the agent is in
+    /// use; `None` where the model or wire takes no such request.
+    pub fn prewarm_body(&self, wire: Wire) -> Option<Body> {
+        contrib::runtime::wire::prewarm_body(wire, &self.inner, &self.tools)
+    }
+
     /// What the model replied: its words and the tools it called.
     pub fn model_said(&mut self, text: impl Into<String>, calls: Vec<ToolCall>) {
         self.transcript.model(text, calls);

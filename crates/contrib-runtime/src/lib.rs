@@ -77,7 +77,7 @@ pub use workspace::{Starting, Workspace};
 pub use contrib::runtime::host::OpenError;
 pub use contrib::runtime::wire::{
     Body, BodyRecord, Marked, Said, Tokens, ToolCall, ToolDefinition, ToolResult, Transcript, Wire,
-    EAGER_RUNS_NOTE,
+    EAGER_RUNS_NOTE, PREWARM_MESSAGE,
 };
 pub use contrib::runtime::{
     Agent, Approval, Boundary, Breakpoint, CliGate, Environment, FactsAt, Gate, GateOutcome,

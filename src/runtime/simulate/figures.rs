@@ -6,6 +6,8 @@ use std::collections::{BTreeMap, HashMap};
 use serde::Serialize;
 
 use super::play::Sent;
+use super::replay::Replayable;
+use super::warm::{self, Limit, HOST};
 use super::LayoutName;
 use crate::runtime::cache::{Cache, CacheTotals, Served};
 use crate::runtime::layout::Segment;
@@ -15,8 +17,11 @@ use crate::runtime::profiles::{Profile, Rates};
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Shares {
     pub tokens: u64,
-    /// Read from a cache entry another conversation paid to write.
+    /// Read from a cache entry another conversation, or the host's
+    /// pre-warm request, paid to write.
     pub from_other_conversations: u64,
+    /// Of those, read from an entry a pre-warm request wrote.
+    pub from_prewarm: u64,
     /// Read from one this conversation wrote.
     pub from_same_conversation: u64,
     /// Written to the cache by this request.
@@ -37,6 +42,7 @@ impl Shares {
     fn add(&mut self, other: Shares) {
         self.tokens += other.tokens;
         self.from_other_conversations += other.from_other_conversations;
+        self.from_prewarm += other.from_prewarm;
         self.from_same_conversation += other.from_same_conversation;
         self.written += other.written;
         self.uncached += other.uncached;
@@ -74,7 +80,10 @@ pub struct LayoutReport {
     pub name: &'static str,
     pub title: &'static str,
     pub assumptions: &'static [&'static str],
+    /// The conversations' requests.
     pub requests: u64,
+    /// The host's pre-warm requests, priced in the input cost.
+    pub prewarm_requests: u64,
     pub input_tokens: u64,
     pub read_tokens: u64,
     pub written_tokens: u64,
@@ -89,6 +98,10 @@ pub struct LayoutReport {
     /// The agent prefix's tokens read from an entry another conversation
     /// wrote, as a share of all agent-prefix tokens sent (0 to 1).
     pub agent_shared_from_other_conversations: f64,
+    /// The most a layout alone (no pre-warming) could share on this
+    /// layout's traffic, and the writes it cannot avoid; none where the
+    /// agent prefix does not lead the request.
+    pub limit: Option<Limit>,
     pub agent_prefix: Shares,
     pub person_part: Shares,
     pub opening: Shares,
@@ -140,7 +153,9 @@ fn record(timeline: &mut Vec<Interval>, offset: i64, before: &CacheTotals, after
 }
 
 /// Plays `sent` through `cache_profile`'s cache in time order, pricing it
-/// with `price_profile`'s rates.
+/// with `price_profile`'s rates; with `replay`, records every request and
+/// what the cache did with it.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn figures(
     name: LayoutName,
     sent: &[Sent],
@@ -149,6 +164,7 @@ pub(super) fn figures(
     conversations: u64,
     agents: &[String],
     start: i64,
+    mut replay: Option<&mut Vec<Replayable>>,
 ) -> LayoutReport {
     let mut order: Vec<usize> = (0..sent.len()).collect();
     order.sort_by_key(|&index| (sent[index].request.at, sent[index].key.writer, index));
@@ -172,7 +188,11 @@ pub(super) fn figures(
         let rate = rates
             .entry(one.model.as_str())
             .or_insert_with(|| price_profile.rates(&one.model));
-        let served = cache.send(&one.request, cache_profile.minimum_prefix(&one.model));
+        let minimum = cache_profile.minimum_prefix(&one.model);
+        let served = cache.send(&one.request, minimum);
+        if let Some(replay) = replay.as_deref_mut() {
+            replay.push(Replayable::of(name, one, &served, cache_profile, minimum));
+        }
         let before = totals;
         totals.add(&served, rate);
         record(&mut timeline, one.request.at - start, &before, &totals);
@@ -190,6 +210,11 @@ pub(super) fn figures(
                 }
             });
         let writer = one.key.writer;
+        // The host's pre-warm requests are priced above; the shares count
+        // what the conversations' requests read.
+        if writer == HOST {
+            continue;
+        }
         for &(from, to, segment) in &one.runs {
             let shares = attribute(&served, from, to, writer);
             let person = by_person
@@ -211,7 +236,8 @@ pub(super) fn figures(
             }
         }
     }
-    let requests = sent.len() as u64;
+    let prewarm_requests = sent.iter().filter(|one| one.key.writer == HOST).count() as u64;
+    let requests = sent.len() as u64 - prewarm_requests;
     let total = |shares: &mut dyn Iterator<Item = Shares>| {
         shares.fold(Shares::default(), |mut sum, one| {
             sum.add(one);
@@ -225,6 +251,7 @@ pub(super) fn figures(
         title: name.title(),
         assumptions: name.assumptions(),
         requests,
+        prewarm_requests,
         input_tokens: totals.input_tokens,
         read_tokens: totals.read_tokens,
         written_tokens: totals.write_tokens,
@@ -234,6 +261,7 @@ pub(super) fn figures(
         relative_cost: totals.relative_cost(),
         usd,
         agent_shared_from_other_conversations: agent_prefix.fraction_from_other(),
+        limit: warm::limit(sent, cache_profile),
         agent_prefix,
         person_part: total(&mut by_person.values().map(|(person, _)| *person)),
         opening: total(&mut by_person.values().map(|(_, opening)| *opening)),
@@ -278,6 +306,9 @@ fn attribute(served: &Served, from: u64, to: u64, writer: u32) -> Shares {
             shares.from_same_conversation += tokens;
         } else {
             shares.from_other_conversations += tokens;
+            if who == HOST {
+                shares.from_prewarm += tokens;
+            }
         }
         start = end;
     }

@@ -52,7 +52,9 @@
 
 mod figures;
 mod play;
+mod replay;
 mod script;
+mod warm;
 
 use std::collections::BTreeMap;
 
@@ -67,7 +69,9 @@ use crate::runtime::session::Person;
 use crate::runtime::time::Timestamp;
 pub use figures::{AgentShares, Interval, LayoutReport, PersonShares, Shares, Usd};
 use play::Key;
+pub use replay::{Expected, Replayable};
 use script::{person, script, session, Rng};
+pub use warm::Limit;
 
 /// The simulation's size and its fixed choices.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -97,6 +101,13 @@ pub struct Options {
     pub summary_words: usize,
     /// When the simulated week begins (a Monday).
     pub start: Timestamp,
+    /// Pre-warming, where the profile offers it: how long after its last
+    /// use the host keeps an agent prefix warm.
+    pub keep_warm_seconds: i64,
+    /// Keep contrib's requests (and the pre-warmed layout's), with what the
+    /// cache did, in [`Report::replayable`].
+    #[serde(skip)]
+    pub record_requests: bool,
 }
 
 impl Default for Options {
@@ -114,6 +125,8 @@ impl Default for Options {
             compact_after_tokens: 4_000,
             summary_words: 300,
             start: Timestamp::new(1_772_409_600, 0), // 2026-03-02T00:00:00Z
+            keep_warm_seconds: 43_200,
+            record_requests: false,
         }
     }
 }
@@ -123,6 +136,8 @@ impl Default for Options {
 #[serde(rename_all = "kebab-case")]
 pub enum LayoutName {
     Contrib,
+    #[serde(rename = "contrib-prewarmed")]
+    Prewarmed,
     HandPlaced,
     Uncached,
     Naive,
@@ -132,8 +147,9 @@ pub enum LayoutName {
 }
 
 impl LayoutName {
-    pub const ALL: [LayoutName; 6] = [
+    pub const ALL: [LayoutName; 7] = [
         LayoutName::Contrib,
+        LayoutName::Prewarmed,
         LayoutName::HandPlaced,
         LayoutName::Uncached,
         LayoutName::Naive,
@@ -144,6 +160,7 @@ impl LayoutName {
     pub fn name(self) -> &'static str {
         match self {
             LayoutName::Contrib => "contrib",
+            LayoutName::Prewarmed => "contrib-prewarmed",
             LayoutName::HandPlaced => "hand-placed",
             LayoutName::Uncached => "uncached",
             LayoutName::Naive => "naive",
@@ -156,6 +173,7 @@ impl LayoutName {
     pub fn title(self) -> &'static str {
         match self {
             LayoutName::Contrib => "contrib, cache-optimal",
+            LayoutName::Prewarmed => "contrib, agent prefixes pre-warmed",
             LayoutName::HandPlaced => "(b) hand-placed, the fair baseline",
             LayoutName::Uncached => "(c) no caching",
             LayoutName::Naive => "(a) naive, the anti-pattern",
@@ -171,6 +189,10 @@ impl LayoutName {
                 "tools, then the platform and agent parts of the system prompt and the eager-loaded skill operations, then the person part, then the opening, then the stored history with its notes, then this turn's notes and prompt",
                 "breakpoints after the agent prefix (1h), the person part, the opening and the stored history (5m), each only where the prefix is long enough for the model to cache",
                 "the system prompt is composed once per conversation and again only at a compaction or a model change; notes that change the conversation are stored with it, facts told in full once and then only what changed",
+            ],
+            LayoutName::Prewarmed => &[
+                "contrib's requests, and the host's pre-warm requests (Anthropic's `max_tokens: 0`, OpenAI's `prompt_cache_options.prewarm` from GPT-5.6 on; offered only where the profile has one): the agent prefix and a one-token message, priced like any request, with no output",
+                "one a second before each agent prefix's first use (the host sends it when a composition makes a prefix it has not sent: a new version, a skill update reached at a compaction, a model change), and one a minute before the entry would expire while the prefix was used within the keep-warm window (`--keep-warm`, 12 hours by default)",
             ],
             LayoutName::HandPlaced => &[
                 "what a careful engineer builds without contrib: the same tools and static system prompt (platform, agent and person texts, the skill operations it would paste in), with breakpoints at its stable boundaries (after the agent part, 1h; after the person part, 5m)",
@@ -226,6 +248,24 @@ pub struct Report {
     pub short_prefixes: Vec<ShortPrefix>,
     /// With a usage file: what the eager loads save and spend.
     pub eager_loads: Option<EagerLoadFigures>,
+    /// Where the profile offers pre-warming: what it cost and saved.
+    pub prewarm: Option<PrewarmFigures>,
+    /// With [`Options::record_requests`]: contrib's requests, then the
+    /// pre-warmed layout's, each in the order the cache saw them.
+    #[serde(skip)]
+    pub replayable: Vec<Replayable>,
+}
+
+/// Pre-warming against contrib's layout alone.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PrewarmFigures {
+    pub keep_warm_seconds: i64,
+    pub requests: u64,
+    /// Input cost with and without, in uncached-input-token units.
+    pub cost_with: f64,
+    pub cost_without: f64,
+    /// Whether the pre-warmed layout costs less.
+    pub pays: bool,
 }
 
 /// The eager loads' rounds saved against the budget spent.
@@ -333,31 +373,43 @@ pub fn simulate(
         }
     }
     let conversations = u64::from(writer);
+    if profile.prewarm.is_some() {
+        if let Some(contrib) = sent.get(&LayoutName::Contrib) {
+            let mut warmed = contrib.clone();
+            warmed.extend(warm::prewarm(contrib, profile, options.keep_warm_seconds));
+            sent.insert(LayoutName::Prewarmed, warmed);
+        }
+    }
     let none = Profile::none();
     let agent_names: Vec<String> = (0..options.agents).map(script::agent_name).collect();
-    let mut layouts: Vec<LayoutReport> = LayoutName::ALL
-        .iter()
-        .filter_map(|&name| {
-            let (requests, cache_profile) = match name {
-                LayoutName::Uncached => (sent.get(&LayoutName::HandPlaced)?, &none),
-                _ => (sent.get(&name)?, profile),
-            };
-            Some(figures::figures(
-                name,
-                requests,
-                cache_profile,
-                profile,
-                conversations,
-                &agent_names,
-                options.start.unix_seconds,
-            ))
-        })
-        .collect();
+    let mut replayable = Vec::new();
+    let mut layouts: Vec<LayoutReport> = Vec::new();
+    for name in LayoutName::ALL {
+        let (requests, cache_profile) = match name {
+            LayoutName::Uncached => (sent.get(&LayoutName::HandPlaced), &none),
+            _ => (sent.get(&name), profile),
+        };
+        let Some(requests) = requests else {
+            continue;
+        };
+        let record =
+            options.record_requests && matches!(name, LayoutName::Contrib | LayoutName::Prewarmed);
+        layouts.push(figures::figures(
+            name,
+            requests,
+            cache_profile,
+            profile,
+            conversations,
+            &agent_names,
+            options.start.unix_seconds,
+            record.then_some(&mut replayable),
+        ));
+    }
     let recomposed = recompositions.iter().map(|&n| f64::from(n)).sum::<f64>();
     for layout in &mut layouts {
         if matches!(
             layout.name,
-            "contrib" | "design-table" | "contrib-without-eager-loads"
+            "contrib" | "contrib-prewarmed" | "design-table" | "contrib-without-eager-loads"
         ) {
             layout.recompositions_per_conversation = Some(recomposed / conversations.max(1) as f64);
         }
@@ -390,6 +442,15 @@ pub fn simulate(
             cost_without: without.input_cost,
         })
     });
+    let prewarm = find(LayoutName::Prewarmed)
+        .zip(find(LayoutName::Contrib))
+        .map(|(with, without)| PrewarmFigures {
+            keep_warm_seconds: options.keep_warm_seconds,
+            requests: with.prewarm_requests,
+            cost_with: with.input_cost,
+            cost_without: without.input_cost,
+            pays: with.input_cost < without.input_cost,
+        });
     Report {
         options: options.clone(),
         profile: profile.name.clone(),
@@ -402,6 +463,8 @@ pub fn simulate(
         fair_ratio_with_output,
         short_prefixes: short.into_values().collect(),
         eager_loads,
+        prewarm,
+        replayable,
     }
 }
 

@@ -27,6 +27,7 @@ pub(super) struct Key {
 }
 
 /// A request, with what the figures need beside the cache's view of it.
+#[derive(Clone)]
 pub(super) struct Sent {
     pub key: Key,
     pub request: Request,
@@ -39,6 +40,8 @@ pub(super) struct Sent {
     /// Rounds this request spent fetching: 1 for a request that ends in a
     /// load the next request answers.
     pub round: bool,
+    /// The block the agent prefix ends at, when the request has one.
+    pub agent_end: Option<usize>,
 }
 
 /// A part of a request reduced to what the cache and the figures need.
@@ -154,6 +157,7 @@ pub(super) fn play(
             at,
             reply: reply.tokens,
             system,
+            retention: profile.retention_index(&model),
         };
         let turn_of = |name: LayoutName,
                        kept: &[Part],
@@ -419,6 +423,8 @@ struct TurnFacts<'m> {
     reply: u64,
     /// The system prompt's hash in this layout.
     system: u64,
+    /// The lifetime automatic caching keeps the model's prefixes for.
+    retention: usize,
 }
 
 /// A turn's requests: the first, then one more per round, each with the
@@ -447,12 +453,15 @@ fn requests(
                 .map_or(facts.reply, |call| call.tokens);
             let sent = Sent {
                 key: facts.key,
-                request: request(facts.model, facts.at, facts.key.writer, &all, marks),
+                request: request(facts, &all, marks),
                 model: facts.model.to_string(),
                 runs: runs(&all),
                 output_tokens,
                 system: (round == 0).then_some(facts.system),
                 round: round < count,
+                agent_end: all
+                    .iter()
+                    .rposition(|piece| piece.segment == Segment::Agent),
             };
             (name, sent)
         })
@@ -522,9 +531,9 @@ fn naive(
 }
 
 /// The request: each block's hash chains the model and everything before.
-fn request(model: &str, at: i64, writer: u32, pieces: &[Piece], marks: Vec<Mark>) -> Request {
+fn request(facts: &TurnFacts<'_>, pieces: &[Piece], marks: Vec<Mark>) -> Request {
     // The provider's cache is per model: the model name seeds the chain.
-    let mut prefix = fnv(FNV_OFFSET, model.as_bytes());
+    let mut prefix = fnv(FNV_OFFSET, facts.model.as_bytes());
     let blocks = pieces
         .iter()
         .map(|piece| {
@@ -537,10 +546,11 @@ fn request(model: &str, at: i64, writer: u32, pieces: &[Piece], marks: Vec<Mark>
         })
         .collect();
     Request {
-        at,
+        at: facts.at,
         blocks,
         marks,
-        writer,
+        retention: facts.retention,
+        writer: facts.key.writer,
     }
 }
 

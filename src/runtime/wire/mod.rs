@@ -34,7 +34,8 @@ use serde::{Deserialize, Serialize};
 
 use super::compose::Conversation;
 use super::gate::Gate;
-use super::profiles::Boundary;
+use super::layout::Segment;
+use super::profiles::{Boundary, Prewarm};
 use super::record::OpeningKind;
 use super::session::DEFAULT_MAX_TOKENS;
 use crate::tokenizer::TokenizerKind;
@@ -185,14 +186,100 @@ pub fn body<G: Gate>(
 ) -> Body {
     let (advertised, undefined_tools) = advertised(conversation, tools);
     let pieces = pieces::lay_out(conversation, transcript, &advertised);
+    let max_tokens = conversation
+        .session()
+        .max_tokens
+        .unwrap_or(DEFAULT_MAX_TOKENS);
+    assemble(
+        wire,
+        conversation,
+        &pieces,
+        (advertised, undefined_tools),
+        max_tokens,
+    )
+}
+
+/// The body of a pre-warm request for `conversation`'s agent prefix on
+/// `wire`: the tool definitions and the system parts through the agent
+/// breakpoint, then a one-word message, in a request that fills the cache
+/// and generates nothing (Anthropic's `max_tokens: 0`; on the Responses
+/// API, `prompt_cache_options.prewarm` from GPT-5.6 on). A host sends it
+/// when a composition makes an agent prefix it has not sent yet, and
+/// shortly before the entry would expire while the agent is in use; it is
+/// priced like any request (the prefix written, or read when live).
+///
+/// `None` where there is nothing to pre-warm: the profile or the wire
+/// takes no such request (OpenAI's models before GPT-5.6, Chat
+/// Completions), or the agent prefix got no breakpoint (too short to be
+/// cached on its own).
+pub fn prewarm_body<G: Gate>(
+    wire: Wire,
+    conversation: &Conversation<'_, G>,
+    tools: &[ToolDefinition],
+) -> Option<Body> {
+    let expected = match wire {
+        Wire::Anthropic => Prewarm::MaxTokensZero,
+        Wire::OpenaiResponses => Prewarm::PromptCacheOptions,
+        Wire::OpenaiChat => return None,
+    };
+    if conversation.profile().prewarm != Some(expected) {
+        return None;
+    }
+    let (advertised, undefined_tools) = advertised(conversation, tools);
+    let mut pieces: Vec<pieces::Placed> =
+        pieces::lay_out(conversation, &Transcript::new(), &advertised)
+            .into_iter()
+            .take_while(|placed| placed.segment == Segment::Agent)
+            .collect();
+    let warmed = pieces
+        .iter()
+        .any(|placed| matches!(placed.cache, Some((Boundary::Agent, _))));
+    if !warmed {
+        return None;
+    }
+    pieces.push(pieces::Placed {
+        piece: pieces::Piece::Text(pieces::Speaker::User, PREWARM_MESSAGE.to_string()),
+        segment: Segment::Turn,
+        cache: None,
+    });
+    let mut body = assemble(
+        wire,
+        conversation,
+        &pieces,
+        (advertised, undefined_tools),
+        0,
+    );
+    if let Some(object) = body.json.as_object_mut() {
+        if wire == Wire::OpenaiResponses {
+            object.remove("max_output_tokens");
+            object.insert(
+                "prompt_cache_options".into(),
+                serde_json::json!({ "mode": "explicit", "prewarm": true }),
+            );
+        }
+    }
+    Some(body)
+}
+
+/// The message a pre-warm request carries: the APIs take no request
+/// without one, and it comes after the breakpoint, so it is never cached.
+pub const PREWARM_MESSAGE: &str = "[platform] Cache pre-warm: no reply is generated.";
+
+/// The body of `pieces` on `wire`, and its record.
+fn assemble<G: Gate>(
+    wire: Wire,
+    conversation: &Conversation<'_, G>,
+    pieces: &[pieces::Placed],
+    (advertised, undefined_tools): (Vec<ToolDefinition>, Vec<String>),
+    max_tokens: u32,
+) -> Body {
     let session = conversation.session();
     let model = session.model.name.as_str();
-    let max_tokens = session.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS);
     let profile = conversation.profile();
     let (json, prompt_cache_key) = match wire {
-        Wire::Anthropic => (anthropic::body(&pieces, model, max_tokens), None),
+        Wire::Anthropic => (anthropic::body(pieces, model, max_tokens), None),
         Wire::OpenaiResponses | Wire::OpenaiChat => {
-            let key = openai::cache_key(&pieces);
+            let key = openai::cache_key(pieces);
             let settings = openai::Settings {
                 model,
                 max_tokens,
@@ -202,9 +289,9 @@ pub fn body<G: Gate>(
                     .and_then(|entry| entry.retention.as_deref()),
             };
             let json = if wire == Wire::OpenaiResponses {
-                openai::responses(&pieces, &settings)
+                openai::responses(pieces, &settings)
             } else {
-                openai::chat(&pieces, &settings)
+                openai::chat(pieces, &settings)
             };
             (json, Some(key))
         }
@@ -228,7 +315,7 @@ pub fn body<G: Gate>(
                 .filter_map(|placed| placed.cache.clone())
                 .map(|(after, lifetime)| Marked { after, lifetime })
                 .collect(),
-            tokens: tokens(wire, &pieces),
+            tokens: tokens(wire, pieces),
             tools: advertised.iter().map(|tool| tool.name.clone()).collect(),
             undefined_tools,
             prompt_cache_key,
