@@ -9,6 +9,9 @@
 //! `$CONTRIB_BIN`, else the `contrib` binary beside this test's, else it
 //! cannot run (and under `CI=true` that fails).
 
+#[path = "../../../tests/it/common/unavailable.rs"]
+mod unavailable;
+
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -200,16 +203,10 @@ fn contrib_bin() -> Option<PathBuf> {
     beside.is_file().then_some(beside)
 }
 
-fn cannot_run(why: &str) {
-    let ci = matches!(std::env::var("CI").as_deref(), Ok("true" | "1"));
-    assert!(!ci, "this test cannot run, and CI=true: {why}");
-    eprintln!("skipped: {why}");
-}
-
 #[test]
 fn conformance_corpus() {
     let Some(contrib) = contrib_bin() else {
-        cannot_run("no `contrib` binary to install the corpus's workspace (set CONTRIB_BIN or `cargo build --bin contrib`)");
+        unavailable::cannot_run("no `contrib` binary to install the corpus's workspace (set CONTRIB_BIN or `cargo build --bin contrib`)");
         return;
     };
     let work = tempfile::tempdir().expect("a temporary folder");

@@ -5,7 +5,8 @@
 //! a reason to test less.
 //!
 //! It uses `std` alone, so that the token counter's tests
-//! (`crates/toktally`) include this same file.
+//! (`crates/toktally`) and the runtime crate's conformance test
+//! (`crates/contrib-runtime`) include this same file.
 
 // Each test crate uses its own subset of these helpers.
 #![allow(dead_code)]
