@@ -31,13 +31,8 @@ cannot_run() {
     exit 0
 }
 
-contrib="${CONTRIB_BIN:-}"
-if [ -z "$contrib" ]; then
-    for candidate in "$root/target/release/contrib" "$root/target/debug/contrib"; do
-        if [ -x "$candidate" ]; then contrib=$candidate; break; fi
-    done
-fi
-[ -n "$contrib" ] || { echo "no contrib binary: build it first (cargo build)" >&2; exit 1; }
+# shellcheck source=tests/contrib-bin.sh
+source "$root/tests/contrib-bin.sh"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

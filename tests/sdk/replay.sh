@@ -21,13 +21,8 @@ set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-contrib="${CONTRIB_BIN:-}"
-if [ -z "$contrib" ]; then
-    for candidate in "$root/target/release/contrib" "$root/target/debug/contrib"; do
-        if [ -x "$candidate" ]; then contrib=$candidate; break; fi
-    done
-fi
-[ -n "$contrib" ] || { echo "no contrib binary: build it first (cargo build)" >&2; exit 1; }
+# shellcheck source=tests/contrib-bin.sh
+source "$root/tests/contrib-bin.sh"
 fleet="${FLEET:---agents 3 --persons 4 --conversations 3 --turns 20 --days 1}"
 profiles="${PROFILES:-anthropic openai openai-explicit}"
 
