@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the npm package's native module for this machine, in release:
-# the cdylib of this crate, copied beside index.js as
+# the cdylib of this crate, stripped and copied beside index.js as
 # contrib-runtime.<platform>.node (the name index.js loads). The module is
 # git-ignored. Prints the module's size and how long the build took. Works
 # from any directory.
@@ -36,6 +36,12 @@ case "$(uname -s)" in
     *) library="$target/libcontrib_node.so" ;;
 esac
 module="$here/contrib-runtime.$suffix.node"
-cp "$library" "$module.tmp"
+# Stripped, as the release workflow's modules are (napi's `--strip`): the
+# release profile keeps line tables, which a published module does not.
+if command -v strip >/dev/null 2>&1 && [ "$(uname -s)" = Linux ]; then
+    strip -o "$module.tmp" "$library"
+else
+    cp "$library" "$module.tmp"
+fi
 mv "$module.tmp" "$module"
 echo "contrib-runtime.$suffix.node: $(stat -c %s "$module" 2>/dev/null || stat -f %z "$module") bytes, built in $((SECONDS - started)) s"
