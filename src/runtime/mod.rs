@@ -78,7 +78,7 @@ pub use envelope::{defang, envelope};
 pub use facts::{Told, MAX_FACT_ITEMS as MAX_ITEMS, MAX_ITEM_CHARS};
 pub use gate::{CliGate, Gate, GateOutcome, GateRequest, ScriptedGate};
 pub use invocation::{MidTurn, PLATFORM_NOTE, READ_AHEAD_BYTES};
-pub use log::ResumeError;
+pub use log::{create_log_file, ResumeError};
 pub use options::{FactsAt, ModelChange, Options, PersonPart, PrefacesAt};
 pub use profiles::{
     Boundary, Breakpoint, Caching, Lifetime, ModelEntry, Placed, Prewarm, Profile, Profiles, Rates,
