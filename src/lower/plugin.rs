@@ -2,7 +2,8 @@
 
 use std::collections::HashMap;
 
-use super::values::{is_kebab, no_value, to_kebab};
+use super::values::no_value;
+use crate::ir::names::{is_kebab, to_kebab};
 use super::Lowerer;
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::ir::{Kind, Owner, Plugin, PluginName, Requirement};
