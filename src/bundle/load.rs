@@ -140,4 +140,3 @@ pub(crate) fn is_plugin_name(text: &str) -> bool {
     text.split_once('/')
         .is_some_and(|(scope, name)| is_kebab(scope) && is_kebab(name))
 }
-

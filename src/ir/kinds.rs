@@ -137,7 +137,9 @@ impl Delivery {
             Delivery::SystemPrompt => "added to the system prompt",
             Delivery::Preloaded => "loaded before the first turn",
             Delivery::Opening => "added to the conversation's opening",
-            Delivery::StoredNote => "added before the turn it applies to and kept in the conversation",
+            Delivery::StoredNote => {
+                "added before the turn it applies to and kept in the conversation"
+            }
             Delivery::TurnNote => "added before each turn it reaches, rebuilt every turn",
         }
     }
@@ -326,7 +328,10 @@ const SYSTEM_MESSAGE: KindSpec = KindSpec {
     has_priority: true,
     activations: &[],
     event_variables: true,
-    why_not: &[("applies", "a system message is sent when its `when` condition holds")],
+    why_not: &[(
+        "applies",
+        "a system message is sent when its `when` condition holds",
+    )],
     example: &[
         example("when", "idle > {}", "4h"),
         example("budget", "{} tokens", "20"),
@@ -374,7 +379,10 @@ const FACT: KindSpec = KindSpec {
     activations: &[],
     event_variables: false,
     why_not: &[
-        ("priority", "a fact reports what is true of the session; it carries no priority"),
+        (
+            "priority",
+            "a fact reports what is true of the session; it carries no priority",
+        ),
         ("applies", ONLY_TEXT_APPLIES),
         ("when", ONLY_SYSTEM_MESSAGE_WHEN),
     ],
@@ -424,10 +432,7 @@ impl KindSpec {
     /// opening, or before a turn.
     pub fn summary_at(&self, placement: Placement, always: bool) -> String {
         match self.kind {
-            Kind::Text => format!(
-                "text {}",
-                self.delivery(placement, always).destination()
-            ),
+            Kind::Text => format!("text {}", self.delivery(placement, always).destination()),
             Kind::EagerLoad | Kind::EagerRun | Kind::SystemMessage | Kind::Preface | Kind::Fact => {
                 self.summary.to_string()
             }

@@ -61,7 +61,9 @@ mod tests {
         for good in ["a", "code-review", "v2", "a-1", "a1-b2-c3"] {
             assert!(is_kebab(good), "{good}");
         }
-        for bad in ["", "-a", "a-", "a--b", "1a", "A", "Review", "a_b", "a b", "é"] {
+        for bad in [
+            "", "-a", "a-", "a--b", "1a", "A", "Review", "a_b", "a b", "é",
+        ] {
             assert!(!is_kebab(bad), "{bad}");
         }
     }

@@ -105,7 +105,11 @@ impl Lowerer<'_> {
             .next();
         let mut diagnostic = Diagnostic::new(
             &PLACEMENT_NOT_FOR_KIND,
-            format!("{} cannot be placed at `{}`", kind.with_article(), placement.value),
+            format!(
+                "{} cannot be placed at `{}`",
+                kind.with_article(),
+                placement.value
+            ),
         )
         .primary(span, format!("not a placement for `{kind}`"))
         .help(

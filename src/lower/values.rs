@@ -1,10 +1,10 @@
 //! Reading a field's tokens as the values it takes: one word from a
 //! vocabulary, a string, an identifier. Lists are read in `lists`.
 
-use crate::ir::names::{is_kebab, to_kebab};
 use super::strings::{self, Decoded};
 use super::Lowerer;
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
+use crate::ir::names::{is_kebab, to_kebab};
 use crate::ir::Vocabulary;
 use crate::limits::MAX_NAME_CHARS;
 use crate::rules::{INVALID_IDENTIFIER, INVALID_VALUE, NAME_TOO_LONG};

@@ -98,10 +98,7 @@ fn field_text(
     let spec = contributor.kind.spec();
     let setting = |text: String| spec.has_field(name).then_some(text);
     Ok(match name {
-        "owner" => Some(format!(
-            "owner {}",
-            narrower(contributor.owner, granted)
-        )),
+        "owner" => Some(format!("owner {}", narrower(contributor.owner, granted))),
         "placement" => setting(format!("placement {}", contributor.placement)),
         "priority" => setting(format!("priority {}", contributor.priority)),
         "reach" => setting(format!("reach {}", contributor.reach)),

@@ -245,6 +245,28 @@ fn hover_on_a_contributor_shows_its_measure_against_its_budget() {
     insta::assert_snapshot!(fixture.hover());
 }
 
+/// A text says where it goes: the system prompt only at the placements
+/// kept there.
+#[test]
+fn hover_on_a_text_says_where_its_placement_puts_it() {
+    let cases = [
+        ("person", "text added to the system prompt"),
+        ("conversation", "text added to the conversation's opening"),
+        ("message", "text added before each turn it reaches"),
+    ];
+    for (placement, summary) in cases {
+        let manifest = MANIFEST
+            .replacen("placement person", &format!("placement {placement}"), 1)
+            .replacen("reach with-person", "reach every-turn", 1)
+            .replacen("text voice", "text vo|ice", 1);
+        let hover = Fixture::new(&manifest).hover();
+        assert!(
+            hover.contains(&format!("**text** `voice` — {summary}")),
+            "{placement}: {hover}"
+        );
+    }
+}
+
 #[test]
 fn hover_on_a_framed_contributor_shows_its_framing() {
     let fixture = Fixture::manifest(
@@ -547,7 +569,8 @@ fn every_contributor_snippet_checks_clean() {
             panic!("{kind}: no edit");
         };
         let block = expand(&edit.new_text);
-        let text = format!("plugin acme/snippets 1.0.0 {{\n    owner agent-author\n    {block}\n}}\n");
+        let text =
+            format!("plugin acme/snippets 1.0.0 {{\n    owner agent-author\n    {block}\n}}\n");
         let source = SourceFile::new("snippet.contrib", text);
         let analysis = crate::analyze(&source, &Config::platform());
         for diagnostic in &analysis.diagnostics {
