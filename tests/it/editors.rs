@@ -13,6 +13,10 @@ fn read(relative: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{relative}: {error}"))
 }
 
+fn read_json(relative: &str) -> serde_json::Value {
+    serde_json::from_str(&read(relative)).unwrap_or_else(|error| panic!("{relative}: {error}"))
+}
+
 fn table_kinds() -> Vec<String> {
     contrib::ir::Kind::spellings().map(String::from).collect()
 }
@@ -44,9 +48,7 @@ fn tree_sitter_grammar_js_lists_the_kinds() {
 /// each word.
 #[test]
 fn tree_sitter_generated_parser_lists_the_kinds() {
-    let grammar: serde_json::Value =
-        serde_json::from_str(&read("editors/tree-sitter-contrib/src/grammar.json"))
-            .expect("grammar.json is JSON");
+    let grammar = read_json("editors/tree-sitter-contrib/src/grammar.json");
     let members = grammar["rules"]["kind"]["members"]
         .as_array()
         .expect("grammar.json has a `kind` choice");
@@ -67,9 +69,7 @@ fn tree_sitter_generated_parser_lists_the_kinds() {
 /// The contributor header's alternation, `(?:system-message|…|fact)`.
 #[test]
 fn vscode_grammar_lists_the_kinds() {
-    let grammar: serde_json::Value =
-        serde_json::from_str(&read("editors/vscode/syntaxes/contrib.tmLanguage.json"))
-            .expect("the TextMate grammar is JSON");
+    let grammar = read_json("editors/vscode/syntaxes/contrib.tmLanguage.json");
     let pattern = grammar["repository"]["contributor-header"]["match"]
         .as_str()
         .expect("a `contributor-header` pattern");
