@@ -2,9 +2,10 @@
 
 use std::collections::HashMap;
 
-use super::values::{is_kebab, no_value, to_kebab};
+use super::values::no_value;
 use super::Lowerer;
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
+use crate::ir::names::{is_kebab, to_kebab};
 use crate::ir::{Kind, Owner, Plugin, PluginName, Requirement};
 use crate::limits::MAX_CONTRIBUTORS;
 use crate::rules::{

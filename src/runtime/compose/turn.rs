@@ -126,7 +126,9 @@ impl<'a, G: Gate> Conversation<'a, G> {
                     self.conditional(entry, &input, at, &mut record)
                 }
                 Kind::Text => self.message_text(entry, at, &mut record),
-                _ => Ok((None, String::new())),
+                // Loaded and run when the conversation starts; facts are
+                // told by their own pass.
+                Kind::EagerLoad | Kind::EagerRun | Kind::Fact => Ok((None, String::new())),
             };
             match note {
                 Ok((Some(note), why)) => {
