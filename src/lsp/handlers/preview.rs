@@ -93,10 +93,9 @@ fn told(snapshot: &Snapshot, params: &PreviewParams) -> Result<Told, String> {
         None => Session::from_toml(EXAMPLE_SESSION)?,
     };
     let profiles = Profiles::builtin();
-    let name = params.profile.as_deref().unwrap_or("anthropic");
     let profile = profiles
-        .get(name)
-        .ok_or_else(|| format!("there is no cache profile `{name}`"))?;
+        .named(params.profile.as_deref())
+        .map_err(|unknown| unknown.to_string())?;
     Ok(Told::compose(
         &bundle,
         session,

@@ -46,7 +46,10 @@
 mod awaiting;
 mod kept_budget;
 mod opening;
+mod restore;
+mod system;
 mod turn;
+mod versions;
 pub(super) mod withdrawal;
 
 pub(super) use opening::call_text;
@@ -54,21 +57,20 @@ pub(super) use opening::call_text;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 
+use self::versions::{newest, version_changes};
 use super::facts::{self, Memory, Merged, Section};
 use super::gate::Gate;
-use super::log::{KeptVersion, LogWriter, Restored, ResumeError, Seen};
-use super::options::{ModelChange, Options, PersonPart};
+use super::log::{LogWriter, Restored, ResumeError, Seen};
+use super::options::{ModelChange, Options};
 use super::profiles::{Boundary, Breakpoint, Placed, Profile};
 use super::reader::Reader;
 use super::record::{
-    Contribution, KeptSkill, Named, OpeningItem, OpeningKind, PluginVersion, Refusal, SystemPrompt,
-    TurnRecord, VersionRecord, Withdrawal,
+    Named, OpeningItem, OpeningKind, Refusal, SystemPrompt, TurnRecord, Withdrawal,
 };
-use super::render::{render, Values};
 use super::session::Session;
 use super::time::Timestamp;
-use crate::bundle::{Bundle, BundledActivation, BundledCall, BundledContributor};
-use crate::ir::{Delivery, Kind, Placement, Reach};
+use crate::bundle::{Bundle, BundledCall, BundledContributor};
+use crate::ir::{Kind, Placement, Reach};
 use crate::tokenizer::TokenizerKind;
 
 /// The tokenizer request sizes are estimated with, for cache breakpoints,
@@ -472,23 +474,6 @@ impl<'a, G: Gate> Conversation<'a, G> {
         self.index_sections();
     }
 
-    /// The contributors of the versions kept, less those of a plugin whose
-    /// `requires` the session does not meet: each such plugin is refused
-    /// whole, and the refusal says which skill and version it needs.
-    fn runnable_entries(&mut self) -> Vec<Entry<'a>> {
-        let mut runnable = Vec::new();
-        for bundle in self.kept.clone() {
-            match unmet_requirement(bundle, &self.session) {
-                Some(reason) => self.pending.refusals.push(Refusal {
-                    contributor: bundle.id(),
-                    reason,
-                }),
-                None => runnable.push(bundle),
-            }
-        }
-        entries(&runnable)
-    }
-
     /// Writes the composition as it stands, once the opening is known.
     pub(super) fn log_composition(&mut self, why: &str, at: Timestamp) {
         let kept = self.kept_versions();
@@ -503,17 +488,6 @@ impl<'a, G: Gate> Conversation<'a, G> {
                 &self.opening,
             );
         }
-    }
-
-    fn kept_versions(&self) -> Vec<KeptVersion> {
-        self.kept
-            .iter()
-            .map(|bundle| KeptVersion {
-                plugin: bundle.plugin.clone(),
-                version: bundle.version.clone(),
-                digest: bundle.digest.clone().unwrap_or_default(),
-            })
-            .collect()
     }
 
     /// Composes and opens a new conversation.
@@ -552,397 +526,10 @@ impl<'a, G: Gate> Conversation<'a, G> {
         self.merged = merged;
     }
 
-    /// Composes the kept system prompt from the session as it is at `at`.
-    fn compose(&mut self, at: Timestamp) {
-        self.compositions += 1;
-        let values = Values::at(&self.session, at);
-        let has_person = self.session.person.is_some();
-        let mut agent = String::new();
-        let mut person = String::new();
-        let mut contributions = Vec::new();
-        let mut person_contributions = Vec::new();
-        let push = |part: &mut String, list: &mut Vec<Contribution>, contribution: Contribution| {
-            part.push_str(&contribution.text);
-            part.push_str("\n\n");
-            list.push(contribution);
-        };
-        for entry in &self.entries {
-            let contributor = entry.contributor;
-            // Reach is decided here for what is kept: `with-person` text is
-            // left out of conversations composed with no person in them.
-            if contributor.reach != Reach::EveryTurn && !has_person {
-                continue;
-            }
-            let text = match (&contributor.activation, contributor.delivery) {
-                (None, Delivery::SystemPrompt) => {
-                    match render(entry.bundle, contributor, &values) {
-                        Ok(rendered) => {
-                            self.pending.withheld(entry, rendered.withheld);
-                            rendered.text
-                        }
-                        Err(reason) => {
-                            self.pending.refusals.push(entry.refuse(reason));
-                            continue;
-                        }
-                    }
-                }
-                (Some(BundledActivation::Request { description }), _)
-                    if contributor.placement.is_system_prompt() =>
-                {
-                    crate::ir::on_request_listing(
-                        &entry.name(),
-                        description,
-                        contributor.framing.as_deref(),
-                    )
-                }
-                _ => continue,
-            };
-            let (part, list) = if contributor.placement == Placement::Person {
-                (&mut person, &mut person_contributions)
-            } else {
-                (&mut agent, &mut contributions)
-            };
-            push(
-                part,
-                list,
-                Contribution {
-                    contributor: entry.name(),
-                    placement: contributor.placement,
-                    text,
-                },
-            );
-        }
-        let mut skills = Vec::new();
-        for (slug, skill) in &self.session.skills {
-            let Some(body) = &skill.body else { continue };
-            let name = skill.display_name(slug).to_string();
-            push(
-                &mut agent,
-                &mut contributions,
-                Contribution {
-                    contributor: format!("skill:{slug}@{}", skill.version),
-                    placement: Placement::Agent,
-                    text: format!("## {name}\n{body}"),
-                },
-            );
-            skills.push(KeptSkill {
-                skill: slug.clone(),
-                name,
-                version: skill.version.clone(),
-            });
-        }
-        contributions.extend(person_contributions);
-        self.set_system(agent, &person, contributions, skills);
-    }
-
-    /// The kept system prompt from its parts: the agent part, then the
-    /// person part, which goes in the system field or, when the host keeps
-    /// person values out of it, first in the opening.
-    pub(super) fn set_system(
-        &mut self,
-        agent: String,
-        person: &str,
-        contributions: Vec<Contribution>,
-        skills: Vec<KeptSkill>,
-    ) {
-        let text = match self.options.person_part {
-            PersonPart::SystemPrompt => agent.clone() + person,
-            PersonPart::Opening => agent.clone(),
-        };
-        self.opening
-            .retain(|item| item.kind != OpeningKind::PersonPart);
-        if self.options.person_part == PersonPart::Opening && !person.is_empty() {
-            let person = person.trim_end().to_string();
-            self.opening.insert(
-                0,
-                OpeningItem {
-                    contributor: "person part".to_string(),
-                    kind: OpeningKind::PersonPart,
-                    tokens: count(&person),
-                    text: person,
-                    label: Some("the person's part, kept out of the system field".into()),
-                    call: None,
-                },
-            );
-        }
-        self.system = SystemPrompt {
-            agent_end: agent.len(),
-            text,
-            contributions,
-            skills,
-        };
-    }
-
     /// Whether a model change from the last turn rewrites the kept part.
     pub(super) fn recomposes_on_model_change(&self) -> bool {
         self.options.model_change == ModelChange::Recompose
     }
-
-    /// The version records for a turn: each plugin the conversation runs on
-    /// or has installed, with what `changed` at this turn or what waits.
-    pub(super) fn version_records(&self, changed: &[VersionRecord]) -> Vec<VersionRecord> {
-        let mut plugins: BTreeSet<&str> = self.kept.iter().map(|b| b.plugin.as_str()).collect();
-        plugins.extend(self.installed.iter().map(|b| b.plugin.as_str()));
-        plugins.extend(changed.iter().map(|record| record.plugin.as_str()));
-        plugins
-            .into_iter()
-            .map(|plugin| {
-                let running = self.kept.iter().find(|b| b.plugin == plugin).map(|b| version(b));
-                let installed = self
-                    .installed
-                    .iter()
-                    .find(|b| b.plugin == plugin)
-                    .map(|b| version(b))
-                    .filter(|installed| Some(installed) != running.as_ref());
-                let change = changed
-                    .iter()
-                    .find(|record| record.plugin == plugin)
-                    .and_then(|record| record.change.clone())
-                    .or_else(|| {
-                        installed.as_ref().map(|installed| match &running {
-                            Some(_) => format!(
-                                "{} is installed; it reaches this conversation at its next compaction",
-                                installed.version
-                            ),
-                            None => format!(
-                                "{} was installed after this conversation was composed; it reaches it at its next compaction",
-                                installed.version
-                            ),
-                        })
-                    })
-                    .or_else(|| {
-                        (running.is_some() && !self.installed.iter().any(|b| b.plugin == plugin))
-                            .then(|| "uninstalled; it leaves this conversation at its next compaction".to_string())
-                    });
-                VersionRecord {
-                    plugin: plugin.to_string(),
-                    running,
-                    installed,
-                    change,
-                }
-            })
-            .collect()
-    }
-
-    /// Restores a conversation from its log.
-    fn restore(&mut self, restored: Restored) {
-        if let Some(log) = &mut self.log {
-            log.continue_after(&restored);
-        }
-        let kept = restored.compose.as_ref().map(|compose| {
-            compose
-                .kept
-                .iter()
-                .map(|kept| {
-                    self.installed
-                        .iter()
-                        .copied()
-                        .find(|b| {
-                            b.plugin == kept.plugin
-                                && b.version == kept.version
-                                && b.digest.as_deref() == Some(kept.digest.as_str())
-                        })
-                        .ok_or_else(|| format!("{}@{}", kept.plugin, kept.version))
-                })
-                .collect::<Result<Vec<&'a Bundle>, String>>()
-        });
-        let started_at = self.session.started_at_local();
-        match (restored.compose, kept) {
-            (Some(compose), Some(Ok(kept))) => {
-                self.kept = kept;
-                self.entries = self.runnable_entries();
-                self.index_sections();
-                self.system = compose.system_prompt;
-                self.preloaded = compose.preloaded;
-                self.opening = compose.opening;
-                self.compositions = compose.compositions;
-            }
-            (Some(compose), Some(Err(_))) => {
-                // What it was composed from is gone or changed: each such
-                // version is withdrawn on the record of the first turn
-                // after the resume, with what became of it, and the kept
-                // prompt is composed from what is installed, keeping the
-                // opening's runs (they are snapshots, credited to the
-                // versions that made them).
-                let left = self.left_while_closed(&compose.kept);
-                self.compositions = compose.compositions;
-                self.opening = compose.opening;
-                self.kept = compose
-                    .kept
-                    .iter()
-                    .filter_map(|kept| {
-                        self.installed
-                            .iter()
-                            .copied()
-                            .find(|b| b.plugin == kept.plugin && b.version == kept.version)
-                    })
-                    .collect();
-                let named: Vec<String> = left
-                    .iter()
-                    .map(|withdrawal| format!("`{}`", withdrawal.plugin))
-                    .collect();
-                let why = format!(
-                    "the conversation was resumed and {} it was composed with {} no longer installed as it was",
-                    named.join(", "),
-                    if named.len() == 1 { "is" } else { "are" }
-                );
-                // Recorded, not withdrawn again: the composition below
-                // already leaves them out.
-                self.pending.withdrawn.extend(left);
-                self.recompose(started_at, &why);
-                self.refresh_opening(started_at);
-                self.log_composition(&why, started_at);
-            }
-            _ => self.begin(),
-        }
-        if let Some(turn) = restored.turn {
-            self.turns = turn.number;
-            self.last_at = turn.at;
-            self.applied = turn.applied;
-            self.restate = turn.restate;
-            self.history = turn.history;
-            self.seen = turn.seen;
-            self.awaiting = self
-                .entries
-                .iter()
-                .filter(|entry| turn.awaiting.contains(&entry.name()))
-                .filter_map(|entry| entry.contributor.call.as_ref().map(|call| (*entry, call)))
-                .collect();
-        }
-        self.memory = restored.memory;
-        self.place();
-    }
-}
-
-impl<'a, G: Gate> Conversation<'a, G> {
-    /// The versions a resumed conversation was composed with that are not
-    /// installed now as they were, each with what became of it.
-    fn left_while_closed(&self, kept: &[KeptVersion]) -> Vec<Withdrawal> {
-        kept.iter()
-            .filter_map(|kept| {
-                let reason = match self
-                    .installed
-                    .iter()
-                    .find(|b| b.plugin == kept.plugin && b.version == kept.version)
-                {
-                    Some(b) if b.digest.as_deref() == Some(kept.digest.as_str()) => return None,
-                    Some(b) => format!(
-                        "its content changed while the conversation was closed: composed with {}, installed now as {}",
-                        kept.digest,
-                        b.digest.as_deref().unwrap_or("a bundle without a digest")
-                    ),
-                    None => match self.installed.iter().find(|b| b.plugin == kept.plugin) {
-                        Some(now) => format!(
-                            "replaced by {} while the conversation was closed",
-                            now.version
-                        ),
-                        None => "uninstalled while the conversation was closed".to_string(),
-                    },
-                };
-                Some(Withdrawal {
-                    plugin: format!("{}@{}", kept.plugin, kept.version),
-                    reason,
-                })
-            })
-            .collect()
-    }
-}
-
-/// The newest version of each plugin among `bundles`.
-fn newest(bundles: &[Bundle]) -> Vec<&Bundle> {
-    let mut newest: BTreeMap<&str, &Bundle> = BTreeMap::new();
-    for bundle in bundles {
-        match newest.get(bundle.plugin.as_str()) {
-            Some(other) if other.version >= bundle.version => {}
-            _ => {
-                newest.insert(&bundle.plugin, bundle);
-            }
-        }
-    }
-    newest.into_values().collect()
-}
-
-/// The contributors of `bundles`, in composition order.
-/// Why `bundle` cannot run in `session`: a skill it requires is missing,
-/// or at a version its requirement does not match.
-fn unmet_requirement(bundle: &Bundle, session: &Session) -> Option<String> {
-    bundle.requires.iter().find_map(|(skill, requirement)| {
-        let refused = |why: String| {
-            Some(format!(
-                "it requires skill `{skill}` {requirement}, and {why}: none of its contributors is composed"
-            ))
-        };
-        let Ok(wanted) = semver::VersionReq::parse(requirement) else {
-            return refused(format!("`{requirement}` is not a version requirement"));
-        };
-        match session.skills.get(skill) {
-            None => refused(format!("the session has no skill `{skill}`")),
-            Some(found) if !wanted.matches(&found.version) => {
-                refused(format!("the session has {}", found.version))
-            }
-            Some(_) => None,
-        }
-    })
-}
-
-fn entries<'a>(bundles: &[&'a Bundle]) -> Vec<Entry<'a>> {
-    let mut entries: Vec<Entry<'a>> = bundles
-        .iter()
-        .flat_map(|bundle| {
-            bundle.contributors.iter().map(move |contributor| Entry {
-                bundle,
-                contributor,
-            })
-        })
-        .collect();
-    entries.sort_by(|a, b| {
-        let key = |entry: &Entry<'a>| {
-            (
-                entry.contributor.placement,
-                entry.contributor.priority,
-                &entry.bundle.plugin,
-                &entry.bundle.version,
-                &entry.contributor.id,
-            )
-        };
-        key(a).cmp(&key(b))
-    });
-    entries
-}
-
-fn version(bundle: &Bundle) -> PluginVersion {
-    PluginVersion {
-        version: bundle.version.clone(),
-        digest: bundle.digest.clone().unwrap_or_default(),
-    }
-}
-
-/// What a recomposition changed, plugin by plugin.
-fn version_changes(before: &[&Bundle], after: &[&Bundle], why: &str) -> Vec<VersionRecord> {
-    let mut plugins: BTreeSet<&str> = before.iter().map(|b| b.plugin.as_str()).collect();
-    plugins.extend(after.iter().map(|b| b.plugin.as_str()));
-    plugins
-        .into_iter()
-        .filter_map(|plugin| {
-            let old = before.iter().find(|b| b.plugin == plugin);
-            let new = after.iter().find(|b| b.plugin == plugin);
-            let change = match (old, new) {
-                (Some(old), Some(new)) if old.digest == new.digest => return None,
-                (Some(old), Some(new)) => {
-                    format!("from {} to {}: {why}", old.version, new.version)
-                }
-                (None, Some(new)) => format!("{} joined: {why}", new.version),
-                (Some(old), None) => format!("{} left: {why}", old.version),
-                (None, None) => return None,
-            };
-            Some(VersionRecord {
-                plugin: plugin.to_string(),
-                running: new.map(|b| version(b)),
-                installed: None,
-                change: Some(change),
-            })
-        })
-        .collect()
 }
 
 pub(super) fn count(text: &str) -> u64 {
