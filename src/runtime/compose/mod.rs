@@ -49,6 +49,7 @@ mod opening;
 mod restore;
 mod system;
 mod turn;
+mod turn_record;
 mod versions;
 pub(super) mod withdrawal;
 
