@@ -47,6 +47,7 @@ mod awaiting;
 mod kept_budget;
 mod opening;
 mod restore;
+mod state;
 mod system;
 mod turn;
 mod turn_record;
@@ -55,22 +56,20 @@ pub(super) mod withdrawal;
 
 pub(super) use opening::call_text;
 
-use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 
+use self::state::{Held, Progress, Told};
 use self::versions::{newest, version_changes};
-use super::facts::{self, Memory, Merged, Section};
+use super::facts::{self, Merged, Section};
 use super::gate::Gate;
 use super::log::{LogWriter, Restored, ResumeError, Seen};
 use super::options::{ModelChange, Options};
 use super::profiles::{Boundary, Breakpoint, Placed, Profile};
 use super::reader::Reader;
-use super::record::{
-    Named, OpeningItem, OpeningKind, Refusal, SystemPrompt, TurnRecord, Withdrawal,
-};
+use super::record::{Named, OpeningItem, OpeningKind, Refusal, SystemPrompt, TurnRecord};
 use super::session::Session;
 use super::time::Timestamp;
-use crate::bundle::{Bundle, BundledCall, BundledContributor};
+use crate::bundle::{Bundle, BundledContributor};
 use crate::ir::{Kind, Placement, Reach};
 use crate::tokenizer::TokenizerKind;
 
@@ -98,40 +97,21 @@ pub struct Conversation<'a, G: Gate> {
     pub(super) system: SystemPrompt,
     pub(super) preloaded: Vec<OpeningItem>,
     pub(super) opening: Vec<OpeningItem>,
-    /// Conditional texts told in this conversation since it last compacted.
-    pub(super) applied: BTreeSet<String>,
-    /// Conditional texts to tell again after a compaction.
-    pub(super) restate: BTreeSet<String>,
     pub(super) placed: Placed,
-    pub(super) compositions: u32,
-    pub(super) turns: u32,
-    /// Requests made in the current turn.
-    pub(super) requests: u32,
-    pub(super) last_at: Timestamp,
-    /// The session as the last turn began: what system messages' conditions
-    /// compare with.
-    pub(super) seen: Seen,
+    /// How far the conversation has come.
+    pub(super) progress: Progress,
+    /// What the model has been told since the last compaction.
+    pub(super) told: Told,
     /// The fact sections, in Crucible's order, and facts merged into others.
     pub(super) sections: Vec<Section>,
     pub(super) merged: Vec<Merged>,
-    /// What the model holds of each section, by heading.
-    pub(super) memory: BTreeMap<String, Memory>,
-    /// Tokens each contributor's stored notes hold in the history since the
-    /// last compaction, and the turn the first was told.
-    pub(super) history: BTreeMap<String, (u64, u32)>,
     /// Who the current turn reaches.
     pub(super) audience: Audience,
-    /// A mode change made while a turn ran, for the next turn.
-    pub(super) held_mode: Option<String>,
-    /// Messages sent during a turn that wait for turns of their own.
-    pub(super) waiting: u32,
+    /// What waits for a later turn.
+    pub(super) held: Held<'a>,
     /// Runs, refusals and version changes not yet reported in a record.
     pub(super) pending: TurnRecord,
     pub(super) log: Option<LogWriter<'a>>,
-    /// Eager runs waiting for a person's approval (see `awaiting`).
-    pub(super) awaiting: Vec<(Entry<'a>, &'a BundledCall)>,
-    /// Plugin versions withdrawn since the last turn (see `withdrawal`).
-    pub(super) withdrawals: Vec<Withdrawal>,
     /// What the kept prefix may take (see `kept_budget`).
     kept_limit: Option<kept_budget::KeptLimit>,
     /// The host's reader of what eager loads read, when it gave one.
@@ -297,32 +277,22 @@ impl<'a, G: Gate> Conversation<'a, G> {
             profile: start.profile,
             options: start.options,
             gate: start.gate,
-            seen: Seen::of(&start.session),
+            told: Told::new(Seen::of(&start.session)),
             session: start.session,
             system: SystemPrompt::default(),
             preloaded: Vec::new(),
             opening: Vec::new(),
-            applied: BTreeSet::new(),
-            restate: BTreeSet::new(),
             placed: Placed::default(),
-            compositions: 0,
-            turns: 0,
-            requests: 0,
-            last_at: started_at,
+            progress: Progress::new(started_at),
             sections: Vec::new(),
             merged: Vec::new(),
-            memory: BTreeMap::new(),
-            history: BTreeMap::new(),
             audience: Audience {
                 person_present: true,
                 replying: true,
             },
-            held_mode: None,
-            waiting: 0,
+            held: Held::default(),
             pending: TurnRecord::default(),
             log: start.log.map(LogWriter::new),
-            awaiting: Vec::new(),
-            withdrawals: Vec::new(),
             kept_limit: None,
             reader: start.reader,
         }
@@ -359,7 +329,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
 
     /// How often the system prompt was composed again after the start.
     pub fn recompositions(&self) -> u32 {
-        self.compositions.saturating_sub(1)
+        self.progress.compositions.saturating_sub(1)
     }
 
     /// The cache profile the conversation places breakpoints under.
@@ -378,7 +348,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
 
     /// Turns taken so far.
     pub fn turns(&self) -> u32 {
-        self.turns
+        self.progress.turns
     }
 
     pub fn gate(&self) -> &G {
@@ -467,7 +437,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
     /// the system prompt from them, and records what changed.
     pub(super) fn recompose_from(&mut self, bundles: Vec<&'a Bundle>, at: Timestamp, why: &str) {
         let before: Vec<&'a Bundle> = std::mem::replace(&mut self.kept, bundles);
-        if self.compositions > 0 {
+        if self.progress.compositions > 0 {
             self.pending.versions = version_changes(&before, &self.kept, why);
         }
         self.entries = self.runnable_entries();
@@ -482,7 +452,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
             log.compose(
                 why,
                 at,
-                self.compositions,
+                self.progress.compositions,
                 kept,
                 &self.system,
                 &self.preloaded,

@@ -40,7 +40,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
                 self.system = compose.system_prompt;
                 self.preloaded = compose.preloaded;
                 self.opening = compose.opening;
-                self.compositions = compose.compositions;
+                self.progress.compositions = compose.compositions;
             }
             (Some(compose), Some(Err(_))) => {
                 // What it was composed from is gone or changed: each such
@@ -50,7 +50,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
                 // opening's runs (they are snapshots, credited to the
                 // versions that made them).
                 let left = self.left_while_closed(&compose.kept);
-                self.compositions = compose.compositions;
+                self.progress.compositions = compose.compositions;
                 self.opening = compose.opening;
                 self.kept = compose
                     .kept
@@ -81,20 +81,20 @@ impl<'a, G: Gate> Conversation<'a, G> {
             _ => self.begin(),
         }
         if let Some(turn) = restored.turn {
-            self.turns = turn.number;
-            self.last_at = turn.at;
-            self.applied = turn.applied;
-            self.restate = turn.restate;
-            self.history = turn.history;
-            self.seen = turn.seen;
-            self.awaiting = self
+            self.progress.turns = turn.number;
+            self.progress.last_at = turn.at;
+            self.told.applied = turn.applied;
+            self.told.restate = turn.restate;
+            self.told.history = turn.history;
+            self.told.seen = turn.seen;
+            self.held.awaiting = self
                 .entries
                 .iter()
                 .filter(|entry| turn.awaiting.contains(&entry.name()))
                 .filter_map(|entry| entry.contributor.call.as_ref().map(|call| (*entry, call)))
                 .collect();
         }
-        self.memory = restored.memory;
+        self.told.memory = restored.memory;
         self.place();
     }
 

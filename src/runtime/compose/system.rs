@@ -16,7 +16,7 @@ use crate::runtime::time::Timestamp;
 impl<G: Gate> Conversation<'_, G> {
     /// Composes the kept system prompt from the session as it is at `at`.
     pub(super) fn compose(&mut self, at: Timestamp) {
-        self.compositions += 1;
+        self.progress.compositions += 1;
         let values = Values::at(&self.session, at);
         let has_person = self.session.person.is_some();
         let mut agent = String::new();

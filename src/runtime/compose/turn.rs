@@ -42,19 +42,19 @@ impl<'a, G: Gate> Conversation<'a, G> {
     /// its record. Call [`Conversation::request`] before each request the
     /// turn then makes.
     pub fn turn(&mut self, input: TurnInput) -> Turn {
-        self.turns += 1;
-        self.requests = 0;
-        self.waiting = self.waiting.saturating_sub(1);
+        self.progress.turns += 1;
+        self.progress.requests = 0;
+        self.held.waiting = self.held.waiting.saturating_sub(1);
         let at = self.session.local(input.at);
         let mut record = std::mem::take(&mut self.pending);
-        if let Some(mode) = self.held_mode.take() {
+        if let Some(mode) = self.held.mode.take() {
             record.held.push(format!(
                 "the mode changed to `{mode}` while the last turn ran, and is told now"
             ));
             self.session.permissions.mode = Some(mode);
         }
         let model_from = self.apply(&input.changes());
-        let withdrawn = std::mem::take(&mut self.withdrawals);
+        let withdrawn = std::mem::take(&mut self.held.withdrawals);
         let edits = if input.compaction {
             Some("the conversation was compacted".to_string())
         } else {
@@ -91,9 +91,9 @@ impl<'a, G: Gate> Conversation<'a, G> {
             // Compaction removes every fact section and every stored note
             // with the turns it summarises: facts are told again in full,
             // and conditional texts that applied are told again.
-            self.memory.clear();
-            self.history.clear();
-            self.restate = std::mem::take(&mut self.applied);
+            self.told.memory.clear();
+            self.told.history.clear();
+            self.told.restate = std::mem::take(&mut self.told.applied);
         }
         self.audience = Audience {
             person_present: input.person_present && self.session.person.is_some(),
@@ -183,11 +183,11 @@ impl<'a, G: Gate> Conversation<'a, G> {
         record.contributors = self.contributor_records(&notes, &outcomes, &record.refusals);
         record.skills = self.skill_records(pick.as_ref());
         record.versions = self.version_records(&record.versions);
-        self.last_at = at;
-        self.seen = Seen::of(&self.session);
+        self.progress.last_at = at;
+        self.told.seen = Seen::of(&self.session);
         self.log_turn(at, input.compaction);
         Turn {
-            number: self.turns,
+            number: self.progress.turns,
             at,
             recomposed,
             notes,
@@ -226,8 +226,9 @@ impl<'a, G: Gate> Conversation<'a, G> {
 
     /// Counts a stored note into its contributor's share of the history.
     pub(in crate::runtime) fn remember(&mut self, contributor: &str, text: &str) {
-        let turn = self.turns;
+        let turn = self.progress.turns;
         let entry = self
+            .told
             .history
             .entry(contributor.to_string())
             .or_insert((0, turn));
@@ -244,8 +245,8 @@ impl<'a, G: Gate> Conversation<'a, G> {
             return Ok((None, "it has no condition".to_string()));
         };
         let mut values = Values::at(&self.session, at);
-        let last = self.last_at.at_offset(at.offset_minutes);
-        let seen = &self.seen;
+        let last = self.progress.last_at.at_offset(at.offset_minutes);
+        let seen = &self.told.seen;
         let why = match condition.kind {
             ConditionKind::Idle => {
                 let idle = at.seconds_since(last);
@@ -415,12 +416,12 @@ impl<'a, G: Gate> Conversation<'a, G> {
             return Ok((None, String::new()));
         };
         let name = entry.name();
-        let (include, why) = if self.restate.remove(&name) {
+        let (include, why) = if self.told.restate.remove(&name) {
             (
                 true,
                 "it applied before the compaction, so it is told again".to_string(),
             )
-        } else if self.applied.contains(&name) {
+        } else if self.told.applied.contains(&name) {
             (false, "already told in this conversation".to_string())
         } else {
             match activation_holds(activation, &name, input) {
@@ -437,7 +438,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
             return Ok((None, why));
         }
         let text = self.rendered(entry, at, record)?;
-        self.applied.insert(name);
+        self.told.applied.insert(name);
         Ok((
             Some(note(entry, text, true, Position::BeforePrompt)),
             format!("told before this turn's prompt: {why}"),

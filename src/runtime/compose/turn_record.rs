@@ -97,7 +97,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
             .filter(|note| note.persisted)
             .map(|note| count(&note.text))
             .sum();
-        if let Some((stored, since)) = self.history.get(name) {
+        if let Some((stored, since)) = self.told.history.get(name) {
             let earlier = stored.saturating_sub(stored_now);
             if earlier > 0 {
                 tokens += earlier;
@@ -195,14 +195,15 @@ impl<'a, G: Gate> Conversation<'a, G> {
             return;
         }
         let entry = crate::runtime::log::TurnEntry {
-            number: self.turns,
+            number: self.progress.turns,
             at,
             compaction,
-            applied: self.applied.clone(),
-            restate: self.restate.clone(),
-            history: self.history.clone(),
-            seen: self.seen.clone(),
+            applied: self.told.applied.clone(),
+            restate: self.told.restate.clone(),
+            history: self.told.history.clone(),
+            seen: self.told.seen.clone(),
             awaiting: self
+                .held
                 .awaiting
                 .iter()
                 .map(|(entry, _)| entry.name())
