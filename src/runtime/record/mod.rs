@@ -2,7 +2,7 @@
 //! request, and what each records: the types [`super::Conversation`] takes
 //! and hands back, all serialisable, so a host can store them and anyone
 //! can explain a turn afterwards. What the host tells it is in
-//! [`input`].
+//! `record/input.rs`.
 
 mod input;
 
