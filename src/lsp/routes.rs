@@ -19,7 +19,6 @@ use lsp_types::request::{
     GotoDefinition, HoverRequest, InlayHintRequest, Request, SemanticTokensFullDeltaRequest,
     SemanticTokensFullRequest,
 };
-use lsp_types::CompletionResponse;
 use serde::de::{DeserializeOwned, IgnoredAny};
 use serde_json::Value;
 
@@ -39,19 +38,8 @@ type NotificationRoute = Box<dyn Fn(&mut World, Value) -> Result<(), String>>;
 /// Every method the server answers while running, and its handler.
 pub fn table() -> Router {
     Router::default()
-        .on::<HoverRequest>(|world, params| {
-            // hover.rs keeps the handler of a snapshot; this is its route.
-            let at = params.text_document_position_params;
-            let snapshot = world.state.snapshot(&at.text_document.uri)?;
-            hover::hover(&snapshot, at.position)
-        })
-        .on::<Completion>(|world, params| {
-            // completion.rs keeps the handler of a snapshot; this is its route.
-            let at = params.text_document_position;
-            let snapshot = world.state.snapshot(&at.text_document.uri)?;
-            let items = completion::completion(&snapshot, at.position, world.client.snippets);
-            Some(CompletionResponse::Array(items))
-        })
+        .on::<HoverRequest>(hover::request)
+        .on::<Completion>(completion::request)
         .on::<CodeActionRequest>(code_action::request)
         .on::<DocumentSymbolRequest>(symbols::request)
         .on::<GotoDefinition>(definition::request)

@@ -18,8 +18,8 @@
 use std::fmt::Write as _;
 
 use lsp_types::{
-    CompletionItem, CompletionItemKind, CompletionTextEdit, Documentation, InsertTextFormat,
-    MarkupContent, MarkupKind, Position, TextEdit,
+    CompletionItem, CompletionItemKind, CompletionParams, CompletionResponse, CompletionTextEdit,
+    Documentation, InsertTextFormat, MarkupContent, MarkupKind, Position, TextEdit,
 };
 
 use crate::check::Measure;
@@ -34,7 +34,16 @@ use crate::lsp::context::{line_bounds, Cursor};
 use crate::lsp::convert;
 use crate::lsp::handlers::hover::{goes_to, is_variable_byte};
 use crate::lsp::state::{self, Snapshot};
+use crate::lsp::world::World;
 use crate::source::{SourceFile, Span};
+
+/// The route's handler: what may be written at the cursor.
+pub fn request(world: &mut World, params: CompletionParams) -> Option<CompletionResponse> {
+    let at = params.text_document_position;
+    let snapshot = world.state.snapshot(&at.text_document.uri)?;
+    let items = completion(&snapshot, at.position, world.client.snippets);
+    Some(CompletionResponse::Array(items))
+}
 
 /// The items at `position`. `snippets` is whether the client expands
 /// snippets; without them, items insert plain words.

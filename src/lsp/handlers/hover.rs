@@ -24,7 +24,7 @@
 
 use std::fmt::Write as _;
 
-use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind, Position};
+use lsp_types::{Hover, HoverContents, HoverParams, MarkupContent, MarkupKind, Position};
 
 use crate::check::Measure;
 use crate::config::{Config, Effect, Tool};
@@ -35,7 +35,15 @@ use crate::ir::{self, Contributor, Kind, Owner, Placement, Plugin, Priority, Rea
 use crate::lsp::context::Cursor;
 use crate::lsp::convert;
 use crate::lsp::state::Snapshot;
+use crate::lsp::world::World;
 use crate::source::Span;
+
+/// The route's handler: what is under the cursor.
+pub fn request(world: &mut World, params: HoverParams) -> Option<Hover> {
+    let at = params.text_document_position_params;
+    let snapshot = world.state.snapshot(&at.text_document.uri)?;
+    hover(&snapshot, at.position)
+}
 
 pub fn hover(snapshot: &Snapshot<'_>, position: Position) -> Option<Hover> {
     let offset = convert::offset(snapshot.source, position);
