@@ -30,6 +30,8 @@ use std::path::{Path, PathBuf};
 use super::catalog::{Lock, LockEntry};
 use super::Permissions;
 
+pub mod referrer;
+
 /// What names a catalog in a registry.
 pub const SCHEME: &str = "oci://";
 
@@ -169,6 +171,10 @@ pub enum EventKind {
     Publish,
     Yank,
     Restore,
+    /// A signature of a published version, stored as a referrer of its
+    /// manifest ([`referrer`]); the event is what makes it impossible to
+    /// lose when signers race.
+    Sign,
 }
 
 impl EventKind {
@@ -177,12 +183,18 @@ impl EventKind {
             EventKind::Publish => "publish",
             EventKind::Yank => "yank",
             EventKind::Restore => "restore",
+            EventKind::Sign => "sign",
         }
     }
 
     fn parse(text: &str) -> Option<EventKind> {
-        [EventKind::Publish, EventKind::Yank, EventKind::Restore]
-            .into_iter()
+        [
+            EventKind::Publish,
+            EventKind::Yank,
+            EventKind::Restore,
+            EventKind::Sign,
+        ]
+        .into_iter()
             .find(|kind| kind.as_str() == text)
     }
 }
@@ -195,7 +207,8 @@ pub struct Event {
     pub plugin: String,
     pub version: semver::Version,
     /// For a publish: the bundle's digest, its manifest's digest and what
-    /// it asks for.
+    /// it asks for. For a signature: the bundle digest it signs and the
+    /// digest of the signature's manifest.
     pub bundle_digest: Option<String>,
     pub manifest: Option<String>,
     pub permissions: Option<Permissions>,
@@ -231,7 +244,7 @@ impl Event {
                 .ok_or_else(|| format!("it has no `{key}` annotation"))
         };
         let kind = EventKind::parse(get(annotation::EVENT)?)
-            .ok_or_else(|| "its event is none of publish, yank, restore".to_string())?;
+            .ok_or_else(|| "its event is none of publish, yank, restore, sign".to_string())?;
         let sequence = get(annotation::SEQUENCE)?
             .parse()
             .map_err(|_| "its sequence is not a number".to_string())?;
@@ -245,12 +258,12 @@ impl Event {
             EventKind::Publish => {
                 let permissions = serde_json::from_str(get(annotation::PERMISSIONS)?)
                     .map_err(|_| "its permissions are malformed".to_string())?;
-                let digest = get(annotation::BUNDLE_DIGEST)?.clone();
-                let manifest = get(annotation::MANIFEST)?.clone();
-                if !is_digest(&digest) || !is_digest(&manifest) {
-                    return Err("its digests are not `sha256:` and 64 hex digits".to_string());
-                }
+                let (digest, manifest) = digests(annotations)?;
                 (Some(digest), Some(manifest), Some(permissions))
+            }
+            EventKind::Sign => {
+                let (digest, manifest) = digests(annotations)?;
+                (Some(digest), Some(manifest), None)
             }
             EventKind::Yank | EventKind::Restore => (None, None, None),
         };
@@ -264,6 +277,21 @@ impl Event {
             permissions,
         })
     }
+}
+
+/// An event's bundle digest and manifest digest, both required.
+fn digests(annotations: &BTreeMap<String, String>) -> Result<(String, String), String> {
+    let get = |key: &str| {
+        annotations
+            .get(key)
+            .cloned()
+            .ok_or_else(|| format!("it has no `{key}` annotation"))
+    };
+    let (digest, manifest) = (get(annotation::BUNDLE_DIGEST)?, get(annotation::MANIFEST)?);
+    if !is_digest(&digest) || !is_digest(&manifest) {
+        return Err("its digests are not `sha256:` and 64 hex digits".to_string());
+    }
+    Ok((digest, manifest))
 }
 
 /// Whether `text` is `sha256:` and 64 lowercase hex digits.
@@ -299,6 +327,9 @@ pub struct Index {
     pub manifests: BTreeMap<String, String>,
     /// Publishes set aside: a version published first with other content.
     pub conflicts: Vec<Conflict>,
+    /// `plugin@version` → the digests of its signatures' manifests, in
+    /// the order they were signed.
+    pub signatures: BTreeMap<String, Vec<String>>,
     /// Events that could not be read, with why.
     pub unreadable: Vec<(String, String)>,
     /// The highest sequence seen: the next event's is one more.
@@ -319,6 +350,13 @@ impl Index {
     /// The manifest digest of `plugin@version`.
     pub fn manifest(&self, plugin: &str, version: &semver::Version) -> Option<&String> {
         self.manifests.get(&format!("{plugin}@{version}"))
+    }
+
+    /// The manifest digests of `plugin@version`'s signatures.
+    pub fn signatures(&self, plugin: &str, version: &semver::Version) -> &[String] {
+        self.signatures
+            .get(&format!("{plugin}@{version}"))
+            .map_or(&[], Vec::as_slice)
     }
 }
 
@@ -348,6 +386,16 @@ pub fn fold(mut events: Vec<ReadEvent>) -> Index {
 }
 
 fn apply(index: &mut Index, tag: String, event: Event) {
+    if event.kind == EventKind::Sign {
+        let signed = index
+            .signatures
+            .entry(format!("{}@{}", event.plugin, event.version))
+            .or_default();
+        if let Some(manifest) = event.manifest.filter(|digest| !signed.contains(digest)) {
+            signed.push(manifest);
+        }
+        return;
+    }
     let existing = index.lock.published.iter_mut().find(|entry| {
         entry.plugin == event.plugin && entry.version.cmp_precedence(&event.version).is_eq()
     });
@@ -383,7 +431,7 @@ fn apply(index: &mut Index, tag: String, event: Event) {
         }
         (EventKind::Yank, Some(entry)) => entry.yanked = true,
         (EventKind::Restore, Some(entry)) => entry.yanked = false,
-        (EventKind::Yank | EventKind::Restore, None) => {}
+        (EventKind::Yank | EventKind::Restore, None) | (EventKind::Sign, _) => {}
     }
 }
 
@@ -438,7 +486,7 @@ pub fn event_manifest(event: &Event) -> Result<serde_json::Value, String> {
     }))
 }
 
-fn empty_descriptor() -> serde_json::Value {
+pub(crate) fn empty_descriptor() -> serde_json::Value {
     serde_json::json!({ "mediaType": EMPTY_TYPE, "digest": EMPTY_DIGEST, "size": EMPTY_CONTENT.len() })
 }
 
@@ -452,20 +500,22 @@ pub fn bundle_layer(manifest: &[u8]) -> Result<(String, u64), String> {
             "its manifest is not a contrib bundle (`artifactType` is not `{BUNDLE_ARTIFACT_TYPE}`)"
         ));
     }
-    let layers = value["layers"].as_array().cloned().unwrap_or_default();
+    one_layer(&value, BUNDLE_LAYER_TYPE)
+}
+
+/// The one layer of a manifest, checked to be of `media_type`: its digest
+/// and size.
+pub(crate) fn one_layer(manifest: &serde_json::Value, media_type: &str) -> Result<(String, u64), String> {
+    let layers = manifest["layers"].as_array().cloned().unwrap_or_default();
     let [layer] = layers.as_slice() else {
         return Err("its manifest has not exactly one layer".to_string());
     };
     let digest = layer["digest"].as_str().unwrap_or_default();
     let size = layer["size"].as_u64();
-    match (
-        layer["mediaType"] == BUNDLE_LAYER_TYPE,
-        is_digest(digest),
-        size,
-    ) {
+    match (layer["mediaType"] == media_type, is_digest(digest), size) {
         (true, true, Some(size)) => Ok((digest.to_string(), size)),
         _ => Err(format!(
-            "its layer is not a `{BUNDLE_LAYER_TYPE}` with a `sha256:` digest and a size"
+            "its layer is not a `{media_type}` with a `sha256:` digest and a size"
         )),
     }
 }

@@ -51,9 +51,14 @@ pub struct KeyArgs {
     /// A public key file (`NAME.pub`, from `contrib keygen`); for
     /// `untrust`, also a key id (`ed25519:…`).
     key: String,
-    /// The catalog folder (holding `catalog.lock`).
+    /// The catalog folder (holding `catalog.lock`), or a registry catalog
+    /// (`oci://HOST[:PORT]/NAMESPACE`) with `--workspace`.
     #[arg(long)]
     catalog: PathBuf,
+    /// For a registry catalog, the workspace that trusts the key: a
+    /// registry's keys are its readers' to choose, never the registry's.
+    #[arg(long)]
+    workspace: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -181,12 +186,32 @@ fn push(args: &MirrorArgs) -> Outcome {
     }
 }
 
+/// The folder catalog whose lock holds the keys: the catalog itself, or
+/// for a registry the workspace's mirror of it, which install, update and
+/// every load verify signatures under.
+fn key_folder(args: &KeyArgs) -> Result<PathBuf, String> {
+    let Some(registry) = super::oci::catalog_of(&args.catalog) else {
+        return Ok(args.catalog.clone());
+    };
+    let registry = registry?;
+    let workspace = args.workspace.as_deref().ok_or_else(|| {
+        format!("a registry's trusted keys are a workspace's: name it with `--workspace` (`{registry}` itself is not trusted to choose them)")
+    })?;
+    let folder = crate::bundle::oci::mirror_folder(workspace, &registry);
+    crate::fs::create_folder(&folder)?;
+    Ok(folder)
+}
+
 fn trust(args: &KeyArgs) -> Outcome {
     let text = match std::fs::read_to_string(&args.key) {
         Ok(text) => text,
         Err(error) => return fail(format!("cannot read `{}`: {error}", args.key)),
     };
-    match crate::bundle::keys::trust(&args.catalog, &text) {
+    let folder = match key_folder(args) {
+        Ok(folder) => folder,
+        Err(message) => return fail(message),
+    };
+    match crate::bundle::keys::trust(&folder, &text) {
         Ok(trusted) => {
             println!(
                 "the catalog trusts {} (public key in `{}`)",
@@ -206,7 +231,11 @@ fn trust(args: &KeyArgs) -> Outcome {
 }
 
 fn untrust(args: &KeyArgs) -> Outcome {
-    match crate::bundle::keys::untrust(&args.catalog, &args.key) {
+    let folder = match key_folder(args) {
+        Ok(folder) => folder,
+        Err(message) => return fail(message),
+    };
+    match crate::bundle::keys::untrust(&folder, &args.key) {
         Ok(id) => {
             println!("the catalog no longer trusts {id}");
             Outcome::Clean

@@ -15,6 +15,8 @@ use std::time::{Duration, Instant};
 
 use crate::common::unavailable::cannot_run;
 
+mod signatures;
+
 /// A registry on the loopback, with its own storage.
 struct Registry {
     child: Child,
