@@ -186,8 +186,8 @@ fn push_and_pull_carry_signatures() {
     let scene = Scene::new(&registry);
     keygen(&scene, "alice");
     let house = scene.author("acme/house", "1.0.0", "Money is in pence.");
-    succeeds(&scene.run(&["catalog", "trust", "alice.pub", "--catalog", "folder"]));
     succeeds(&scene.run(&["publish", &house, "--catalog", "folder", "--key", "alice.key"]));
+    succeeds(&scene.run(&["catalog", "trust", "alice.pub", "--catalog", "folder"]));
     succeeds(&scene.run(&["catalog", "push", "folder", &scene.catalog]));
     succeeds(&scene.run(&["catalog", "pull", &scene.catalog, "back"]));
     let sig = "acme/house/1.0.0.bundle.json.sig";
