@@ -27,6 +27,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use super::catalog::consistency::Facts;
 use super::catalog::{Lock, LockEntry};
 use super::Permissions;
 
@@ -66,6 +67,7 @@ pub mod annotation {
     pub const SEQUENCE: &str = "dev.contrib.event.sequence";
     pub const MANIFEST: &str = "dev.contrib.manifest";
     pub const PERMISSIONS: &str = "dev.contrib.permissions";
+    pub const FACTS: &str = "dev.contrib.facts";
 }
 
 /// A catalog in a registry: `oci://HOST[:PORT]/NAMESPACE`.
@@ -212,6 +214,9 @@ pub struct Event {
     pub bundle_digest: Option<String>,
     pub manifest: Option<String>,
     pub permissions: Option<Permissions>,
+    /// For a publish: what the catalog-wide rules read of the version
+    /// (absent from events written before it was recorded).
+    pub facts: Option<Facts>,
 }
 
 impl Event {
@@ -232,6 +237,11 @@ impl Event {
             let text = serde_json::to_string(permissions)
                 .map_err(|error| format!("cannot write the permissions: {error}"))?;
             out.insert(annotation::PERMISSIONS.into(), text);
+        }
+        if let Some(facts) = &self.facts {
+            let text = serde_json::to_string(facts)
+                .map_err(|error| format!("cannot write the catalog facts: {error}"))?;
+            out.insert(annotation::FACTS.into(), text);
         }
         Ok(out)
     }
@@ -254,6 +264,13 @@ impl Event {
         }
         let version = semver::Version::parse(get(annotation::VERSION)?)
             .map_err(|_| "its version is not a semantic version".to_string())?;
+        let facts = match (kind, annotations.get(annotation::FACTS)) {
+            (EventKind::Publish, Some(text)) => Some(
+                serde_json::from_str(text)
+                    .map_err(|_| "its catalog facts are malformed".to_string())?,
+            ),
+            _ => None,
+        };
         let (bundle_digest, manifest, permissions) = match kind {
             EventKind::Publish => {
                 let permissions = serde_json::from_str(get(annotation::PERMISSIONS)?)
@@ -275,6 +292,7 @@ impl Event {
             bundle_digest,
             manifest,
             permissions,
+            facts,
         })
     }
 }
@@ -327,6 +345,9 @@ pub struct Index {
     pub manifests: BTreeMap<String, String>,
     /// Publishes set aside: a version published first with other content.
     pub conflicts: Vec<Conflict>,
+    /// `plugin@version` → what the catalog-wide rules read of it, for the
+    /// versions whose publish event records it.
+    pub facts: BTreeMap<String, Facts>,
     /// `plugin@version` → the digests of its signatures' manifests, in
     /// the order they were signed.
     pub signatures: BTreeMap<String, Vec<String>>,
@@ -418,9 +439,11 @@ fn apply(index: &mut Index, tag: String, event: Event) {
             else {
                 return;
             };
-            index
-                .manifests
-                .insert(format!("{}@{}", event.plugin, event.version), manifest);
+            let id = format!("{}@{}", event.plugin, event.version);
+            if let Some(facts) = event.facts {
+                index.facts.insert(id.clone(), facts);
+            }
+            index.manifests.insert(id, manifest);
             index.lock.published.push(LockEntry {
                 plugin: event.plugin,
                 version: event.version,
@@ -551,6 +574,11 @@ mod tests {
             bundle_digest: Some(format!("sha256:{}", digest.to_string().repeat(64))),
             manifest: Some(format!("sha256:{}", "f".repeat(64))),
             permissions: Some(permissions()),
+            facts: Some(Facts {
+                owner: "workspace".into(),
+                share: 30,
+                requested: vec!["started-at".into()],
+            }),
         }
     }
 
@@ -609,6 +637,32 @@ mod tests {
         let mut reversed = logged(&events);
         reversed.reverse();
         assert_eq!(fold(reversed), index);
+    }
+
+    #[test]
+    fn signatures_and_catalog_facts_fold_by_version_and_old_publishes_have_no_facts() {
+        let mut sign = publish(2, "1.0.0", 'a');
+        sign.kind = EventKind::Sign;
+        sign.permissions = None;
+        sign.facts = None;
+        let mut old = publish(1, "2.0.0", 'b');
+        old.facts = None;
+        let mut again = sign.clone();
+        again.sequence = 3;
+        let index = fold(logged(&[
+            ("e1", publish(1, "1.0.0", 'a')),
+            ("e2", sign.clone()),
+            ("e3", again),
+            ("e4", old),
+        ]));
+        let version = semver::Version::new(1, 0, 0);
+        assert_eq!(index.signatures("acme/clock", &version), [sign.manifest.clone().expect("a digest")]);
+        assert!(index.signatures("acme/clock", &semver::Version::new(2, 0, 0)).is_empty());
+        assert_eq!(index.facts.len(), 1);
+        assert_eq!(index.facts["acme/clock@1.0.0"].share, 30);
+        assert_eq!(index.lock.published.len(), 2);
+        let back = Event::from_annotations(&sign.annotations().expect("annotations"));
+        assert_eq!(back, Ok(sign));
     }
 
     #[test]

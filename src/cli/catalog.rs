@@ -252,56 +252,42 @@ fn check(args: &CatalogCheckArgs) -> Outcome {
     }
 }
 
-/// A registry catalog is checked as a mirror of it (its index and every
-/// bundle, pulled by digest), then for what only a registry can get
-/// wrong: publishes its index set aside, events it cannot read, tags that
-/// moved.
+/// A registry catalog is checked from its index ([`super::oci::check`]);
+/// with sources to compare, which need the bundles, as a mirror of it
+/// (its index and every bundle, pulled by digest), then for what only a
+/// registry can get wrong.
 fn check_registry(args: &CatalogCheckArgs, registry: &crate::bundle::oci::OciCatalog) -> Outcome {
-    let scratch = match tempfile::tempdir() {
-        Ok(scratch) => scratch,
-        Err(error) => return fail(format!("cannot make a folder: {error}")),
-    };
-    let folder = scratch.path().join("catalog");
-    let findings = super::oci::connect(registry).and_then(|connection| {
-        let index = connection.index()?;
-        let wanted: Vec<_> = index.lock.published.iter().collect();
-        super::oci::mirror(&connection, &index, &folder, &wanted)?;
-        Ok(super::oci::registry_findings(&connection, &index))
-    });
-    let findings = match findings {
-        Ok(findings) => findings,
-        Err(message) => return fail(message),
-    };
-    status(format_args!(
-        "note: `{registry}` read into `{}` and checked there",
-        folder.display()
-    ));
-    let outcome = check_folder(args, &folder);
-    for finding in &findings {
-        println!(
-            "{}",
-            crate::report::terminal::visible(&format!("error: {finding}"))
-        );
+    if args.sources.is_empty() {
+        return match check_config(args, None) {
+            Ok((config, diagnostics)) => {
+                super::oci::check::from_index(registry, args.format, &config, &diagnostics)
+            }
+            Err(message) => fail(message),
+        };
     }
-    if findings.is_empty() {
-        outcome
-    } else {
-        outcome.max(Outcome::Problems)
+    super::oci::check::mirrored(registry, &|folder| check_folder(args, folder))
+}
+
+/// The policy a check judges by: `--config`, else the folder catalog's
+/// own (a registry has none: the platform's), with the configuration's
+/// diagnostics (reported with the catalog's, so the run fails rather than
+/// checking against the platform's defaults).
+fn check_config(
+    args: &CatalogCheckArgs,
+    folder: Option<&std::path::Path>,
+) -> Result<(Config, Vec<Diagnostic>), String> {
+    match (&args.config, folder) {
+        (Some(path), _) => Config::load(path),
+        (None, Some(folder)) => crate::bundle::catalog::consistency::policy_of(folder)
+            .map(|config| (config, Vec::new())),
+        (None, None) => Ok((Config::platform(), Vec::new())),
     }
 }
 
 fn check_folder(args: &CatalogCheckArgs, catalog: &std::path::Path) -> Outcome {
-    // A configuration with errors is reported with the catalog's, so the
-    // run fails rather than checking against the platform's defaults.
-    let (config, config_diagnostics) = match &args.config {
-        Some(path) => match Config::load(path) {
-            Ok(loaded) => loaded,
-            Err(message) => return fail(message),
-        },
-        None => match crate::bundle::catalog::consistency::policy_of(catalog) {
-            Ok(config) => (config, Vec::new()),
-            Err(message) => return fail(message),
-        },
+    let (config, config_diagnostics) = match check_config(args, Some(catalog)) {
+        Ok(loaded) => loaded,
+        Err(message) => return fail(message),
     };
     let report = match catalog::check(catalog, &config) {
         Ok(report) => report,

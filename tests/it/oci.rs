@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use crate::common::unavailable::cannot_run;
 
+mod check;
 mod signatures;
 
 /// A registry on the loopback, with its own storage.

@@ -6,6 +6,7 @@
 //! judges them — so a registry catalog refuses what a folder catalog
 //! refuses, by the same rules.
 
+pub mod check;
 mod client;
 pub mod credentials;
 pub mod signatures;
@@ -13,6 +14,7 @@ pub mod signatures;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use crate::bundle::catalog::consistency::Facts;
 use crate::bundle::catalog::{self, Lock, LockEntry, PublishError, Published, Refusal};
 use crate::bundle::oci::{self, Event, EventKind, Index, OciCatalog};
 use crate::bundle::{bundle_path, Bundle};
@@ -209,6 +211,7 @@ pub fn publish(bundle: &Bundle, catalog: &OciCatalog) -> Result<Published, Publi
         bundle_digest: bundle.digest.clone(),
         manifest: Some(manifest),
         permissions: Some(bundle.permissions.clone()),
+        facts: Some(Facts::of(bundle)),
     };
     registry.append(&event)?;
     let after = registry.index()?;
@@ -321,6 +324,7 @@ pub fn yank(
         bundle_digest: None,
         manifest: None,
         permissions: None,
+        facts: None,
     };
     registry.append(&event)?;
     Ok(entry.version.clone())

@@ -90,6 +90,7 @@ pub fn push(
             bundle_digest: Some(entry.digest.clone()),
             manifest: Some(digest),
             permissions: None,
+            facts: None,
         })?;
     }
     list_as_referrers(registry, plugin, version, subject)?;
