@@ -27,6 +27,10 @@ pub struct Registry {
     client: Client,
     auth: RegistryAuth,
     runtime: tokio::runtime::Runtime,
+    /// The repositories (and whether for pushing) already authenticated:
+    /// each authentication is a round trip or two, and a publish pushes
+    /// several blobs and manifests into one repository.
+    authenticated: std::sync::Mutex<std::collections::HashSet<(String, bool)>>,
 }
 
 impl Registry {
@@ -64,6 +68,7 @@ impl Registry {
             client,
             auth,
             runtime,
+            authenticated: Default::default(),
         })
     }
 
@@ -89,10 +94,21 @@ impl Registry {
         reference: &Reference,
         operation: RegistryOperation,
     ) -> Result<(), String> {
+        let key = (
+            reference.repository().to_string(),
+            matches!(operation, RegistryOperation::Push),
+        );
+        if self.authenticated.lock().is_ok_and(|set| set.contains(&key)) {
+            return Ok(());
+        }
         self.runtime
             .block_on(self.client.auth(reference, &self.auth, operation))
             .map(|_| ())
-            .map_err(|error| self.explain(&error))
+            .map_err(|error| self.explain(&error))?;
+        if let Ok(mut set) = self.authenticated.lock() {
+            set.insert(key);
+        }
+        Ok(())
     }
 
     /// The registry's answer, in words; never a credential.
