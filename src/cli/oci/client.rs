@@ -98,7 +98,11 @@ impl Registry {
             reference.repository().to_string(),
             matches!(operation, RegistryOperation::Push),
         );
-        if self.authenticated.lock().is_ok_and(|set| set.contains(&key)) {
+        if self
+            .authenticated
+            .lock()
+            .is_ok_and(|set| set.contains(&key))
+        {
             return Ok(());
         }
         self.runtime
@@ -270,17 +274,25 @@ impl Registry {
     /// The digests of the contrib signatures the registry lists as
     /// referrers of `subject`: through the referrers API where the
     /// registry has it, else the referrers tag schema (`oci-client` picks).
-    pub fn signature_referrers(&self, repository: &str, subject: &str) -> Result<Vec<String>, String> {
+    pub fn signature_referrers(
+        &self,
+        repository: &str,
+        subject: &str,
+    ) -> Result<Vec<String>, String> {
         let reference = self.reference(repository, subject);
         self.authenticate(&reference, RegistryOperation::Pull)?;
         let index = self
             .runtime
-            .block_on(self.client.pull_referrers(
-                &reference,
-                Some(oci::referrer::SIGNATURE_ARTIFACT_TYPE),
-            ))
+            .block_on(
+                self.client
+                    .pull_referrers(&reference, Some(oci::referrer::SIGNATURE_ARTIFACT_TYPE)),
+            )
             .map_err(|error| self.explain(&error))?;
-        Ok(index.manifests.into_iter().map(|entry| entry.digest).collect())
+        Ok(index
+            .manifests
+            .into_iter()
+            .map(|entry| entry.digest)
+            .collect())
     }
 
     /// Every tag of `repository`, page by page; none when it does not

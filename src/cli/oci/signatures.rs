@@ -59,8 +59,8 @@ pub fn push(
     ) else {
         return Err(format!("{id} is not published in `{}`", registry.catalog));
     };
-    let signature: DetachedSignature = serde_json::from_slice(bytes)
-        .map_err(|_| format!("the signature of {id} is malformed"))?;
+    let signature: DetachedSignature =
+        serde_json::from_slice(bytes).map_err(|_| format!("the signature of {id} is malformed"))?;
     if signature.digest != entry.digest {
         return Err(format!(
             "the signature is over {}, but {id} was published as {}",

@@ -45,7 +45,10 @@ fn check_reads_the_index_and_no_bundle() {
     ));
 
     let shown = succeeds(&scene.run(&["catalog", "check", &scene.catalog]));
-    assert!(shown.contains("2 version(s), 0 of them read as bundles"), "{shown}");
+    assert!(
+        shown.contains("2 version(s), 0 of them read as bundles"),
+        "{shown}"
+    );
     scene.write(
         "tight.toml",
         "[workspace]\ncontext_budget = 200\nsystem_prompt_share = 0.25\n",

@@ -81,7 +81,14 @@ fn a_workspace_installs_only_what_a_key_it_trusts_signed() {
     // A signature by the trusted key's id that does not verify, pushed
     // from a folder catalog as any registry writer could.
     let forged = scene.author("acme/forged", "1.0.0", "Forged.");
-    succeeds(&scene.run(&["publish", &forged, "--catalog", "folder", "--key", "alice.key"]));
+    succeeds(&scene.run(&[
+        "publish",
+        &forged,
+        "--catalog",
+        "folder",
+        "--key",
+        "alice.key",
+    ]));
     let sig = scene.read("folder/acme/forged/1.0.0.bundle.json.sig");
     let mut value: serde_json::Value = serde_json::from_str(&sig).expect("a signature");
     value["signature"] = serde_json::Value::from(base64_of(&"\0".repeat(64)));
@@ -186,7 +193,14 @@ fn push_and_pull_carry_signatures() {
     let scene = Scene::new(&registry);
     keygen(&scene, "alice");
     let house = scene.author("acme/house", "1.0.0", "Money is in pence.");
-    succeeds(&scene.run(&["publish", &house, "--catalog", "folder", "--key", "alice.key"]));
+    succeeds(&scene.run(&[
+        "publish",
+        &house,
+        "--catalog",
+        "folder",
+        "--key",
+        "alice.key",
+    ]));
     succeeds(&scene.run(&["catalog", "trust", "alice.pub", "--catalog", "folder"]));
     succeeds(&scene.run(&["catalog", "push", "folder", &scene.catalog]));
     succeeds(&scene.run(&["catalog", "pull", &scene.catalog, "back"]));
