@@ -138,7 +138,8 @@ mod tests {
     fn merging_keeps_every_entry_and_adds_each_once() {
         let first = descriptor(LAYER, 10, "ed25519:aa");
         let second = descriptor(OTHER, 10, "ed25519:bb");
-        let one = serde_json::to_vec(&merged_index(None, &[first.clone()])).expect("json");
+        let one =
+            serde_json::to_vec(&merged_index(None, std::slice::from_ref(&first))).expect("json");
         assert_eq!(listed(&one), vec![LAYER.to_string()]);
         let both = merged_index(Some(&one), &[second, first]);
         let bytes = serde_json::to_vec(&both).expect("json");
