@@ -3,24 +3,6 @@
 
 use super::*;
 
-/// Every stored bundle layer (the blobs holding a bundle's contributors).
-fn bundle_blobs(registry: &Registry) -> Vec<PathBuf> {
-    let root = registry
-        .storage
-        .path()
-        .join("data/docker/registry/v2/blobs/sha256");
-    let mut found = Vec::new();
-    for prefix in std::fs::read_dir(&root).expect("blobs").flatten() {
-        for blob in std::fs::read_dir(prefix.path()).expect("blobs").flatten() {
-            let data = std::fs::read_to_string(blob.path().join("data")).unwrap_or_default();
-            if data.contains("\"contributors\"") {
-                found.push(blob.path().join("data"));
-            }
-        }
-    }
-    found
-}
-
 /// With every bundle blob gone from the registry, and no cache on this
 /// machine, `catalog check` still judges the catalog-wide rules (clean
 /// under the platform's policy, over budget under a tight one), while an
@@ -37,7 +19,7 @@ fn check_reads_the_index_and_no_bundle() {
     let blobs = bundle_blobs(&registry);
     assert_eq!(blobs.len(), 2, "{blobs:?}");
     for blob in &blobs {
-        std::fs::remove_file(blob).expect("the blob removed");
+        std::fs::remove_file(registry.blob_file(blob)).expect("the blob removed");
     }
     scene.env.push((
         "XDG_CACHE_HOME".to_string(),
