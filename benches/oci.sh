@@ -64,7 +64,7 @@ done
 now() { date +%s.%N; }
 per() { python3 -c "import sys; t=float(sys.argv[2])-float(sys.argv[1]); n=int(sys.argv[3]); print(f'{t:.1f} s total, {1000*t/n:.0f} ms each')" "$@"; }
 
-echo "machine: $(nproc) cores, $(uname -sr); $(date -u +%Y-%m-%dT%H:%MZ)"
+echo "machine: $(nproc) cores, $(uname -sr); $(date -u +%Y-%m-%dT%H:%MZ); load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "catalog: $PLUGINS plugins × $VERSIONS versions = $((PLUGINS * VERSIONS)) versions"
 
 start=$(now)
@@ -90,3 +90,4 @@ echo "catalog check: $(per "$start" "$(now)" 1)"
 start=$(now)
 "$BIN" catalog pull "$CATALOG" "$WORK/mirror" >/dev/null
 echo "catalog pull:  $(per "$start" "$(now)" 1) ($(du -sb "$WORK/mirror" | cut -f1) bytes written)"
+echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

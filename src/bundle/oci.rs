@@ -24,11 +24,15 @@
 //! set aside as a conflict, which its publisher sees when it reads the
 //! index back after writing.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::catalog::{Lock, LockEntry};
-use super::Permissions;
+mod index;
+pub mod referrer;
+
+pub use index::{
+    event_manifest, event_tag, fold, is_event_tag, manifest_annotations, Conflict, Event,
+    EventKind, Index, ReadEvent,
+};
 
 /// What names a catalog in a registry.
 pub const SCHEME: &str = "oci://";
@@ -64,6 +68,7 @@ pub mod annotation {
     pub const SEQUENCE: &str = "dev.contrib.event.sequence";
     pub const MANIFEST: &str = "dev.contrib.manifest";
     pub const PERMISSIONS: &str = "dev.contrib.permissions";
+    pub const FACTS: &str = "dev.contrib.facts";
 }
 
 /// A catalog in a registry: `oci://HOST[:PORT]/NAMESPACE`.
@@ -163,109 +168,6 @@ pub fn mirror_folder(workspace: &Path, catalog: &OciCatalog) -> PathBuf {
         .join(&catalog.namespace)
 }
 
-/// What an index event does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EventKind {
-    Publish,
-    Yank,
-    Restore,
-}
-
-impl EventKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            EventKind::Publish => "publish",
-            EventKind::Yank => "yank",
-            EventKind::Restore => "restore",
-        }
-    }
-
-    fn parse(text: &str) -> Option<EventKind> {
-        [EventKind::Publish, EventKind::Yank, EventKind::Restore]
-            .into_iter()
-            .find(|kind| kind.as_str() == text)
-    }
-}
-
-/// An event of the index, as its manifest's annotations hold it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Event {
-    pub kind: EventKind,
-    pub sequence: u64,
-    pub plugin: String,
-    pub version: semver::Version,
-    /// For a publish: the bundle's digest, its manifest's digest and what
-    /// it asks for.
-    pub bundle_digest: Option<String>,
-    pub manifest: Option<String>,
-    pub permissions: Option<Permissions>,
-}
-
-impl Event {
-    /// The annotations that carry it.
-    pub fn annotations(&self) -> Result<BTreeMap<String, String>, String> {
-        let mut out = BTreeMap::new();
-        out.insert(annotation::EVENT.into(), self.kind.as_str().into());
-        out.insert(annotation::SEQUENCE.into(), self.sequence.to_string());
-        out.insert(annotation::PLUGIN.into(), self.plugin.clone());
-        out.insert(annotation::VERSION.into(), self.version.to_string());
-        if let Some(digest) = &self.bundle_digest {
-            out.insert(annotation::BUNDLE_DIGEST.into(), digest.clone());
-        }
-        if let Some(manifest) = &self.manifest {
-            out.insert(annotation::MANIFEST.into(), manifest.clone());
-        }
-        if let Some(permissions) = &self.permissions {
-            let text = serde_json::to_string(permissions)
-                .map_err(|error| format!("cannot write the permissions: {error}"))?;
-            out.insert(annotation::PERMISSIONS.into(), text);
-        }
-        Ok(out)
-    }
-
-    /// The event in `annotations`, or why it is not one.
-    pub fn from_annotations(annotations: &BTreeMap<String, String>) -> Result<Event, String> {
-        let get = |key: &str| {
-            annotations
-                .get(key)
-                .ok_or_else(|| format!("it has no `{key}` annotation"))
-        };
-        let kind = EventKind::parse(get(annotation::EVENT)?)
-            .ok_or_else(|| "its event is none of publish, yank, restore".to_string())?;
-        let sequence = get(annotation::SEQUENCE)?
-            .parse()
-            .map_err(|_| "its sequence is not a number".to_string())?;
-        let plugin = get(annotation::PLUGIN)?.clone();
-        if !super::is_plugin_name(&plugin) {
-            return Err("its plugin is not `scope/name`".to_string());
-        }
-        let version = semver::Version::parse(get(annotation::VERSION)?)
-            .map_err(|_| "its version is not a semantic version".to_string())?;
-        let (bundle_digest, manifest, permissions) = match kind {
-            EventKind::Publish => {
-                let permissions = serde_json::from_str(get(annotation::PERMISSIONS)?)
-                    .map_err(|_| "its permissions are malformed".to_string())?;
-                let digest = get(annotation::BUNDLE_DIGEST)?.clone();
-                let manifest = get(annotation::MANIFEST)?.clone();
-                if !is_digest(&digest) || !is_digest(&manifest) {
-                    return Err("its digests are not `sha256:` and 64 hex digits".to_string());
-                }
-                (Some(digest), Some(manifest), Some(permissions))
-            }
-            EventKind::Yank | EventKind::Restore => (None, None, None),
-        };
-        Ok(Event {
-            kind,
-            sequence,
-            plugin,
-            version,
-            bundle_digest,
-            manifest,
-            permissions,
-        })
-    }
-}
-
 /// Whether `text` is `sha256:` and 64 lowercase hex digits.
 pub fn is_digest(text: &str) -> bool {
     text.strip_prefix("sha256:").is_some_and(|hex| {
@@ -274,117 +176,6 @@ pub fn is_digest(text: &str) -> bool {
                 .bytes()
                 .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
     })
-}
-
-/// The tag of an event: its sequence, zero-padded so tags sort as the
-/// fold orders them, then what makes it the writer's own (the time and a
-/// random number), so that two writers never write the same tag.
-pub fn event_tag(sequence: u64, millis: u64, random: u64) -> String {
-    format!("e{sequence:012}.{millis:013}.{random:016x}")
-}
-
-/// Whether `tag` is an event's tag.
-pub fn is_event_tag(tag: &str) -> bool {
-    let mut parts = tag.strip_prefix('e').unwrap_or_default().split('.');
-    let sizes: Vec<usize> = parts.by_ref().map(str::len).collect();
-    sizes == [12, 13, 16] && tag[1..].bytes().all(|b| b == b'.' || b.is_ascii_hexdigit())
-}
-
-/// The index as a catalog: the lock every reader agrees on, and where each
-/// version's manifest is.
-#[derive(Debug, Default, Clone, PartialEq)]
-pub struct Index {
-    pub lock: Lock,
-    /// `plugin@version` → the digest of its manifest.
-    pub manifests: BTreeMap<String, String>,
-    /// Publishes set aside: a version published first with other content.
-    pub conflicts: Vec<Conflict>,
-    /// Events that could not be read, with why.
-    pub unreadable: Vec<(String, String)>,
-    /// The highest sequence seen: the next event's is one more.
-    pub sequence: u64,
-}
-
-/// A publish of a version already published with other content.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Conflict {
-    pub tag: String,
-    pub plugin: String,
-    pub version: semver::Version,
-    pub published: String,
-    pub set_aside: String,
-}
-
-impl Index {
-    /// The manifest digest of `plugin@version`.
-    pub fn manifest(&self, plugin: &str, version: &semver::Version) -> Option<&String> {
-        self.manifests.get(&format!("{plugin}@{version}"))
-    }
-}
-
-/// An event as read from the registry: its tag, and its annotations or
-/// why they could not be read.
-pub type ReadEvent = (String, Result<BTreeMap<String, String>, String>);
-
-/// Folds the index's events — `(tag, annotations)`, or why one could
-/// not be read — in their order: by sequence, then by tag. Every reader of
-/// the same events gets the same index.
-pub fn fold(mut events: Vec<ReadEvent>) -> Index {
-    let mut index = Index::default();
-    let mut read: Vec<(String, Event)> = Vec::new();
-    events.sort_by(|a, b| a.0.cmp(&b.0));
-    for (tag, annotations) in events {
-        match annotations.and_then(|annotations| Event::from_annotations(&annotations)) {
-            Ok(event) => read.push((tag, event)),
-            Err(why) => index.unreadable.push((tag, why)),
-        }
-    }
-    read.sort_by(|a, b| (a.1.sequence, &a.0).cmp(&(b.1.sequence, &b.0)));
-    for (tag, event) in read {
-        index.sequence = index.sequence.max(event.sequence);
-        apply(&mut index, tag, event);
-    }
-    index
-}
-
-fn apply(index: &mut Index, tag: String, event: Event) {
-    let existing = index.lock.published.iter_mut().find(|entry| {
-        entry.plugin == event.plugin && entry.version.cmp_precedence(&event.version).is_eq()
-    });
-    match (event.kind, existing) {
-        (EventKind::Publish, Some(entry)) => {
-            let digest = event.bundle_digest.unwrap_or_default();
-            if entry.digest != digest {
-                index.conflicts.push(Conflict {
-                    tag,
-                    plugin: event.plugin,
-                    version: event.version,
-                    published: entry.digest.clone(),
-                    set_aside: digest,
-                });
-            }
-        }
-        (EventKind::Publish, None) => {
-            let (Some(digest), Some(manifest), Some(permissions)) =
-                (event.bundle_digest, event.manifest, event.permissions)
-            else {
-                return;
-            };
-            index
-                .manifests
-                .insert(format!("{}@{}", event.plugin, event.version), manifest);
-            index.lock.published.push(LockEntry {
-                plugin: event.plugin,
-                version: event.version,
-                digest,
-                yanked: false,
-                permissions,
-            });
-        }
-        (EventKind::Yank, Some(entry)) => entry.yanked = true,
-        (EventKind::Restore, Some(entry)) => entry.yanked = false,
-        (EventKind::Yank | EventKind::Restore, None) => {}
-    }
 }
 
 /// The bundle manifest of a version: its `artifactType`, the empty config,
@@ -425,20 +216,7 @@ pub fn bundle_manifest(
     })
 }
 
-/// An index event's manifest: the empty config and layer, the event in
-/// its annotations.
-pub fn event_manifest(event: &Event) -> Result<serde_json::Value, String> {
-    Ok(serde_json::json!({
-        "schemaVersion": 2,
-        "mediaType": MANIFEST_TYPE,
-        "artifactType": EVENT_ARTIFACT_TYPE,
-        "config": empty_descriptor(),
-        "layers": [empty_descriptor()],
-        "annotations": event.annotations()?,
-    }))
-}
-
-fn empty_descriptor() -> serde_json::Value {
+pub(crate) fn empty_descriptor() -> serde_json::Value {
     serde_json::json!({ "mediaType": EMPTY_TYPE, "digest": EMPTY_DIGEST, "size": EMPTY_CONTENT.len() })
 }
 
@@ -452,64 +230,32 @@ pub fn bundle_layer(manifest: &[u8]) -> Result<(String, u64), String> {
             "its manifest is not a contrib bundle (`artifactType` is not `{BUNDLE_ARTIFACT_TYPE}`)"
         ));
     }
-    let layers = value["layers"].as_array().cloned().unwrap_or_default();
+    one_layer(&value, BUNDLE_LAYER_TYPE)
+}
+
+/// The one layer of a manifest, checked to be of `media_type`: its digest
+/// and size.
+pub(crate) fn one_layer(
+    manifest: &serde_json::Value,
+    media_type: &str,
+) -> Result<(String, u64), String> {
+    let layers = manifest["layers"].as_array().cloned().unwrap_or_default();
     let [layer] = layers.as_slice() else {
         return Err("its manifest has not exactly one layer".to_string());
     };
     let digest = layer["digest"].as_str().unwrap_or_default();
     let size = layer["size"].as_u64();
-    match (
-        layer["mediaType"] == BUNDLE_LAYER_TYPE,
-        is_digest(digest),
-        size,
-    ) {
+    match (layer["mediaType"] == media_type, is_digest(digest), size) {
         (true, true, Some(size)) => Ok((digest.to_string(), size)),
         _ => Err(format!(
-            "its layer is not a `{BUNDLE_LAYER_TYPE}` with a `sha256:` digest and a size"
+            "its layer is not a `{media_type}` with a `sha256:` digest and a size"
         )),
     }
-}
-
-/// The annotations of a manifest's bytes.
-pub fn manifest_annotations(manifest: &[u8]) -> Result<BTreeMap<String, String>, String> {
-    let value: serde_json::Value =
-        serde_json::from_slice(manifest).map_err(|_| "its manifest is not JSON".to_string())?;
-    if value["artifactType"] != EVENT_ARTIFACT_TYPE {
-        return Err(format!("it is not a `{EVENT_ARTIFACT_TYPE}`"));
-    }
-    serde_json::from_value(value["annotations"].clone())
-        .map_err(|_| "its annotations are not text".to_string())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn permissions() -> Permissions {
-        serde_json::from_str(
-            r#"{"placements":["agent"],"budgets":{"agent":30},"tools_loaded":[],"tools_run":[],"egress_hosts":[],"highest_priority":"workspace","reaches":["every-turn"]}"#,
-        )
-        .expect("permissions")
-    }
-
-    fn publish(sequence: u64, version: &str, digest: char) -> Event {
-        Event {
-            kind: EventKind::Publish,
-            sequence,
-            plugin: "acme/clock".into(),
-            version: semver::Version::parse(version).expect("a version"),
-            bundle_digest: Some(format!("sha256:{}", digest.to_string().repeat(64))),
-            manifest: Some(format!("sha256:{}", "f".repeat(64))),
-            permissions: Some(permissions()),
-        }
-    }
-
-    fn logged(events: &[(&str, Event)]) -> Vec<ReadEvent> {
-        events
-            .iter()
-            .map(|(tag, event)| (tag.to_string(), event.annotations()))
-            .collect()
-    }
 
     #[test]
     fn a_catalog_is_named_by_registry_and_namespace() {
@@ -531,64 +277,6 @@ mod tests {
         }
         let remote = OciCatalog::parse("oci://registry.example/acme").expect("oci");
         assert!(!remote.expect("valid").is_loopback());
-    }
-
-    #[test]
-    fn events_round_trip_through_annotations() {
-        let event = publish(3, "1.0.0", 'a');
-        let back = Event::from_annotations(&event.annotations().expect("annotations"));
-        assert_eq!(back, Ok(event));
-        let tag = event_tag(3, 1_700_000_000_000, 0xabc);
-        assert!(is_event_tag(&tag), "{tag}");
-        assert!(!is_event_tag("1.0.0"));
-    }
-
-    #[test]
-    fn the_first_publish_of_a_version_wins_whatever_order_the_tags_are_read_in() {
-        let events = [
-            ("e000000000002.b", publish(2, "1.0.0", 'b')),
-            ("e000000000001.a", publish(1, "1.0.0", 'a')),
-            ("e000000000002.a", publish(2, "1.1.0", 'c')),
-        ];
-        let index = fold(logged(&events));
-        assert_eq!(index.lock.published.len(), 2);
-        assert!(index.lock.published[0].digest.ends_with('a'));
-        assert_eq!(index.conflicts.len(), 1);
-        assert!(index.conflicts[0].set_aside.ends_with('b'));
-        assert_eq!(index.sequence, 2);
-        let mut reversed = logged(&events);
-        reversed.reverse();
-        assert_eq!(fold(reversed), index);
-    }
-
-    #[test]
-    fn yanks_and_restores_apply_in_order_and_unreadable_events_are_reported() {
-        let mut yank = publish(2, "1.0.0", 'a');
-        yank.kind = EventKind::Yank;
-        let mut restore = yank.clone();
-        restore.kind = EventKind::Restore;
-        restore.sequence = 3;
-        let mut events = logged(&[
-            ("e3", restore),
-            ("e1", publish(1, "1.0.0", 'a')),
-            ("e2", yank.clone()),
-        ]);
-        assert!(!fold(events.clone()).lock.published[0].yanked);
-        events.push((
-            "e4".into(),
-            Event {
-                sequence: 4,
-                ..yank
-            }
-            .annotations(),
-        ));
-        events.push(("e5".into(), Err("not JSON".into())));
-        let index = fold(events);
-        assert!(index.lock.published[0].yanked);
-        assert_eq!(
-            index.unreadable,
-            vec![("e5".to_string(), "not JSON".to_string())]
-        );
     }
 
     #[test]

@@ -198,9 +198,6 @@ pub fn publish(args: &PublishArgs) -> Outcome {
         Ok(key) => key,
         Err(message) => return fail(message),
     };
-    if key.is_some() && super::oci::catalog_of(&args.catalog).is_some() {
-        return fail("signatures in registry catalogs are not supported yet: publish to a folder catalog to sign (see `docs/catalogs.md`)");
-    }
     match admitted(args, &compiled, key.as_ref()) {
         Ok(refusals) if refusals.is_empty() => {}
         Ok(refusals) => {
@@ -213,6 +210,21 @@ pub fn publish(args: &PublishArgs) -> Outcome {
     let outcome = publish_compiled(args, &compiled);
     match (&key, outcome) {
         (Some(key), Outcome::Clean) => {
+            if let Some(registry) = super::oci::catalog_of(&args.catalog) {
+                let signed = registry.and_then(|registry| {
+                    super::oci::signatures::sign_published(&registry, &compiled.bundle, key)
+                });
+                return match signed {
+                    Ok(key_id) => {
+                        status(format_args!(
+                            "signed with {key_id} → a referrer of {}",
+                            compiled.bundle.id()
+                        ));
+                        Outcome::Clean
+                    }
+                    Err(message) => fail(message),
+                };
+            }
             let file = crate::bundle::bundle_path(
                 &args.catalog,
                 &compiled.bundle.plugin,

@@ -51,9 +51,14 @@ pub struct KeyArgs {
     /// A public key file (`NAME.pub`, from `contrib keygen`); for
     /// `untrust`, also a key id (`ed25519:…`).
     key: String,
-    /// The catalog folder (holding `catalog.lock`).
+    /// The catalog folder (holding `catalog.lock`), or a registry catalog
+    /// (`oci://HOST[:PORT]/NAMESPACE`) with `--workspace`.
     #[arg(long)]
     catalog: PathBuf,
+    /// For a registry catalog, the workspace that trusts the key: a
+    /// registry's keys are its readers' to choose, never the registry's.
+    #[arg(long)]
+    workspace: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -181,12 +186,32 @@ fn push(args: &MirrorArgs) -> Outcome {
     }
 }
 
+/// The folder catalog whose lock holds the keys: the catalog itself, or
+/// for a registry the workspace's mirror of it, which install, update and
+/// every load verify signatures under.
+fn key_folder(args: &KeyArgs) -> Result<PathBuf, String> {
+    let Some(registry) = super::oci::catalog_of(&args.catalog) else {
+        return Ok(args.catalog.clone());
+    };
+    let registry = registry?;
+    let workspace = args.workspace.as_deref().ok_or_else(|| {
+        format!("a registry's trusted keys are a workspace's: name it with `--workspace` (`{registry}` itself is not trusted to choose them)")
+    })?;
+    let folder = crate::bundle::oci::mirror_folder(workspace, &registry);
+    crate::fs::create_folder(&folder)?;
+    Ok(folder)
+}
+
 fn trust(args: &KeyArgs) -> Outcome {
     let text = match std::fs::read_to_string(&args.key) {
         Ok(text) => text,
         Err(error) => return fail(format!("cannot read `{}`: {error}", args.key)),
     };
-    match crate::bundle::keys::trust(&args.catalog, &text) {
+    let folder = match key_folder(args) {
+        Ok(folder) => folder,
+        Err(message) => return fail(message),
+    };
+    match crate::bundle::keys::trust(&folder, &text) {
         Ok(trusted) => {
             println!(
                 "the catalog trusts {} (public key in `{}`)",
@@ -206,7 +231,11 @@ fn trust(args: &KeyArgs) -> Outcome {
 }
 
 fn untrust(args: &KeyArgs) -> Outcome {
-    match crate::bundle::keys::untrust(&args.catalog, &args.key) {
+    let folder = match key_folder(args) {
+        Ok(folder) => folder,
+        Err(message) => return fail(message),
+    };
+    match crate::bundle::keys::untrust(&folder, &args.key) {
         Ok(id) => {
             println!("the catalog no longer trusts {id}");
             Outcome::Clean
@@ -223,56 +252,42 @@ fn check(args: &CatalogCheckArgs) -> Outcome {
     }
 }
 
-/// A registry catalog is checked as a mirror of it (its index and every
-/// bundle, pulled by digest), then for what only a registry can get
-/// wrong: publishes its index set aside, events it cannot read, tags that
-/// moved.
+/// A registry catalog is checked from its index ([`super::oci::check`]);
+/// with sources to compare, which need the bundles, as a mirror of it
+/// (its index and every bundle, pulled by digest), then for what only a
+/// registry can get wrong.
 fn check_registry(args: &CatalogCheckArgs, registry: &crate::bundle::oci::OciCatalog) -> Outcome {
-    let scratch = match tempfile::tempdir() {
-        Ok(scratch) => scratch,
-        Err(error) => return fail(format!("cannot make a folder: {error}")),
-    };
-    let folder = scratch.path().join("catalog");
-    let findings = super::oci::connect(registry).and_then(|connection| {
-        let index = connection.index()?;
-        let wanted: Vec<_> = index.lock.published.iter().collect();
-        super::oci::mirror(&connection, &index, &folder, &wanted)?;
-        Ok(super::oci::registry_findings(&connection, &index))
-    });
-    let findings = match findings {
-        Ok(findings) => findings,
-        Err(message) => return fail(message),
-    };
-    status(format_args!(
-        "note: `{registry}` read into `{}` and checked there",
-        folder.display()
-    ));
-    let outcome = check_folder(args, &folder);
-    for finding in &findings {
-        println!(
-            "{}",
-            crate::report::terminal::visible(&format!("error: {finding}"))
-        );
+    if args.sources.is_empty() {
+        return match check_config(args, None) {
+            Ok((config, diagnostics)) => {
+                super::oci::check::from_index(registry, args.format, &config, &diagnostics)
+            }
+            Err(message) => fail(message),
+        };
     }
-    if findings.is_empty() {
-        outcome
-    } else {
-        outcome.max(Outcome::Problems)
+    super::oci::check::mirrored(registry, &|folder| check_folder(args, folder))
+}
+
+/// The policy a check judges by: `--config`, else the folder catalog's
+/// own (a registry has none: the platform's), with the configuration's
+/// diagnostics (reported with the catalog's, so the run fails rather than
+/// checking against the platform's defaults).
+fn check_config(
+    args: &CatalogCheckArgs,
+    folder: Option<&std::path::Path>,
+) -> Result<(Config, Vec<Diagnostic>), String> {
+    match (&args.config, folder) {
+        (Some(path), _) => Config::load(path),
+        (None, Some(folder)) => crate::bundle::catalog::consistency::policy_of(folder)
+            .map(|config| (config, Vec::new())),
+        (None, None) => Ok((Config::platform(), Vec::new())),
     }
 }
 
 fn check_folder(args: &CatalogCheckArgs, catalog: &std::path::Path) -> Outcome {
-    // A configuration with errors is reported with the catalog's, so the
-    // run fails rather than checking against the platform's defaults.
-    let (config, config_diagnostics) = match &args.config {
-        Some(path) => match Config::load(path) {
-            Ok(loaded) => loaded,
-            Err(message) => return fail(message),
-        },
-        None => match crate::bundle::catalog::consistency::policy_of(catalog) {
-            Ok(config) => (config, Vec::new()),
-            Err(message) => return fail(message),
-        },
+    let (config, config_diagnostics) = match check_config(args, Some(catalog)) {
+        Ok(loaded) => loaded,
+        Err(message) => return fail(message),
     };
     let report = match catalog::check(catalog, &config) {
         Ok(report) => report,

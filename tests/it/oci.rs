@@ -15,6 +15,9 @@ use std::time::{Duration, Instant};
 
 use crate::common::unavailable::cannot_run;
 
+mod check;
+mod signatures;
+
 /// A registry on the loopback, with its own storage.
 struct Registry {
     child: Child,
@@ -507,9 +510,16 @@ fn a_registry_that_fails_mid_pull_leaves_nothing_half_written() {
     assert!(!scene.path("ws/contrib.lock").exists());
 }
 
-/// The digest of the one bundle layer stored (the only blob over 100 bytes
-/// that is not a manifest).
+/// The digest of the one bundle layer stored.
 fn blob_of(scene: &Scene, registry: &Registry) -> String {
+    let mut found = bundle_blobs(registry);
+    assert_eq!(found.len(), 1, "{found:?} in {}", scene.catalog);
+    found.remove(0)
+}
+
+/// The digests of the stored bundle layers (the blobs that hold a
+/// bundle's contributors).
+fn bundle_blobs(registry: &Registry) -> Vec<String> {
     let root = registry
         .storage
         .path()
@@ -523,8 +533,7 @@ fn blob_of(scene: &Scene, registry: &Registry) -> String {
             }
         }
     }
-    assert_eq!(found.len(), 1, "{found:?} in {}", scene.catalog);
-    found.remove(0)
+    found
 }
 
 /// htpasswd authentication: the right credentials from the environment or

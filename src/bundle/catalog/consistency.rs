@@ -22,6 +22,8 @@ use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
+use serde::{Deserialize, Serialize};
+
 use super::{find_span, Lock, LockEntry};
 use crate::bundle::{bundle_path, Bundle, BundledActivation};
 use crate::config::Config;
@@ -29,6 +31,42 @@ use crate::diagnostic::Diagnostic;
 use crate::fs::Root;
 use crate::rules::{AMBIGUOUS_CONTRIBUTOR, CATALOG_OVER_BUDGET, DUPLICATE_PLUGIN};
 use crate::source::Span;
+
+/// What the catalog-wide rules read of one version: all they need, so a
+/// registry records it in the version's publish event and `catalog check`
+/// judges a registry from its index alone, with no bundle read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Facts {
+    /// The owner the manifest asks to be (`duplicate-plugin`).
+    pub owner: String,
+    /// What it puts before every conversation, in tokens
+    /// (`catalog-over-budget`, [`Bundle::kept_share`]).
+    pub share: u64,
+    /// The ids of its texts the model may ask for, in the bundle's order
+    /// (`ambiguous-contributor`).
+    pub requested: Vec<String>,
+}
+
+impl Facts {
+    pub fn of(bundle: &Bundle) -> Facts {
+        Facts {
+            owner: bundle.requested_owner.to_string(),
+            share: bundle.kept_share(),
+            requested: bundle
+                .contributors
+                .iter()
+                .filter(|contributor| {
+                    matches!(
+                        contributor.activation,
+                        Some(BundledActivation::Request { .. })
+                    )
+                })
+                .map(|contributor| contributor.id.clone())
+                .collect(),
+        }
+    }
+}
 
 /// The catalog-wide diagnostics of the published entries of `lock`, whose
 /// bundles are `loaded`; spans point into `lock_text`.
@@ -38,47 +76,62 @@ pub fn check(
     loaded: &HashMap<(String, semver::Version), Bundle>,
     config: &Config,
 ) -> Vec<Diagnostic> {
+    let facts = loaded
+        .iter()
+        .map(|(key, bundle)| (key.clone(), Facts::of(bundle)))
+        .collect();
+    check_facts(lock, lock_text, &facts, config)
+}
+
+/// [`check`] over what each version's [`Facts`] say; a version with none
+/// known is not judged.
+pub fn check_facts(
+    lock: &Lock,
+    lock_text: &str,
+    facts: &HashMap<(String, semver::Version), Facts>,
+    config: &Config,
+) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
-    let mut newest: BTreeMap<&str, &Bundle> = BTreeMap::new();
-    let mut owners: BTreeMap<&str, &Bundle> = BTreeMap::new();
+    let mut newest: BTreeMap<&str, (&LockEntry, &Facts)> = BTreeMap::new();
+    let mut owners: BTreeMap<&str, (&LockEntry, &Facts)> = BTreeMap::new();
     for entry in &lock.published {
-        let Some(bundle) = loaded.get(&(entry.plugin.clone(), entry.version.clone())) else {
+        let Some(found) = facts.get(&(entry.plugin.clone(), entry.version.clone())) else {
             continue;
         };
-        if let Some(first) = owners.get(entry.plugin.as_str()) {
-            if first.requested_owner != bundle.requested_owner {
-                diagnostics.push(
-                    Diagnostic::new(
-                        &DUPLICATE_PLUGIN,
-                        format!(
-                            "`{}` is published by two owners: {} and {}",
-                            entry.plugin, first.requested_owner, bundle.requested_owner
-                        ),
-                    )
-                    .primary(
-                        find_span(lock_text, &entry.digest),
-                        format!("{} by {}", bundle.id(), bundle.requested_owner),
-                    )
-                    .secondary(
-                        find_span(lock_text, first.digest.as_deref().unwrap_or_default()),
-                        format!("{} by {}", first.id(), first.requested_owner),
-                    )
-                    .help("one plugin name has one owner; publish the other under its own name"),
-                );
+        match owners.get(entry.plugin.as_str()) {
+            Some((first, owned)) if owned.owner != found.owner => diagnostics.push(
+                Diagnostic::new(
+                    &DUPLICATE_PLUGIN,
+                    format!(
+                        "`{}` is published by two owners: {} and {}",
+                        entry.plugin, owned.owner, found.owner
+                    ),
+                )
+                .primary(
+                    find_span(lock_text, &entry.digest),
+                    format!("{} by {}", id(entry), found.owner),
+                )
+                .secondary(
+                    find_span(lock_text, &first.digest),
+                    format!("{} by {}", id(first), owned.owner),
+                )
+                .help("one plugin name has one owner; publish the other under its own name"),
+            ),
+            Some(_) => {}
+            None => {
+                owners.insert(&entry.plugin, (entry, found));
             }
-        } else {
-            owners.insert(&entry.plugin, bundle);
         }
         if entry.yanked {
             continue;
         }
-        let slot = newest.entry(&entry.plugin).or_insert(bundle);
-        if bundle.version > slot.version {
-            *slot = bundle;
+        let slot = newest.entry(&entry.plugin).or_insert((entry, found));
+        if entry.version > slot.0.version {
+            *slot = (entry, found);
         }
     }
     let limit = config.system_prompt_budget();
-    let total: u64 = newest.values().map(|bundle| bundle.kept_share()).sum();
+    let total: u64 = newest.values().map(|(_, found)| found.share).sum();
     if total > limit {
         diagnostics.push(
             Diagnostic::new(&CATALOG_OVER_BUDGET, format!("what the newest versions put before every conversation adds up to {total} tokens, over the workspace's {limit}"))
@@ -86,41 +139,33 @@ pub fn check(
                 .help("an agent that installs every plugin would exceed its system-prompt share; lower budgets, make texts apply only when needed, or split the catalog"),
         );
     }
-    let mut asked_for: HashMap<&str, &Bundle> = HashMap::new();
-    for bundle in newest.values() {
-        for contributor in &bundle.contributors {
-            if !matches!(
-                contributor.activation,
-                Some(BundledActivation::Request { .. })
-            ) {
-                continue;
-            }
-            match asked_for.get(contributor.id.as_str()) {
+    let mut asked_for: HashMap<&str, &LockEntry> = HashMap::new();
+    for (entry, found) in newest.values() {
+        for contributor in &found.requested {
+            match asked_for.get(contributor.as_str()) {
                 Some(other) => diagnostics.push(
                     Diagnostic::new(
                         &AMBIGUOUS_CONTRIBUTOR,
                         format!(
-                            "`{}` and `{}` both offer a text the model may ask for as `{}`",
-                            other.plugin, bundle.plugin, contributor.id
+                            "`{}` and `{}` both offer a text the model may ask for as `{contributor}`",
+                            other.plugin, entry.plugin
                         ),
                     )
-                    .primary(
-                        find_span(lock_text, bundle.digest.as_deref().unwrap_or_default()),
-                        bundle.id(),
-                    )
-                    .secondary(
-                        find_span(lock_text, other.digest.as_deref().unwrap_or_default()),
-                        other.id(),
-                    )
+                    .primary(find_span(lock_text, &entry.digest), id(entry))
+                    .secondary(find_span(lock_text, &other.digest), id(other))
                     .help("rename one of them: a model asking for a text by its id would get both"),
                 ),
                 None => {
-                    asked_for.insert(&contributor.id, bundle);
+                    asked_for.insert(contributor, entry);
                 }
             }
         }
     }
     diagnostics
+}
+
+fn id(entry: &LockEntry) -> String {
+    format!("{}@{}", entry.plugin, entry.version)
 }
 
 /// The catalog-wide diagnostics the catalog in `root`, whose lock is

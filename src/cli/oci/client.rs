@@ -27,6 +27,10 @@ pub struct Registry {
     client: Client,
     auth: RegistryAuth,
     runtime: tokio::runtime::Runtime,
+    /// The repositories (and whether for pushing) already authenticated:
+    /// each authentication is a round trip or two, and a publish pushes
+    /// several blobs and manifests into one repository.
+    authenticated: std::sync::Mutex<std::collections::HashSet<(String, bool)>>,
 }
 
 impl Registry {
@@ -64,6 +68,7 @@ impl Registry {
             client,
             auth,
             runtime,
+            authenticated: Default::default(),
         })
     }
 
@@ -89,10 +94,25 @@ impl Registry {
         reference: &Reference,
         operation: RegistryOperation,
     ) -> Result<(), String> {
+        let key = (
+            reference.repository().to_string(),
+            matches!(operation, RegistryOperation::Push),
+        );
+        if self
+            .authenticated
+            .lock()
+            .is_ok_and(|set| set.contains(&key))
+        {
+            return Ok(());
+        }
         self.runtime
             .block_on(self.client.auth(reference, &self.auth, operation))
             .map(|_| ())
-            .map_err(|error| self.explain(&error))
+            .map_err(|error| self.explain(&error))?;
+        if let Ok(mut set) = self.authenticated.lock() {
+            set.insert(key);
+        }
+        Ok(())
     }
 
     /// The registry's answer, in words; never a credential.
@@ -209,12 +229,24 @@ impl Registry {
         tag: Option<&str>,
         manifest: &serde_json::Value,
     ) -> Result<String, String> {
+        self.push_manifest_as(repository, tag, manifest, oci::MANIFEST_TYPE)
+    }
+
+    /// Pushes a manifest of `media_type` (an image manifest or an image
+    /// index) under `tag`, or by its digest with `None`; its digest.
+    pub fn push_manifest_as(
+        &self,
+        repository: &str,
+        tag: Option<&str>,
+        manifest: &serde_json::Value,
+        media_type: &'static str,
+    ) -> Result<String, String> {
         let bytes = serde_json::to_vec(manifest)
             .map_err(|error| format!("cannot write a manifest: {error}"))?;
         let digest = sha256(&bytes);
         let reference = self.reference(repository, tag.unwrap_or(&digest));
         self.authenticate(&reference, RegistryOperation::Push)?;
-        let content_type = http::HeaderValue::from_static(oci::MANIFEST_TYPE);
+        let content_type = http::HeaderValue::from_static(media_type);
         self.runtime
             .block_on(
                 self.client
@@ -222,6 +254,45 @@ impl Registry {
             )
             .map_err(|error| self.explain(&error))?;
         Ok(digest)
+    }
+
+    /// The bytes of the index `tag` names in `repository`, or `None` when
+    /// it names nothing.
+    pub fn image_index(&self, repository: &str, tag: &str) -> Result<Option<Vec<u8>>, String> {
+        let reference = self.reference(repository, tag);
+        match self.runtime.block_on(self.client.pull_manifest_raw(
+            &reference,
+            &self.auth,
+            &[oci::referrer::INDEX_TYPE],
+        )) {
+            Ok((bytes, _)) => Ok(Some(bytes.to_vec())),
+            Err(error) if is_not_found(&error) => Ok(None),
+            Err(error) => Err(self.explain(&error)),
+        }
+    }
+
+    /// The digests of the contrib signatures the registry lists as
+    /// referrers of `subject`: through the referrers API where the
+    /// registry has it, else the referrers tag schema (`oci-client` picks).
+    pub fn signature_referrers(
+        &self,
+        repository: &str,
+        subject: &str,
+    ) -> Result<Vec<String>, String> {
+        let reference = self.reference(repository, subject);
+        self.authenticate(&reference, RegistryOperation::Pull)?;
+        let index = self
+            .runtime
+            .block_on(
+                self.client
+                    .pull_referrers(&reference, Some(oci::referrer::SIGNATURE_ARTIFACT_TYPE)),
+            )
+            .map_err(|error| self.explain(&error))?;
+        Ok(index
+            .manifests
+            .into_iter()
+            .map(|entry| entry.digest)
+            .collect())
     }
 
     /// Every tag of `repository`, page by page; none when it does not

@@ -6,12 +6,15 @@
 //! judges them — so a registry catalog refuses what a folder catalog
 //! refuses, by the same rules.
 
+pub mod check;
 mod client;
 pub mod credentials;
+pub mod signatures;
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use crate::bundle::catalog::consistency::Facts;
 use crate::bundle::catalog::{self, Lock, LockEntry, PublishError, Published, Refusal};
 use crate::bundle::oci::{self, Event, EventKind, Index, OciCatalog};
 use crate::bundle::{bundle_path, Bundle};
@@ -39,8 +42,9 @@ pub fn connect(catalog: &OciCatalog) -> Result<Registry, String> {
 
 /// Writes `index` into `folder` as a folder catalog, with the bundles of
 /// `wanted` pulled by digest and checked against the index (those already
-/// there and matching are kept): bundles first, the lock last, so an
-/// interrupted mirror never lists a bundle it does not hold.
+/// there and matching are kept), each with its signature: bundles first,
+/// the lock last, so an interrupted mirror never lists a bundle it does
+/// not hold. The folder's trusted keys stay as they were.
 pub fn mirror(
     registry: &Registry,
     index: &Index,
@@ -48,10 +52,15 @@ pub fn mirror(
     wanted: &[&LockEntry],
 ) -> Result<(), String> {
     let root = Root::create(folder)?;
+    // The keys a folder trusts are its own, never the registry's.
+    let trusted = Lock::read(folder)?.trusted_keys;
     for entry in wanted {
-        pull_into(registry, index, folder, entry)?;
+        let path = pull_into(registry, index, folder, entry)?;
+        signatures::pull_beside(registry, index, &path, entry, &trusted)?;
     }
-    index.lock.write(&root)
+    let mut lock = index.lock.clone();
+    lock.trusted_keys = trusted;
+    lock.write(&root)
 }
 
 /// Pulls `entry`'s bundle into the folder catalog at `folder`.
@@ -202,6 +211,7 @@ pub fn publish(bundle: &Bundle, catalog: &OciCatalog) -> Result<Published, Publi
         bundle_digest: bundle.digest.clone(),
         manifest: Some(manifest),
         permissions: Some(bundle.permissions.clone()),
+        facts: Some(Facts::of(bundle)),
     };
     registry.append(&event)?;
     let after = registry.index()?;
@@ -314,6 +324,7 @@ pub fn yank(
         bundle_digest: None,
         manifest: None,
         permissions: None,
+        facts: None,
     };
     registry.append(&event)?;
     Ok(entry.version.clone())
@@ -433,8 +444,8 @@ pub fn bundle_at(text: &str) -> Option<Result<Bundle, String>> {
 }
 
 /// Publishes every version of the folder catalog at `folder` into the
-/// registry catalog, oldest first, each judged as `publish` judges it, and
-/// yanks there what it yanked; how many versions were new, and how many
+/// registry catalog, oldest first, each judged as `publish` judges it and
+/// with its signature, and yanks there what it yanked; how many versions were new, and how many
 /// were there already.
 pub fn push_catalog(folder: &Path, catalog: &OciCatalog) -> Result<(usize, usize), String> {
     let lock = Lock::read(folder)?;
@@ -445,6 +456,7 @@ pub fn push_catalog(folder: &Path, catalog: &OciCatalog) -> Result<(usize, usize
             .cmp(&b.plugin)
             .then_with(|| a.version.cmp_precedence(&b.version))
     });
+    let registry = connect(catalog)?;
     let (mut new, mut kept) = (0, 0);
     for entry in &entries {
         let path = bundle_path(folder, &entry.plugin, &entry.version);
@@ -476,8 +488,11 @@ pub fn push_catalog(folder: &Path, catalog: &OciCatalog) -> Result<(usize, usize
                 ));
             }
         }
+        let signature = crate::bundle::sign::signature_path(&path);
+        if let Ok(bytes) = root.read(&signature, crate::limits::files::KEY) {
+            signatures::push(&registry, &entry.plugin, &entry.version, &bytes)?;
+        }
     }
-    let registry = connect(catalog)?;
     let index = registry.index()?;
     for entry in entries {
         let there = index.lock.entry(&entry.plugin, &entry.version);
