@@ -17,7 +17,8 @@
 # when the two builds agree on every dependency's features (Cargo.toml,
 # the lines after `hashbrown` and `[build-dependencies]`).
 # It prints the load averages before and after: on a machine shared with
-# other builds the wall times are longer than on an idle one.
+# other builds the wall times are longer than on an idle one. Needs python3
+# (to read rustc's command lines).
 #
 #   benches/quickstart.sh            # prints the figures the README quotes
 #   KEEP=1 benches/quickstart.sh     # keeps the clone and its logs
