@@ -3,10 +3,10 @@
 # has just made (target/release):
 #
 # - the wheel (pypi/pyproject.toml), built by maturin from that release
-#   build (only the binary is linked again), installed into a fresh virtual
-#   environment with no index, and run. It is tagged for this machine's
-#   glibc; the release's manylinux2014 wheels are built in the manylinux
-#   containers (.github/workflows/release.yml, job `wheels`);
+#   build (only the binary is linked again, by zig against glibc 2.17),
+#   tagged manylinux2014 as the release's Linux wheels are
+#   (.github/workflows/release.yml, job `wheels`), installed into a fresh
+#   virtual environment with no index, and run;
 # - a release archive and its .sha256 in the release workflow's layout,
 #   served from a local folder, installed by the Action's own install
 #   script (action/install.sh), and refused when the checksum does not
@@ -15,7 +15,7 @@
 #   examples, installing this repository as a user's pre-commit would,
 #   with the wheel above standing in for PyPI's: nothing compiled.
 #
-# Needs python3 with venv, and PyPI for maturin, pre-commit and
+# Needs python3 with venv, and PyPI for maturin, ziglang, pre-commit and
 # setuptools. Each step prints how long it took.
 set -euo pipefail
 
@@ -35,7 +35,7 @@ step() {
 # The tools, in a virtual environment of their own; setuptools as a wheel
 # for the hooks' package, installed below with no index.
 step python3 -m venv "$work/tools"
-step "$work/tools/bin/pip" install --quiet --disable-pip-version-check maturin pre-commit
+step "$work/tools/bin/pip" install --quiet --disable-pip-version-check maturin ziglang pre-commit
 step "$work/tools/bin/pip" download --quiet --disable-pip-version-check --only-binary :all: \
     --dest "$work/wheels" setuptools
 
@@ -77,15 +77,35 @@ PY
 
 # The wheel, from the release build CI already made: maturin runs `cargo
 # rustc --profile release --bin contrib`, which finds every dependency and
-# the library fresh and only links the stripped binary. (With `--zig`, for
-# a manylinux2014 tag here, maturin passes `--target`, which is a second,
-# whole release build in target/x86_64-unknown-linux-gnu.)
+# the library fresh and only links the stripped binary. The link is zig's,
+# against glibc 2.17's symbols (maturin's own `zig cc` wrapper, with zig
+# from the ziglang wheel), given to that one rustc call: a manylinux2014
+# binary, which maturin audits before it tags the wheel. Not `--zig`:
+# maturin then passes `--target` (and zig as the C compiler), which is a
+# second, whole release build in target/<triple>. The C in the
+# dependencies (ring, blake3), compiled by this machine's C compiler,
+# calls nothing newer than glibc 2.17: the link would fail if it did.
+cat >"$work/zig-cc" <<SH
+#!/bin/sh
+PATH="$work/tools/bin:\$PATH" exec maturin zig cc -- -target $(uname -m)-linux-gnu.2.17 "\$@"
+SH
+chmod +x "$work/zig-cc"
 (
     cd pypi
-    step "$work/tools/bin/maturin" build --release --quiet --out "$work/wheels"
+    step "$work/tools/bin/maturin" build --release --quiet --compatibility manylinux2014 \
+        --out "$work/wheels" -- -C linker="$work/zig-cc"
 )
 wheel=$(ls "$work"/wheels/contrib_lang-*.whl)
 echo "wheel: ${wheel##*/}"
+# The tag the wheel's metadata gives pip, as well as its file name.
+"$work/tools/bin/python" - "$wheel" <<'PY'
+import sys, zipfile
+wheel = zipfile.ZipFile(sys.argv[1])
+name = next(n for n in wheel.namelist() if n.endswith(".dist-info/WHEEL"))
+tags = [l.split(": ", 1)[1] for l in wheel.read(name).decode().splitlines() if l.startswith("Tag: ")]
+assert any("-manylinux2014_" in tag or "-manylinux_2_17_" in tag for tag in tags), tags
+print("WHEEL tags:", ", ".join(tags))
+PY
 
 # A fresh environment gets a working `contrib` from the wheel alone.
 step python3 -m venv "$work/user"

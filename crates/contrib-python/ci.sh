@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Python module in CI, its wheel built once: maturin builds it
-# (release) into a fresh virtual environment in a temporary folder; pytest
-# runs its tests (crates/contrib-python/tests: the conformance corpus, a
+# (release, on the release build of the library) into a fresh virtual
+# environment in a temporary folder; pytest runs its tests
+# (crates/contrib-python/tests: the conformance corpus, a
 # conversation started in Rust resumed in Python, the API's errors and
 # callables); mypy checks the tests and the example hosts against the
 # stubs; then the example hosts run against a local provider
@@ -14,15 +15,22 @@ root="$(cd "$here/../.." && pwd)"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# Not a default member (building it needs Python): linted here.
+# Not a default member (building it needs Python): linted here, with the
+# library as the wheel has it, without the command line's features.
 (cd "$root" && cargo clippy -q -p contrib-python -- -D warnings)
 
 python3 -m venv "$work/venv"
 pip=("$work/venv/bin/pip" install --quiet --disable-pip-version-check)
 "${pip[@]}" "maturin>=1.5,<2.0" "pytest>=8,<9" "mypy>=1.10,<2" -r "$root/tests/sdk/requirements.txt"
 
+# The library with the features of `cargo build --release` (the command
+# line's, which only add modules), so that the release build .ci/run has
+# just made is reused and only PyO3 and the module are compiled; the
+# release workflow (.github/workflows/python-module.yml) builds it
+# without them.
 started=$SECONDS
-"$work/venv/bin/maturin" build --quiet --release -m "$here/Cargo.toml" --out "$work/wheels"
+"$work/venv/bin/maturin" build --quiet --release -m "$here/Cargo.toml" --out "$work/wheels" \
+    --features contrib/default
 wheel=$(ls "$work"/wheels/contrib_runtime-*.whl)
 echo "wheel: $(basename "$wheel"), $(du -k "$wheel" | cut -f1) KiB, built in $((SECONDS - started)) s"
 "${pip[@]}" "$wheel"
