@@ -105,7 +105,11 @@ fn floor(encoding: Encoding, paths: &[String], threads: usize) -> Result<(), Str
             .collect();
         workers
             .into_iter()
-            .map(|worker| worker.join().unwrap_or_else(|_| Err("a thread panicked".into())))
+            .map(|worker| {
+                worker
+                    .join()
+                    .unwrap_or_else(|_| Err("a thread panicked".into()))
+            })
             .collect::<Result<Vec<_>, _>>()
     })?;
     let (bytes, tokens) = totals

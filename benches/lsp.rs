@@ -294,7 +294,11 @@ fn syntax_errors(config: &Arc<Config>, docs: &RuleDocs) {
     let slowest = |samples: Vec<Sample>| {
         let cpu: Option<Vec<Duration>> = samples.iter().map(|sample| sample.cpu).collect();
         Sample {
-            wall: samples.iter().map(|sample| sample.wall).max().unwrap_or_default(),
+            wall: samples
+                .iter()
+                .map(|sample| sample.wall)
+                .max()
+                .unwrap_or_default(),
             cpu: cpu.and_then(|cpu| cpu.into_iter().max()),
         }
     };
