@@ -25,6 +25,9 @@
 #    into a temporary venv; its vocabulary is downloaded, or taken from
 #    bpe-openai's copy in the cargo registry (the same files) when the
 #    download is blocked. Goal: ≥ 5× tiktoken.
+# 4. The override rule's phrase search against an aho-corasick scan for
+#    every keyword a phrase can begin with, on the same bodies, one thread
+#    (benches/override_cost.rs). Goal: no more than the literal scan.
 #
 # Prints the machine, the load average before and after (the figures are
 # only as good as the machine is idle), then one table per part with CPU
@@ -51,7 +54,7 @@ fi
 
 say "building contrib, the generator and the counter (release)"
 cargo build --quiet --release --manifest-path "$ROOT/Cargo.toml" --features bench-tools \
-    --bin contrib --example gen-catalog --example count-tokens
+    --bin contrib --example gen-catalog --example count-tokens --example override-cost
 BIN="$ROOT/target/release"
 CONTRIB="$BIN/contrib"
 export CONTRIB_CACHE_DIR="$ROOT/target/bench-cache-root"
@@ -205,5 +208,9 @@ print(f"| {encoding} | {t * 1e3:,.0f} ms | {o * 1e3:,.0f} ms | {t / o:.1f}× (go
 PY
     [ "$same" = identical ] || { echo "the counts differ from tiktoken's ($encoding)" >&2; exit 1; }
 done
+echo
+echo "### the override rule against a literal keyword scan"
+echo
+"$BIN/examples/override-cost" "$REAL/text.list" 15
 echo
 echo "load average after: $(load)"
