@@ -35,6 +35,14 @@
 # the script stops, and under CI=true fails.
 set -euo pipefail
 
+# PROFILE=dev measures a debug build (this crate unoptimized, its
+# dependencies and the token counter optimized): slower than release, so
+# contrib's figures from it are bounds, for a machine where a release
+# build does not fit.
+PROFILE="${PROFILE:-release}"
+TARGET_FOLDER=release
+[ "$PROFILE" = dev ] && TARGET_FOLDER=debug
+
 N="${1:-2000}"
 RUNS="${RUNS:-5}"
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -52,15 +60,15 @@ if ! command -v hyperfine >/dev/null; then
     (apt-get update -qq && apt-get install -y -qq hyperfine) >/dev/null 2>&1 || { echo "hyperfine is required" >&2; exit 2; }
 fi
 
-say "building contrib, the generator and the counter (release)"
-cargo build --quiet --release --manifest-path "$ROOT/Cargo.toml" --features bench-tools \
+say "building contrib, the generator and the counter ($PROFILE)"
+cargo build --quiet --profile "$PROFILE" --manifest-path "$ROOT/Cargo.toml" --features bench-tools \
     --bin contrib --example gen-catalog --example count-tokens --example override-cost
-BIN="$ROOT/target/release"
+BIN="$ROOT/target/$TARGET_FOLDER"
 CONTRIB="$BIN/contrib"
 export CONTRIB_CACHE_DIR="$ROOT/target/bench-cache-root"
 
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//') ($(nproc) cores), $(uname -sr)"
-echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); contrib $(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo unknown); N = $N"
+echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); contrib $(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo unknown) ($PROFILE build); N = $N"
 echo "load average before: $(load)"
 
 # catalog NAME FLAGS...: generated once into target/bench-goals-NAME-N.

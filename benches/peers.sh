@@ -22,6 +22,14 @@
 # (under CI=true, fails). RUNS sets hyperfine's runs (default 5).
 set -euo pipefail
 
+# PROFILE=dev measures a debug build (this crate unoptimized, its
+# dependencies and the token counter optimized): slower than release, so
+# contrib's figures from it are bounds, for a machine where a release
+# build does not fit.
+PROFILE="${PROFILE:-release}"
+TARGET_FOLDER=release
+[ "$PROFILE" = dev ] && TARGET_FOLDER=debug
+
 SKILLSAW=0.22.0
 CLAUDELINT=0.5.0
 RUNS="${RUNS:-5}"
@@ -55,12 +63,12 @@ mkdir -p "$WORK/npm"
 skillsaw="$WORK/venv/bin/skillsaw"
 claudelint="$WORK/npm/node_modules/.bin/claudelint"
 
-say "building contrib (release)"
-cargo build --quiet --release --manifest-path "$ROOT/Cargo.toml" --bin contrib
-contrib="$ROOT/target/release/contrib"
+say "building contrib ($PROFILE)"
+cargo build --quiet --profile "$PROFILE" --manifest-path "$ROOT/Cargo.toml" --bin contrib
+contrib="$ROOT/target/$TARGET_FOLDER/contrib"
 
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//') ($(nproc) cores); $(date -u '+%Y-%m-%d %H:%M UTC')"
-echo "contrib $(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo unknown), skillsaw $SKILLSAW, claude-code-lint $CLAUDELINT"
+echo "contrib $(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo unknown) ($PROFILE build), skillsaw $SKILLSAW, claude-code-lint $CLAUDELINT"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 for name in "${collections[@]}"; do
