@@ -1,7 +1,8 @@
 //! `gen-catalog [--noisy | --corpus DIR] N OUT [SEED]`: writes a
 //! deterministic catalog of N plugins to OUT as `contrib/*.contrib` (with
 //! `contrib/contrib.toml`), `json/*.json` (with `schema.json`) and
-//! `toml/*.toml`.
+//! `toml/*.toml`, and every text's body alone as `text/*.txt` (with the
+//! list `text.list`): what counting the same bodies' tokens reads.
 //!
 //! - By default the plugins are generated (`benches/support/generate.rs`),
 //!   about 5% of them with a planted mistake.
@@ -64,7 +65,7 @@ fn run() -> Result<(), String> {
         .and_then(|s| s.parse().ok())
         .unwrap_or(0xC0_47_21_B0);
     let out = PathBuf::from(out);
-    for folder in ["contrib", "json", "toml"] {
+    for folder in ["contrib", "json", "toml", "text"] {
         std::fs::create_dir_all(out.join(folder))
             .map_err(|error| format!("cannot create {}: {error}", out.join(folder).display()))?;
     }
@@ -75,6 +76,7 @@ fn run() -> Result<(), String> {
     write(out.join("schema.json"), generate::JSON_SCHEMA)?;
     let mut rng = generate::Rng::new(seed);
     let (mut broken, mut bytes) = (0, 0);
+    let mut texts = String::new();
     for index in 0..count {
         let plugin = match &source {
             Source::Generated { noisy } => {
@@ -99,7 +101,15 @@ fn run() -> Result<(), String> {
             out.join(format!("toml/{stem}.toml")),
             &generate::toml(&plugin),
         )?;
+        for part in &plugin.parts {
+            if let Some(body) = &part.body {
+                let path = out.join(format!("text/{stem}-{}.txt", part.id));
+                write(path.clone(), body)?;
+                texts.push_str(&format!("{}\n", path.display()));
+            }
+        }
     }
+    write(out.join("text.list"), &texts)?;
     eprintln!(
         "{count} plugins ({broken} with a planted mistake), {:.1} MB of manifests, in {}",
         bytes as f64 / 1e6,

@@ -169,18 +169,56 @@ impl Measure {
 /// Maximal runs of characters that one pre-tokenizer piece may hold
 /// together: letters, digits, apostrophes and any non-ASCII character that
 /// is not white space (counting those in is conservative: fewer runs).
+///
+/// Read byte by byte through [`JOINS`] rather than character by character:
+/// a character beyond ASCII joins unless it is white space, and only four
+/// leading bytes begin one that is, so only those are decoded.
 fn words(text: &str) -> u64 {
     let mut runs = 0;
     let mut in_run = false;
-    for c in text.chars() {
-        let joins = c.is_alphanumeric() || c == '\'' || (!c.is_ascii() && !c.is_whitespace());
-        if joins && !in_run {
-            runs += 1;
-        }
+    for (at, &byte) in text.as_bytes().iter().enumerate() {
+        let joins = match JOINS[usize::from(byte)] {
+            Class::Joins => true,
+            Class::Breaks => false,
+            Class::Inside => continue,
+            Class::Decode => !text[at..].chars().next().is_some_and(char::is_whitespace),
+        };
+        runs += u64::from(joins && !in_run);
         in_run = joins;
     }
     runs
 }
+
+/// What a byte of UTF-8 says about the character it begins, for [`words`].
+#[derive(Clone, Copy)]
+enum Class {
+    /// Begins a character that joins a run.
+    Joins,
+    /// Is a character that ends a run.
+    Breaks,
+    /// Continues a character: its first byte decided.
+    Inside,
+    /// Begins a character that may be white space (U+0085, U+00A0,
+    /// U+1680, U+2000–U+205F, U+3000 begin with 0xC2, 0xE1, 0xE2, 0xE3).
+    Decode,
+}
+
+static JOINS: [Class; 256] = {
+    let mut table = [Class::Joins; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let b = byte as u8;
+        table[byte] = match b {
+            b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' | b'\'' => Class::Joins,
+            0..=0x7f => Class::Breaks,
+            0x80..=0xbf => Class::Inside,
+            0xc2 | 0xe1 | 0xe2 | 0xe3 => Class::Decode,
+            _ => Class::Joins,
+        };
+        byte += 1;
+    }
+    table
+};
 
 /// A call as the model sees it: the tool and its arguments as JSON.
 fn call_text(call: &crate::ir::Call) -> String {
@@ -252,6 +290,42 @@ mod tests {
                     "{tokenizer}: {text}"
                 );
             }
+        }
+    }
+
+    /// The byte-wise reading counts what a reading by characters counts,
+    /// around every white-space character beyond ASCII and the bytes that
+    /// begin them in characters that are not white space.
+    #[test]
+    fn words_by_bytes_agree_with_words_by_characters() {
+        fn by_characters(text: &str) -> u64 {
+            let mut runs = 0;
+            let mut in_run = false;
+            for c in text.chars() {
+                let joins =
+                    c.is_alphanumeric() || c == '\'' || (!c.is_ascii() && !c.is_whitespace());
+                runs += u64::from(joins && !in_run);
+                in_run = joins;
+            }
+            runs
+        }
+        let unusual: String = (0x80..0x3100)
+            .filter_map(char::from_u32)
+            .filter(|c| c.is_whitespace() || c.len_utf8() > 1)
+            .step_by(7)
+            .collect();
+        let mut texts = vec![
+            "don't won't café naïve 日本語 ab\u{a0}cd\u{85}e\u{1680}f\u{2000}g\u{200a}h\u{2028}i\u{202f}j\u{205f}k\u{3000}l"
+                .to_string(),
+            unusual,
+            String::new(),
+            "\u{a0}".to_string(),
+        ];
+        for c in (0x80..0x3100).filter_map(char::from_u32) {
+            texts.push(format!("a{c}b {c} {c}{c}"));
+        }
+        for text in &texts {
+            assert_eq!(words(text), by_characters(text), "{text:?}");
         }
     }
 }

@@ -182,22 +182,36 @@ pub fn hidden_chars_in(
         }
     });
     let after_range = text.get(range.end..).and_then(|after| after.chars().next());
-    let mut chars = text.get(range).unwrap_or("").char_indices().peekable();
+    let body = text.get(range).unwrap_or("");
+    let mut next = 0;
     std::iter::from_fn(move || {
-        while let Some((at, c)) = chars.next() {
-            let at = base + at;
+        loop {
+            // Characters that cannot be hidden are skipped a byte at a time;
+            // only what the skipped run ends with matters to what follows.
+            let skipped = body.as_bytes()[next..]
+                .iter()
+                .position(|&byte| MAY_HIDE[usize::from(byte)]);
+            let Some(skipped) = skipped else {
+                next = body.len();
+                return None;
+            };
+            if skipped > 0 {
+                next += skipped;
+                previous = body[..next].chars().next_back();
+                previous_was_text_selector = false;
+            }
+            let c = body[next..].chars().next()?;
+            let at = base + next;
+            next += c.len_utf8();
             let before = previous.replace(c);
             let before_was_text_selector = std::mem::take(&mut previous_was_text_selector);
-            if c.is_ascii() && !c.is_ascii_control() {
-                continue;
-            }
             let Some(kind) = classify(c) else {
                 continue;
             };
             if at == 0 && c == '\u{feff}' {
                 continue;
             }
-            let after = chars.peek().map(|&(_, next)| next).or(after_range);
+            let after = body[next..].chars().next().or(after_range);
             if kind == Hidden::Selector && takes(before, c) && !after.is_some_and(is_selector) {
                 previous_was_text_selector = true;
                 continue;
@@ -212,9 +226,26 @@ pub fn hidden_chars_in(
             }
             return Some((at, c, kind));
         }
-        None
     })
 }
+
+/// The bytes that may begin a hidden character (or a joiner, which is
+/// judged by its neighbours): the C0 controls but tab and line endings,
+/// DEL, and the first bytes of the blocks [`classify`] names anything in
+/// (U+0080–U+00BF, U+0340–U+037F, U+0600–U+063F, U+1000–U+3FFF,
+/// U+F000–U+3FFFF, U+C0000–U+FFFFF). The scan decodes nothing else.
+static MAY_HIDE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        table[byte] = matches!(
+            byte as u8,
+            0x00..=0x08 | 0x0b | 0x0c | 0x0e..=0x1f | 0x7f | 0xc2 | 0xcd | 0xd8 | 0xe1..=0xe3 | 0xef | 0xf0 | 0xf3
+        );
+        byte += 1;
+    }
+    table
+};
 
 #[cfg(test)]
 mod tests {
@@ -222,6 +253,19 @@ mod tests {
 
     fn found(text: &str) -> Vec<(usize, Hidden)> {
         hidden_chars(text).map(|(at, _, kind)| (at, kind)).collect()
+    }
+
+    /// The skip never passes over a character that may be hidden: every
+    /// one [`classify`] names begins with a byte the scan stops at.
+    #[test]
+    fn the_scan_stops_at_every_character_that_may_hide() {
+        for c in (0..=0x10ffff).filter_map(char::from_u32) {
+            let mut buffer = [0; 4];
+            let first = c.encode_utf8(&mut buffer).as_bytes()[0];
+            if classify(c).is_some() || matches!(c, '\u{200c}' | '\u{200d}') {
+                assert!(MAY_HIDE[usize::from(first)], "{c:?}");
+            }
+        }
     }
 
     #[test]

@@ -297,9 +297,8 @@ fn sentence_break(text: &str, at: usize) -> Option<usize> {
 /// marks: `"…"`, `“…”`, `‘…’` or `'…'`.
 fn quoted(before: &str, after: &str) -> bool {
     let straight = before.matches('"').count() % 2 == 1 && after.contains('"');
-    let curly = |open: char, close: char| {
-        before.rfind(open) > before.rfind(close) && after.contains(close)
-    };
+    let curly =
+        |open: char, close: char| before.rfind(open) > before.rfind(close) && after.contains(close);
     straight || curly('“', '”') || curly('‘', '’') || single_quoted(before, after)
 }
 
@@ -445,4 +444,3 @@ mod tests {
         }
     }
 }
-
