@@ -14,7 +14,7 @@
 //! writes is never a hook that runs with nobody asking).
 //!
 //! The stages: [`package`] maps a plugin to files and a report (one module
-//! per target: [`agent_plugin`], [`claude_plugin`], with [`files`] for the
+//! per target: `agent_plugin`, `claude_plugin`, with `files` for the
 //! Markdown and JSON both write); `crate::fs::write_folder` writes the
 //! folder atomically. The mapping is documented in `docs/import.md`
 //! ("Export").

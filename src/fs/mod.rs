@@ -4,7 +4,7 @@
 //!
 //! - **reads** take regular files only, and stop at a size limit: a FIFO
 //!   named like a manifest would block for ever, `/dev/zero` never ends
-//!   ([`read`]);
+//!   (`read`);
 //! - **writes** are atomic (a temporary file in the same folder, renamed
 //!   into place), a published file is never overwritten, and files created
 //!   follow the user's umask, private keys excepted ([`write`]);
@@ -15,7 +15,7 @@
 //!   goes on ([`Root`]);
 //! - **discovery** of manifests honours `.gitignore` and `.contribignore`,
 //!   skips hidden folders, `.git/` and `node_modules/`, and always checks a
-//!   path named on the command line ([`discover`]); a workspace's
+//!   path named on the command line (`discover`); a workspace's
 //!   `exclude` patterns are matched in the same syntax ([`Excludes`]).
 //!
 //! It is a leaf: it depends on nothing else in the crate.
