@@ -68,5 +68,5 @@ pub mod uri;
 mod analyze;
 mod decode;
 
-pub use analyze::{analyze, analyze_parsed, Analysis};
+pub use analyze::{analyze, analyze_bytes, analyze_parsed, check_bytes, Analysis};
 pub use decode::decode_bytes;

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::check::analyze_bytes;
+use crate::analyze_bytes;
 use crate::bundle::{self, Bundle};
 use crate::config::Resolver;
 use crate::diagnostic::Diagnostic;

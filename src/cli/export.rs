@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 
-use super::check::analyze_bytes;
+use crate::analyze_bytes;
 use super::output::{self, status};
 use super::{fail, Outcome};
 use crate::config::Resolver;

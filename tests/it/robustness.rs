@@ -269,7 +269,7 @@ fn run_everything(bytes: &[u8]) {
 /// control character of the file to the terminal.
 fn render_everywhere(bytes: &[u8]) {
     use contrib::report::{self, Format};
-    let (source, diagnostics) = contrib::cli::check::check_bytes(
+    let (source, diagnostics) = contrib::check_bytes(
         "fuzz.contrib",
         bytes,
         &contrib::config::Config::platform(),

@@ -36,13 +36,7 @@ pub fn config_for(name: &str) -> Config {
 /// A file's source (decoded lossily when it is not UTF-8) and its
 /// diagnostics, as `contrib check` computes them.
 pub fn check_bytes(name: &str, bytes: &[u8]) -> (SourceFile, Vec<Diagnostic>) {
-    match contrib::decode_bytes(name, bytes) {
-        Ok(source) => {
-            let diagnostics = contrib::analyze(&source, &config_for(name)).diagnostics;
-            (source, diagnostics)
-        }
-        Err((source, diagnostic)) => (source, vec![diagnostic]),
-    }
+    contrib::check_bytes(name, bytes, &config_for(name))
 }
 
 /// The plugin a manifest lowers to, and the language's diagnostics (syntax
