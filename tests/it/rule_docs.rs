@@ -92,10 +92,7 @@ fn every_rule_has_its_page_and_nothing_else_is_there() {
 
 #[test]
 fn a_page_is_what_contrib_explain_prints() {
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_contrib"))
-        .args(["explain", "C0101"])
-        .output()
-        .unwrap();
+    let output = crate::common::isolated::contrib(&["explain", "C0101"]);
     assert!(output.status.success());
     let page = std::fs::read_to_string(folder().join("placement-too-wide.md")).unwrap();
     assert_eq!(String::from_utf8_lossy(&output.stdout), page);
