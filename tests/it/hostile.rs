@@ -270,7 +270,10 @@ fn build_metadata_does_not_make_a_new_version() {
         .join("catalog/acme/notes/1.4.0+evil.bundle.json")
         .exists());
     // `build` keeps the same rule in its output folder.
-    assert_eq!(code(&contrib_in(&["build", "a.contrib", "-o", "out"], dir)), 0);
+    assert_eq!(
+        code(&contrib_in(&["build", "a.contrib", "-o", "out"], dir)),
+        0
+    );
     let built = contrib_in(&["build", "b.contrib", "-o", "out"], dir);
     assert_eq!(code(&built), 1, "{}", both(&built));
     assert!(!dir.join("out/acme/notes/1.4.0+evil.bundle.json").exists());

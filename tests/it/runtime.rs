@@ -12,8 +12,10 @@ use contrib::bundle::{self, Bundle, LoadError};
 use contrib::config::Effect;
 use contrib::runtime::layout::{self, Segment};
 use contrib::runtime::simulate::{self, simulate};
-use contrib::runtime::{CliGate, Conversation, Gate, GateOutcome, GateRequest, Model, ModelChange, Options, Profile, Profiles, RequestInput, Session, Skill, Turn, TurnInput};
-
+use contrib::runtime::{
+    CliGate, Conversation, Gate, GateOutcome, GateRequest, Model, ModelChange, Options, Profile,
+    Profiles, RequestInput, Session, Skill, Turn, TurnInput,
+};
 
 use crate::common;
 use crate::common::runtime::{at, build, person, session};

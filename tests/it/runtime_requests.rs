@@ -14,8 +14,7 @@ use std::rc::Rc;
 use contrib::bundle::Bundle;
 use contrib::runtime::{
     Agent, CliGate, Conversation, Environment, FactsAt, Model, Note, NoteKind, Options,
-    Permissions, Position, Profile, Request, RequestInput, Role, Session, Told,
-    TurnInput,
+    Permissions, Position, Profile, Request, RequestInput, Role, Session, Told, TurnInput,
 };
 
 /// A session with no person, as Crucible has: the workspace, the machine,

@@ -11,7 +11,11 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use contrib::bundle::Bundle;
-use contrib::runtime::{CliGate, Conversation, Environment, Gate, GateOutcome, GateRequest, MidTurn, Model, ModelChange, Note, NoteKind, OpeningKind, Options, Person, PersonPart, Position, PrefacesAt, Profile, Session, Skill, SkillPick, TurnInput, READ_AHEAD_BYTES};
+use contrib::runtime::{
+    CliGate, Conversation, Environment, Gate, GateOutcome, GateRequest, MidTurn, Model,
+    ModelChange, Note, NoteKind, OpeningKind, Options, Person, PersonPart, Position, PrefacesAt,
+    Profile, Session, Skill, SkillPick, TurnInput, READ_AHEAD_BYTES,
+};
 
 /// The Review Assistant's session for Sam, with a model that names no
 /// effort.
