@@ -205,7 +205,7 @@ impl Cache {
                 Mode::Shared,
             );
         }
-        fs::write_atomically(&self.folder.join(INDEX_FILE), &bytes)
+        fs::write_atomically(&self.folder.join(INDEX_FILE), &bytes).map_err(String::from)
     }
 }
 
@@ -237,7 +237,7 @@ fn mac_key(path: &Path) -> Result<[u8; 32], String> {
     match fs::write_new(path, hex(&key).as_bytes(), Mode::Private) {
         Ok(()) => Ok(key),
         // Another process made it first: use theirs.
-        Err(message) => read_key(path).ok_or(message),
+        Err(error) => read_key(path).ok_or_else(|| error.to_string()),
     }
 }
 

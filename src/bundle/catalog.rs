@@ -116,7 +116,7 @@ impl Lock {
         let text = format!(
             "# Written by `contrib publish` and `contrib yank`; do not edit by hand.\n{text}"
         );
-        fs::write_atomically(&root.path().join(LOCK_FILE), text.as_bytes())
+        fs::write_atomically(&root.path().join(LOCK_FILE), text.as_bytes()).map_err(String::from)
     }
 
     /// The newest version of `plugin` ever published, yanked or not.
@@ -284,8 +284,8 @@ pub fn publish(
     if !bundle.version.build.is_empty() {
         return Err(PublishError::Refused(Refusal::BuildMetadata));
     }
-    let root = Root::create(folder)?;
-    let _guard = fs::lock(folder, Access::Exclusive, waiting)?;
+    let root = Root::create(folder).map_err(String::from)?;
+    let _guard = fs::lock(folder, Access::Exclusive, waiting).map_err(String::from)?;
     let mut lock = Lock::read_in(&root)?;
     let built = bundle.digest.clone().unwrap_or_default();
     if let Some(entry) = lock.entry(&bundle.plugin, &bundle.version) {

@@ -374,4 +374,3 @@ fn check_input(
         original,
     })
 }
-

@@ -52,7 +52,8 @@ pub fn compile_with_usage(
             .map(|source| (source, loaded.diagnostics.clone()));
         return Err(NotBuilt::Config(shown));
     }
-    let bytes = fs::read_up_to(path, MAX_FILE_BYTES as u64 + 1).map_err(NotBuilt::Failed)?;
+    let bytes = fs::read_up_to(path, MAX_FILE_BYTES as u64 + 1)
+        .map_err(|error| NotBuilt::Failed(error.into()))?;
     let (source, analysis) = analyze_bytes(&fs::display_name(path), &bytes, &loaded.config);
     let diagnostics = analysis.diagnostics;
     let plugin = match analysis.plugin {

@@ -229,5 +229,5 @@ fn write(found: &Found, text: &str) -> Result<(), String> {
             ))
         }
     };
-    fs::write_atomically(&target, text.as_bytes())
+    fs::write_atomically(&target, text.as_bytes()).map_err(String::from)
 }

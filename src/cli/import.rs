@@ -198,13 +198,15 @@ enum Stop {
 /// nothing to write, as `-o` promises.
 fn write(out: &Path, imports: &[import::Imported]) -> Result<(), Stop> {
     let mut count = 0;
-    let root = Root::create(out).map_err(Stop::Failed)?;
+    let root = Root::create(out).map_err(|error| Stop::Failed(error.into()))?;
     for manifest in imports.iter().flat_map(|imported| &imported.manifests) {
         let path = out.join(&manifest.path);
         if let Some(folder) = path.parent() {
-            root.create_folders(folder).map_err(Stop::Failed)?;
+            root.create_folders(folder)
+                .map_err(|error| Stop::Failed(error.into()))?;
         }
-        fs::write_atomically(&path, manifest.text.as_bytes()).map_err(Stop::Failed)?;
+        fs::write_atomically(&path, manifest.text.as_bytes())
+            .map_err(|error| Stop::Failed(error.into()))?;
         count += 1;
     }
     status(format_args!(

@@ -21,6 +21,7 @@
 //! It is a leaf: it depends on nothing else in the crate.
 
 mod discover;
+mod error;
 mod exclude;
 mod folder;
 mod lock;
@@ -31,6 +32,7 @@ mod write;
 use std::path::Path;
 
 pub use discover::{files_under, manifests, Discovered, IGNORE_FILE};
+pub use error::Error;
 pub use exclude::{invalid_pattern, listed_in_ignore_files, Excludes};
 pub use folder::{write_folder, Replace};
 pub use lock::{lock, Access, Guard};
@@ -62,8 +64,12 @@ pub fn without_os_error(text: &str) -> String {
 }
 
 /// "cannot read `PATH`: why".
-pub fn cannot(verb: &str, path: &Path, error: &std::io::Error) -> String {
-    format!("cannot {verb} `{}`: {}", path.display(), describe(error))
+pub fn cannot(verb: &'static str, path: &Path, source: std::io::Error) -> Error {
+    Error::Io {
+        verb,
+        path: path.to_path_buf(),
+        source,
+    }
 }
 
 /// A path as shown in reports: relative to the working folder when under

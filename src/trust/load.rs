@@ -124,8 +124,8 @@ fn offered(folder: &Path, entry: &Installed, approved: &Bundle) -> Result<(), Re
         ));
     }
     if !lock.trusted_keys.is_empty() {
-        let root =
-            crate::fs::Root::open(folder).map_err(|why| refuse(&UNTRUSTED_SIGNATURE, why))?;
+        let root = crate::fs::Root::open(folder)
+            .map_err(|why| refuse(&UNTRUSTED_SIGNATURE, why.to_string()))?;
         let path = bundle_path(folder, &entry.plugin, &entry.version);
         catalog::verify_signature(&root, &path, approved, &lock.trusted_keys).map_err(|why| {
             refuse(
@@ -165,7 +165,7 @@ pub fn fetch(folder: &Path, plugin: &str, version: &semver::Version) -> Result<F
     })?;
     let path = bundle_path(folder, plugin, version);
     let bytes = crate::fs::read_limited(&path, crate::limits::files::BUNDLE)
-        .map_err(|why| refuse(&MISSING_BUNDLE, why))?;
+        .map_err(|why| refuse(&MISSING_BUNDLE, why.to_string()))?;
     let bundle = Bundle::from_bytes(&bytes).map_err(|error| match error {
         LoadError::DigestMismatch { .. } => refuse(&DIGEST_MISMATCH, error.to_string()),
         LoadError::Io(_) => refuse(&MISSING_BUNDLE, error.to_string()),
@@ -188,8 +188,8 @@ pub fn fetch(folder: &Path, plugin: &str, version: &semver::Version) -> Result<F
         ));
     }
     if !lock.trusted_keys.is_empty() {
-        let root =
-            crate::fs::Root::open(folder).map_err(|why| refuse(&UNTRUSTED_SIGNATURE, why))?;
+        let root = crate::fs::Root::open(folder)
+            .map_err(|why| refuse(&UNTRUSTED_SIGNATURE, why.to_string()))?;
         catalog::verify_signature(&root, &path, &bundle, &lock.trusted_keys).map_err(|why| {
             refuse(
                 &UNTRUSTED_SIGNATURE,
