@@ -646,6 +646,7 @@ pub(crate) fn verify_signature(
         &signature,
         bundle.digest.as_deref().unwrap_or_default(),
     )
+    .map_err(String::from)
 }
 
 fn deltas(lock: &Lock, loaded: &HashMap<(String, semver::Version), Bundle>) -> Vec<Delta> {
