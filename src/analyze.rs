@@ -2,10 +2,10 @@
 //! [`check_bytes`] is the whole of it for callers that hold only bytes
 //! (the command line, the fuzzers).
 
+use crate::codes::UNUSED_REQUIREMENT;
 use crate::config::Config;
 use crate::diagnostic::{self, Diagnostic};
 use crate::ir::Plugin;
-use crate::rules::UNUSED_REQUIREMENT;
 use crate::source::SourceFile;
 use crate::{check, lower, syntax};
 

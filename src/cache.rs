@@ -306,7 +306,7 @@ impl From<&Diagnostic> for Stored {
 
 impl Stored {
     fn restore(&self) -> Option<Diagnostic> {
-        let rule = crate::rules::find(&self.code)?;
+        let rule = crate::codes::find(&self.code)?;
         Some(Diagnostic {
             rule,
             severity: if self.error {
@@ -366,7 +366,7 @@ fn parse_key(hex: &str) -> Option<Key> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::UNKNOWN_FIELD;
+    use crate::codes::UNKNOWN_FIELD;
 
     fn location(root: &Path) -> Location {
         Location {

@@ -30,11 +30,11 @@ use serde::{Deserialize, Serialize};
 use super::diff::{self, Change};
 use super::sign::{self, DetachedSignature};
 use super::{bundle_path, write_bundle, Bundle, Permissions, Written};
+use crate::codes::*;
 use crate::config::Config;
 use crate::diagnostic::Diagnostic;
 use crate::fs::{self, Access, Guard, Root};
 use crate::limits::files::{BUNDLE, KEY, LOCK};
-use crate::rules::*;
 use crate::source::{SourceFile, Span};
 
 pub const LOCK_FILE: &str = "catalog.lock";

@@ -12,11 +12,11 @@ use super::{fail, Outcome};
 use crate::bundle::catalog::{self, PublishError, Published};
 use crate::bundle::diff::{self, Class};
 use crate::bundle::{write_bundle, Written};
+use crate::codes::FROZEN_VERSION_CHANGED;
 use crate::config::Resolver;
 use crate::diagnostic::Diagnostic;
 use crate::fs::Root;
 use crate::report::{self, Format, Totals};
-use crate::rules::FROZEN_VERSION_CHANGED;
 use crate::source::SourceFile;
 
 #[derive(Args)]
@@ -249,7 +249,7 @@ fn admitted(
             None => "the catalog requires signatures and no `--key` was given".to_string(),
         };
         refusals.push(
-            Diagnostic::new(&crate::rules::UNTRUSTED_SIGNATURE, format!("{} would not be signed by a trusted key: {why}", compiled.bundle.id()))
+            Diagnostic::new(&crate::codes::UNTRUSTED_SIGNATURE, format!("{} would not be signed by a trusted key: {why}", compiled.bundle.id()))
                 .primary(compiled.version_span, "unsigned")
                 .help("publish with `--key FILE`, the secret key of a key the catalog trusts (`contrib catalog trust`)"),
         );

@@ -11,8 +11,8 @@ use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
 use super::{Config, Effect, HostPattern, Param, ParamKind, Relaxation, Skill, Tool};
+use crate::codes::{INVALID_CONFIG, UNKNOWN_LINT};
 use crate::diagnostic::{Applicability, Diagnostic, Fix, Level};
-use crate::rules::{INVALID_CONFIG, UNKNOWN_LINT};
 use crate::source::{SourceFile, Span};
 use crate::suggest;
 use crate::tokenizer::TokenizerKind;
@@ -562,10 +562,10 @@ impl Reader {
         };
         let mut rules = Vec::new();
         for (name, span) in self.names(relax, "relax")? {
-            match crate::rules::find(&name) {
-                Some(rule) if crate::rules::is_relaxable(rule) => rules.push(rule),
+            match crate::codes::find(&name) {
+                Some(rule) if crate::codes::is_relaxable(rule) => rules.push(rule),
                 found => {
-                    let names = crate::rules::RELAXABLE.iter().map(|rule| rule.name);
+                    let names = crate::codes::RELAXABLE.iter().map(|rule| rule.name);
                     let message = match found {
                         Some(rule) => format!("`{}` cannot be relaxed at install", rule.name),
                         None => format!("no rule is named `{name}`"),
@@ -755,7 +755,7 @@ impl Reader {
                 }
             };
             let span = span_of(key);
-            match crate::rules::find(name) {
+            match crate::codes::find(name) {
                 Some(rule) if rule.is_configurable() => {
                     config.lints.insert(rule.code, level);
                 }
@@ -785,7 +785,7 @@ impl Reader {
                     );
                 }
                 None => {
-                    let names = crate::rules::all()
+                    let names = crate::codes::all()
                         .iter()
                         .filter(|rule| rule.is_configurable())
                         .map(|rule| rule.name);

@@ -97,9 +97,9 @@ mod guard;
 mod layout;
 mod order;
 
+use crate::codes::LIMIT_EXCEEDED;
 use crate::diagnostic::Diagnostic;
 use crate::limits::MAX_FILE_BYTES;
-use crate::rules::LIMIT_EXCEEDED;
 use crate::source::Span;
 use crate::syntax;
 

@@ -7,8 +7,8 @@ use indexmap::IndexMap;
 
 use super::lists::Unbracketed;
 use super::Lowerer;
+use crate::codes::{DUPLICATE_FIELD, MISSING_FIELD, SYNTAX_ERROR, UNKNOWN_FIELD};
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
-use crate::rules::{DUPLICATE_FIELD, MISSING_FIELD, SYNTAX_ERROR, UNKNOWN_FIELD};
 use crate::source::Span;
 use crate::suggest;
 use crate::syntax::tree::{Block, Field, Item, Pair};

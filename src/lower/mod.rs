@@ -32,9 +32,9 @@ pub use condition::parse_duration;
 pub use plugin::PLUGIN_FIELDS;
 pub use values::is_kebab;
 
+use crate::codes::{SYNTAX_ERROR, UNKNOWN_FIELD};
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Kind, Plugin};
-use crate::rules::{SYNTAX_ERROR, UNKNOWN_FIELD};
 use crate::source::Span;
 use crate::suggest;
 use crate::syntax::tree::{Block, File, Item};

@@ -18,12 +18,12 @@ use std::path::Path;
 use crate::bundle::catalog::{self, LockEntry};
 use crate::bundle::diff::{self, Class};
 use crate::bundle::{bundle_path, Bundle, LoadError};
-use crate::config::Config;
-use crate::diagnostic::Rule;
-use crate::rules::{
+use crate::codes::{
     DIGEST_MISMATCH, INVALID_BUNDLE, MISSING_BUNDLE, NEEDS_APPROVAL, UNTRUSTED_SIGNATURE,
     WITHDRAWN_VERSION,
 };
+use crate::config::Config;
+use crate::diagnostic::Rule;
 
 use super::lock::{catalog_path, Installed, WorkspaceLock};
 use super::recheck::{recheck, Relaxations};

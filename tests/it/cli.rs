@@ -329,7 +329,7 @@ fn explain_and_rules_describe_every_language_rule() {
 
 /// The rules the language itself reports.
 fn language_rules() -> impl Iterator<Item = &'static contrib::diagnostic::Rule> {
-    contrib::rules::all()
+    contrib::codes::all()
         .iter()
         .copied()
         .filter(|rule| rule.kind == contrib::diagnostic::RuleKind::Language)

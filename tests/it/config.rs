@@ -521,7 +521,7 @@ fn a_language_rule_cannot_be_allowed() {
     assert_eq!(problem.rule.name, "unknown-lint");
     assert_eq!(underlined_by(text, &problem), "syntax-error");
     let (config, _) = read(text);
-    assert!(!config.sets_level(contrib::rules::find("syntax-error").expect("a rule")));
+    assert!(!config.sets_level(contrib::codes::find("syntax-error").expect("a rule")));
 }
 
 #[test]

@@ -204,9 +204,9 @@ fn prose_wraps_at_columns_without_breaking_a_code_span() {
 
 #[test]
 fn a_code_span_longer_than_the_width_stays_whole() {
+    use contrib::codes::UNKNOWN_FIELD;
     use contrib::diagnostic::Diagnostic;
     use contrib::report::human::{Human, Style};
-    use contrib::rules::UNKNOWN_FIELD;
     use contrib::source::{SourceFile, Span};
     let source = SourceFile::new("m.contrib", "plugin acme/x 1.0.0 {\n}\n");
     let code = "`# contrib: allow(budget-unused) -- approved at four times for growth`";

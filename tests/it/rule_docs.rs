@@ -23,7 +23,7 @@ fn index(rules: &[&Rule]) -> String {
          Every diagnostic `contrib` reports, by code. Each page is what\n\
          `contrib explain <name>` prints; `contrib rules` lists them in a\n\
          terminal. These pages are generated from the rule registry\n\
-         (`src/rules/`): edit the explanation there, then run\n\
+         (`src/codes/`): edit the explanation there, then run\n\
          `CONTRIB_BLESS=1 cargo test --test it rule_docs::`.\n\n",
     );
     for rule in rules {
@@ -42,10 +42,10 @@ fn index(rules: &[&Rule]) -> String {
 
 /// What `docs/rules/` should hold: file name to contents.
 fn expected() -> BTreeMap<String, String> {
-    let rules = contrib::rules::all();
+    let rules = contrib::codes::all();
     let mut files: BTreeMap<String, String> = rules
         .iter()
-        .map(|rule| (format!("{}.md", rule.name), contrib::rules::page(rule)))
+        .map(|rule| (format!("{}.md", rule.name), contrib::codes::page(rule)))
         .collect();
     files.insert("README.md".to_string(), index(rules));
     files

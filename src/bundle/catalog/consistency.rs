@@ -24,10 +24,10 @@ use std::path::Path;
 
 use super::{find_span, Lock, LockEntry};
 use crate::bundle::{bundle_path, Bundle, BundledActivation};
+use crate::codes::{AMBIGUOUS_CONTRIBUTOR, CATALOG_OVER_BUDGET, DUPLICATE_PLUGIN};
 use crate::config::Config;
 use crate::diagnostic::Diagnostic;
 use crate::fs::Root;
-use crate::rules::{AMBIGUOUS_CONTRIBUTOR, CATALOG_OVER_BUDGET, DUPLICATE_PLUGIN};
 use crate::source::Span;
 
 /// The catalog-wide diagnostics of the published entries of `lock`, whose

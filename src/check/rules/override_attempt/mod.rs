@@ -3,7 +3,7 @@ mod prose;
 use super::prelude::*;
 use crate::ir::read::Part;
 
-pub use crate::rules::OVERRIDE_ATTEMPT as RULE;
+pub use crate::codes::OVERRIDE_ATTEMPT as RULE;
 
 /// Reads every string a contributor sends the model (its body, its
 /// `applies on request` description, a fact's heading, a preface's
