@@ -7,7 +7,7 @@ use super::{fail, Outcome};
 use crate::codes;
 use crate::suggest;
 
-pub fn explain(name: &str) -> Outcome {
+pub(super) fn explain(name: &str) -> Outcome {
     let Some(rule) = codes::find(name) else {
         let names = codes::all().iter().map(|rule| rule.name);
         return match suggest::closest(name, names) {
@@ -22,7 +22,7 @@ pub fn explain(name: &str) -> Outcome {
     output::result(codes::page(rule).trim_end(), Outcome::Clean)
 }
 
-pub fn list() -> Outcome {
+pub(super) fn list() -> Outcome {
     let mut text = String::new();
     for rule in codes::all() {
         let _ = writeln!(

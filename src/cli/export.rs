@@ -14,7 +14,7 @@ use crate::fs::{self, Replace};
 use crate::limits::MAX_FILE_BYTES;
 
 #[derive(Args)]
-pub struct ExportArgs {
+pub(super) struct ExportArgs {
     /// The package to write: `agent-plugin` (Agent Plugins 1.0.0) or
     /// `claude-plugin` (a Claude Code plugin).
     #[arg(long, value_enum)]
@@ -45,7 +45,7 @@ enum ReportFormat {
     Json,
 }
 
-pub fn run(args: &ExportArgs) -> Outcome {
+pub(super) fn run(args: &ExportArgs) -> Outcome {
     let mut resolver = Resolver::new(args.config.clone());
     let mut packages = Vec::new();
     let mut refused = false;

@@ -13,7 +13,7 @@ use crate::import::{self, report, Format, Options};
 use crate::ir::Owner;
 
 #[derive(Args)]
-pub struct ImportArgs {
+pub(super) struct ImportArgs {
     /// The source format; `auto` detects it per file from names and contents.
     #[arg(value_enum)]
     format: Format,
@@ -48,7 +48,7 @@ fn owner(text: &str) -> Result<Owner, String> {
     })
 }
 
-pub fn run(args: &ImportArgs) -> Outcome {
+pub(super) fn run(args: &ImportArgs) -> Outcome {
     let config = match workspace(args) {
         Ok(config) => config,
         Err(message) => return fail(message),

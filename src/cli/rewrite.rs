@@ -11,7 +11,7 @@ use crate::bundle::Bundle;
 use crate::runtime::{Boundary, Profiles};
 
 #[derive(Args)]
-pub struct RewriteArgs {
+pub(super) struct RewriteArgs {
     /// The provider cache profile the re-write cost is priced under.
     #[arg(long, default_value = "anthropic")]
     profile: String,
@@ -31,7 +31,7 @@ pub struct RewriteArgs {
 
 impl RewriteArgs {
     /// The traffic and prices, or why they cannot be had.
-    pub fn pricing(&self) -> Result<(Traffic, RewritePrice), String> {
+    pub(super) fn pricing(&self) -> Result<(Traffic, RewritePrice), String> {
         let profiles = match &self.profiles {
             Some(path) => Profiles::load(path)?,
             None => Profiles::builtin(),
@@ -82,7 +82,7 @@ impl RewriteArgs {
 
 /// The line under an update's changes: what the update as a whole writes
 /// again, once.
-pub fn print_update(
+pub(super) fn print_update(
     out: &mut dyn Write,
     changes: &[Change],
     new: &Bundle,

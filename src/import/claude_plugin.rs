@@ -48,7 +48,7 @@ use crate::ir::Placement;
 
 /// The tool an imported hook's `eager-run` calls. No workspace declares it
 /// unless it chooses to, so the checker cannot take a hook for read-only.
-pub const HOOK_TOOL: &str = "run_shell_command";
+pub(super) const HOOK_TOOL: &str = "run_shell_command";
 
 /// Manifest keys that only describe the package.
 const PACKAGE_KEYS: &[&str] = &[
@@ -75,7 +75,7 @@ const LOCATION_KEYS: &[&str] = &["skills", "agents", "commands", "rules", "conte
 ///
 /// `named`: an Agent Plugins manifest already named the plugin, so every
 /// manifest here only adds what it says beyond that.
-pub fn manifests(
+pub(super) fn manifests(
     root: &str,
     files: &[&InputFile],
     draft: &mut Draft,
@@ -399,7 +399,7 @@ fn servers(file: &InputFile, value: &Value, draft: &mut Draft) {
 /// `.mcp.json` or a project's `mcp.json`: servers under `mcpServers`
 /// (VS Code: `servers`), or at the top. VS Code's `inputs` (values asked
 /// of the person) are noted.
-pub fn mcp_servers(file: &InputFile, draft: &mut Draft) -> Result<(), Failure> {
+pub(super) fn mcp_servers(file: &InputFile, draft: &mut Draft) -> Result<(), Failure> {
     let value = json(file)?;
     draft.read(&file.path);
     match value.get("mcpServers").or_else(|| value.get("servers")) {
@@ -420,7 +420,11 @@ pub fn mcp_servers(file: &InputFile, draft: &mut Draft) -> Result<(), Failure> {
 }
 
 /// Servers an Agent Plugins `mcp.json` declares, already checked.
-pub fn checked_servers(file: &str, servers: Vec<super::agent_plugin::Server>, draft: &mut Draft) {
+pub(super) fn checked_servers(
+    file: &str,
+    servers: Vec<super::agent_plugin::Server>,
+    draft: &mut Draft,
+) {
     draft.read(file);
     for server in servers {
         let start = match server.transport.as_str() {
@@ -437,7 +441,7 @@ pub fn checked_servers(file: &str, servers: Vec<super::agent_plugin::Server>, dr
 }
 
 /// A subagent: its listing and its prompt.
-pub fn agent(file: &InputFile, config: &Config, draft: &mut Draft) {
+pub(super) fn agent(file: &InputFile, config: &Config, draft: &mut Draft) {
     draft.read(&file.path);
     let document = frontmatter::split(&file.text);
     let front = &document.frontmatter;
@@ -509,7 +513,7 @@ const COMMAND_MAPPED: &[&str] = &[
 ];
 
 /// A slash command: its listing and its text.
-pub fn command(file: &InputFile, config: &Config, draft: &mut Draft) {
+pub(super) fn command(file: &InputFile, config: &Config, draft: &mut Draft) {
     draft.read(&file.path);
     let document = frontmatter::split(&file.text);
     let front = &document.frontmatter;
@@ -619,7 +623,7 @@ pub(super) fn expansions(file: &str, body: &str) -> Vec<Note> {
 }
 
 /// `hooks/*.json` of a plugin, or a project's `.claude/settings.json`.
-pub fn hooks(file: &InputFile, draft: &mut Draft) -> Result<(), Failure> {
+pub(super) fn hooks(file: &InputFile, draft: &mut Draft) -> Result<(), Failure> {
     let Value::Object(object) = json(file)? else {
         return Err(Failure {
             file: file.path.clone(),
