@@ -37,7 +37,7 @@ export interface Diagnostic {
 
 /** Something the runtime refused; `code` says what, `diagnostics` why. */
 export declare class ContribError extends Error {
-  /** A stable code: `not-a-workspace`, `unreadable`, `invalid-policy`, `required-refused`, `unknown-profile`, `unreadable-profiles`, `unresumable`, `invalid-session`, `unwritable-log`, `invalid-input`. */
+  /** A stable code: `not-a-workspace`, `unreadable`, `invalid-policy`, `required-refused`, `unknown-profile`, `unreadable-profiles`, `unresumable`, `invalid-session`, `log-exists`, `unwritable-log`, `invalid-input`. */
   readonly code: string;
   readonly diagnostics: Diagnostic[];
 }

@@ -88,7 +88,7 @@ fn main() {
     let log_path = log_folder.path().join("sam.log");
 
     // Per conversation: started once, its kept prompt and opening composed.
-    let log = std::fs::File::create(&log_path).expect("the log");
+    let log = contrib_runtime::create_log_file(&log_path).expect("a new log file");
     let mut conversation = workspace
         .conversation(sam.clone(), HostGate)
         .tools(tools.clone())

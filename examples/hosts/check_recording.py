@@ -1,7 +1,10 @@
 """What arrived at the local provider (examples/hosts/provider.py),
 checked: the rules a host on the runtime keeps without writing them.
 
-    python3 check_recording.py RECORDING
+    python3 check_recording.py RECORDING [LABEL...]
+
+Each LABEL given must have arrived (ci.sh names every host's resumed
+conversation, so a host that stops labelling its requests is noticed).
 
 - the labelled Anthropic requests (a host labels its conversations with
   the `x-contrib-conversation` header, which no provider reads) carry the
@@ -101,6 +104,10 @@ def main() -> int:
         failures.append("fewer than two persons' conversations arrived on the Anthropic wire")
     if made - answered:
         failures.append(f"calls the provider made were never answered: {sorted(made - answered)}")
+    arrived = {line.get("conversation") for line in lines}
+    for expected in sys.argv[2:]:
+        if expected not in arrived:
+            failures.append(f"no request labelled `{expected}` arrived")
     resumed = [label for label in by_label if label.endswith("-resumed")]
     if not resumed:
         failures.append("no resumed conversation arrived (a request labelled `*-resumed`)")

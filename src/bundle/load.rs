@@ -2,6 +2,7 @@
 //! build writes: an unknown format, a shape the schema does not allow, a
 //! digest that does not match the content.
 
+use crate::ir::names::is_kebab;
 use std::fmt;
 use std::path::Path;
 
@@ -138,15 +139,4 @@ impl Bundle {
 pub(crate) fn is_plugin_name(text: &str) -> bool {
     text.split_once('/')
         .is_some_and(|(scope, name)| is_kebab(scope) && is_kebab(name))
-}
-
-fn is_kebab(text: &str) -> bool {
-    !text.is_empty()
-        && text.split('-').all(|part| {
-            !part.is_empty()
-                && part
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-        })
-        && text.starts_with(|c: char| c.is_ascii_lowercase())
 }

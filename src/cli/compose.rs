@@ -21,8 +21,9 @@ use super::runtime::CacheArgs;
 use super::{fail, Outcome};
 use crate::runtime::wire::Wire;
 use crate::runtime::{
-    Approval, Boundary, Breakpoint, FactsAt, ModelChange, Note, OpeningItem, OpeningKind, Options,
-    PersonPart, Position, PrefacesAt, Request, RequestInput, Session, Skipped, SystemPrompt, Turn,
+    create_log_file, Approval, Boundary, Breakpoint, FactsAt, ModelChange, Note, OpeningItem,
+    OpeningKind, Options, PersonPart, Position, PrefacesAt, Request, RequestInput, Session,
+    Skipped, SystemPrompt, Turn,
 };
 
 #[derive(Args)]
@@ -278,18 +279,14 @@ fn layout(args: &ComposeArgs, mut bodies: Option<&mut Bodies>) -> Result<Layout,
 
 /// A new log file: an existing one is never overwritten.
 fn create_log(path: &Path) -> Result<File, String> {
-    OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)
-        .map_err(|error| match error.kind() {
-            std::io::ErrorKind::AlreadyExists => format!(
-                "`{}` already exists; continue it with `--resume {}`, or choose another file",
-                path.display(),
-                path.display()
-            ),
-            _ => format!("cannot create `{}`: {error}", path.display()),
-        })
+    create_log_file(path).map_err(|error| match error.kind() {
+        std::io::ErrorKind::AlreadyExists => format!(
+            "`{}` already exists; continue it with `--resume {}`, or choose another file",
+            path.display(),
+            path.display()
+        ),
+        _ => format!("cannot create `{}`: {error}", path.display()),
+    })
 }
 
 fn append_log(path: &Path) -> Result<File, String> {

@@ -8,12 +8,12 @@ use clap::Args;
 
 use crate::bundle::diff::{self, Change, RewritePrice, Traffic};
 use crate::bundle::Bundle;
-use crate::runtime::{Boundary, Profiles};
+use crate::runtime::{Profiles, DEFAULT_PROFILE};
 
 #[derive(Args)]
 pub(super) struct RewriteArgs {
     /// The provider cache profile the re-write cost is priced under.
-    #[arg(long, default_value = "anthropic")]
+    #[arg(long, default_value = DEFAULT_PROFILE)]
     profile: String,
     /// A profiles file replacing the shipped `profiles.toml`.
     #[arg(long, value_name = "FILE")]
@@ -36,37 +36,10 @@ impl RewriteArgs {
             Some(path) => Profiles::load(path)?,
             None => Profiles::builtin(),
         };
-        let profile = profiles.get(&self.profile).ok_or_else(|| {
-            format!(
-                "there is no cache profile `{}`; there are: {}",
-                self.profile,
-                profiles.names().collect::<Vec<_>>().join(", ")
-            )
-        })?;
-        let model = self
-            .model
-            .clone()
-            .or_else(|| profile.default_model.clone())
-            .unwrap_or_else(|| "unknown".to_string());
-        let rates = profile.rates(&model);
-        let write = |boundary: Boundary| {
-            profile
-                .lifetime_index(boundary)
-                .and_then(|index| rates.write.get(index).copied())
-                .unwrap_or(1.0)
-        };
-        let price = RewritePrice {
-            profile: profile.name.clone(),
-            read: if profile.caching == crate::runtime::Caching::None {
-                1.0
-            } else {
-                rates.read
-            },
-            agent_write: write(Boundary::Agent),
-            person_write: write(Boundary::Person),
-            model,
-            input_usd: rates.input_usd,
-        };
+        let price = profiles
+            .named(Some(&self.profile))
+            .map_err(|unknown| unknown.to_string())?
+            .rewrite_price(self.model.as_deref());
         let traffic = match &self.traffic {
             Some(path) => {
                 let text = std::fs::read_to_string(path)

@@ -28,16 +28,13 @@ impl CacheArgs {
         }
     }
 
-    /// The profile asked for, or `anthropic`.
+    /// The profile asked for, or the default one.
     pub(super) fn profile(&self) -> Result<Profile, String> {
         let profiles = self.profiles()?;
-        let name = self.profile.as_deref().unwrap_or("anthropic");
-        profiles.get(name).cloned().ok_or_else(|| {
-            format!(
-                "there is no cache profile `{name}`; there are: {}",
-                profiles.names().collect::<Vec<_>>().join(", ")
-            )
-        })
+        profiles
+            .named(self.profile.as_deref())
+            .cloned()
+            .map_err(|unknown| unknown.to_string())
     }
 
     /// The profile asked for, or the one that prices `model`; a model no

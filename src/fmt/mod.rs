@@ -38,18 +38,10 @@
 //! `requires`, then any other field; then its contributors, in the order
 //! written (their order is part of the manifest's meaning).
 //!
-//! A contributor's fields follow the reference example,
-//! `examples/code-review.contrib`: the common settings first, then what the
-//! kind needs, with the text it adds last.
-//!
-//! | kind | order |
-//! | --- | --- |
-//! | `text` | owner, placement, priority, reach, budget, body |
-//! | `eager-load` | owner, placement, priority, reach, budget, tools, skill |
-//! | `eager-run` | owner, placement, priority, reach, budget, call |
-//! | `system-message` | owner, placement, priority, reach, when, budget, body |
-//! | `preface` | owner, placement, priority, reach, source, origin, call, budget |
-//! | `fact` | owner, placement, priority, reach, says, budget |
+//! A contributor's fields follow the table of kinds' canonical order
+//! ([`crate::ir::kinds::FIELDS`]), each kind taking the fields it has
+//! ([`crate::ir::KindSpec::fields`]); `docs/formatting.md` shows the order
+//! per kind, generated from the table.
 //!
 //! Anything else in a contributor (an unknown or misspelt field, a field of
 //! another kind, a nested block) goes after these, in the order written.

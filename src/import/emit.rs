@@ -27,6 +27,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
 
 use crate::config::Config;
+use crate::ir::names::{lowercase_words, to_kebab};
 use crate::ir::{framing_for, ActivationKind, Kind, Owner, Placement, PluginName};
 use crate::limits::MAX_STRING_BYTES;
 use crate::source::hidden::{classify, hidden_chars};
@@ -562,8 +563,7 @@ fn push_char(out: &mut String, c: char, hidden: bool) {
 /// `copilot-money`. A name that would start with a digit or be empty gets
 /// `fallback` in front, and long names are cut at a word.
 pub fn kebab(text: &str, fallback: &str) -> String {
-    let out = lowercase_words(text, '-', &[]);
-    let mut out = out.trim_end_matches('-').to_string();
+    let mut out = to_kebab(text);
     if out.len() > MAX_NAME {
         let cut = out[..MAX_NAME].rfind('-').unwrap_or(MAX_NAME);
         out.truncate(cut);
@@ -585,30 +585,6 @@ pub fn tool_name(text: &str) -> String {
         Some(first) if !first.is_ascii_lowercase() => format!("tool_{out}"),
         Some(_) => out,
     }
-}
-
-/// `text` in lowercase ASCII, words joined by `separator`: a camelCase
-/// boundary or any run of other characters becomes one separator, and the
-/// characters in `keep` stay as they are.
-fn lowercase_words(text: &str, separator: char, keep: &[char]) -> String {
-    let mut out = String::new();
-    let mut previous: Option<char> = None;
-    for c in text.chars() {
-        if c.is_ascii_alphanumeric() {
-            let boundary = c.is_ascii_uppercase()
-                && previous.is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit());
-            if boundary && !out.is_empty() && !out.ends_with(separator) {
-                out.push(separator);
-            }
-            out.push(c.to_ascii_lowercase());
-        } else if keep.contains(&c) {
-            out.push(c);
-        } else if !out.is_empty() && !out.ends_with(separator) {
-            out.push(separator);
-        }
-        previous = Some(c);
-    }
-    out
 }
 
 /// Names given out so far, each unique.

@@ -110,7 +110,7 @@ pub fn summarize(imported: &Imported, config: &Config) -> Summary {
             match contributor.kind {
                 Kind::EagerRun => summary.hooks += 1,
                 Kind::EagerLoad => summary.eager_loads += 1,
-                _ => {}
+                Kind::Text | Kind::SystemMessage | Kind::Preface | Kind::Fact => {}
             }
             if always && contributor.placement.is_system_prompt() {
                 summary.largest.push(Largest {

@@ -9,6 +9,7 @@
 pub mod facts;
 mod framing;
 pub mod kinds;
+pub mod names;
 pub mod origin;
 pub mod read;
 pub mod reference;

@@ -1,6 +1,7 @@
 //! The language reference's tables, written from the table of kinds and
 //! the variables' table, so that `docs/language.md` cannot drift from what
 //! lowering accepts: a test compares the generated blocks with the file.
+//! `docs/formatting.md`'s field order is written and checked the same way.
 
 use std::fmt::Write as _;
 
@@ -16,6 +17,21 @@ pub fn tables() -> Vec<(&'static str, String)> {
         ("reach", reach_table()),
         ("variables", variables_table()),
     ]
+}
+
+/// The tables of `docs/formatting.md`.
+pub fn formatting_tables() -> Vec<(&'static str, String)> {
+    vec![("field-order", field_order_table())]
+}
+
+/// Each kind's fields in the order the formatter writes them: the
+/// canonical order of `kinds::FIELDS`, taken by each kind in part.
+fn field_order_table() -> String {
+    let mut out = String::from("| kind | order |\n| --- | --- |\n");
+    for spec in KINDS {
+        let _ = writeln!(out, "| `{}` | {} |", spec.kind, spec.fields.join(", "));
+    }
+    out
 }
 
 fn code_list<T: std::fmt::Display>(items: impl IntoIterator<Item = T>) -> String {

@@ -256,7 +256,7 @@ vocabulary! {
 impl Kind {
     /// "a `text`", "an `eager-run`": the kind in a message.
     pub fn with_article(self) -> String {
-        let article = if self.as_str().starts_with('e') {
+        let article = if self.as_str().starts_with(['a', 'e', 'i', 'o', 'u']) {
             "an"
         } else {
             "a"

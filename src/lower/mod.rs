@@ -30,7 +30,6 @@ pub use activation::validate_glob;
 pub use condition::parse_duration;
 /// The field names lowering accepts, for completion in the language server.
 pub use plugin::PLUGIN_FIELDS;
-pub use values::is_kebab;
 
 use crate::codes::{SYNTAX_ERROR, UNKNOWN_FIELD};
 use crate::diagnostic::Diagnostic;

@@ -22,33 +22,6 @@ use crate::ir::{
 use crate::source::Span;
 use crate::suggest;
 
-/// Why a kind's placement is fixed, in a clause.
-fn why_fixed(kind: Kind) -> &'static str {
-    match kind {
-        Kind::EagerRun => "an eager run happens once, when a conversation starts, and its result opens the conversation",
-        Kind::SystemMessage => "a system message is a note sent before the turn whose condition holds",
-        Kind::Preface => "retrieved content is fetched again before each turn it reaches",
-        Kind::Fact => "a fact is told before the turn on which it is new or has changed",
-        Kind::Text | Kind::EagerLoad => "",
-    }
-}
-
-/// Why a kind has no such setting, in a clause.
-fn why_not(kind: Kind, field: &str) -> Option<&'static str> {
-    Some(match (field, kind) {
-        ("reach", Kind::EagerLoad) => "what is loaded is there before the first turn, whatever turns follow",
-        ("reach", Kind::EagerRun) => "an eager run happens once, when a conversation starts, whatever turns follow",
-        ("priority", Kind::EagerLoad) => "loaded tools and operations carry their own instructions, not the plugin's word",
-        ("priority", Kind::EagerRun | Kind::Preface) => "a tool's result is data, not instructions, so it carries no priority; a preface's trust is its `source`",
-        ("priority", Kind::Fact) => "a fact reports what is true of the session; it carries no priority",
-        ("applies", Kind::SystemMessage) => "a system message is sent when its `when` condition holds",
-        ("applies", _) => "only `text` applies conditionally; other kinds apply whenever their placement does",
-        ("when", Kind::Text) => "a text says when it applies with `applies`, such as `applies on command deploy`; `when` is a system message's condition",
-        ("when", _) => "only a `system-message` has a `when` condition",
-        _ => return None,
-    })
-}
-
 /// What a contributor of `kind` says about a field it does not take: a
 /// setting the kind does not have, or a field of another kind. `None` for
 /// a name that is no field at all (an unknown field).
@@ -66,7 +39,10 @@ pub(super) fn not_for_kind(kind: Kind, name: &str, key: Span, removal: Span) -> 
                 ),
             )
             .primary(key, "not a setting of this kind")
-            .help(format!("{}; remove this line", why_fixed(kind)))
+            .help(match spec.why_placements {
+                Some(why) => format!("{why}; remove this line"),
+                None => "remove this line".to_string(),
+            })
             .fix(Fix::replace(
                 "Remove `placement`",
                 Applicability::Safe,
@@ -80,7 +56,7 @@ pub(super) fn not_for_kind(kind: Kind, name: &str, key: Span, removal: Span) -> 
         format!("{} has no `{name}`", kind.with_article()),
     )
     .primary(key, "not a setting of this kind");
-    Some(match why_not(kind, name) {
+    Some(match spec.why_not(name) {
         Some(why) => diagnostic
             .help(format!("{why}; remove this line"))
             .fix(Fix::replace(
@@ -129,15 +105,19 @@ impl Lowerer<'_> {
             .next();
         let mut diagnostic = Diagnostic::new(
             &PLACEMENT_NOT_FOR_KIND,
-            format!("{} cannot be placed at `{}`", kind.with_article(), placement.value),
+            format!(
+                "{} cannot be placed at `{}`",
+                kind.with_article(),
+                placement.value
+            ),
         )
         .primary(span, format!("not a placement for `{kind}`"))
-        .help(match kind {
-            Kind::EagerLoad => format!(
-                "loaded tools and operations are sent before every other part of the prompt and are the same for every conversation of the agent: place it at {allowed}"
-            ),
-            _ => format!("{} goes at {allowed}", kind.with_article()),
-        });
+        .help(
+            match spec.why_placements.filter(|_| spec.has_field("placement")) {
+                Some(why) => format!("{why}: place it at {allowed}"),
+                None => format!("{} goes at {allowed}", kind.with_article()),
+            },
+        );
         if let Some(suggested) = widest_allowed {
             diagnostic = diagnostic.fix(Fix::replace(
                 format!("Place it at `{suggested}`"),

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use super::values::{is_kebab, no_value, to_kebab};
+use super::values::no_value;
 use super::Lowerer;
 use crate::codes::{
     DUPLICATE_FIELD, DUPLICATE_ID, INVALID_PLUGIN_NAME, INVALID_VALUE, INVALID_VERSION,
@@ -10,6 +10,7 @@ use crate::codes::{
     UNKNOWN_FIELD,
 };
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
+use crate::ir::names::{is_kebab, to_kebab};
 use crate::ir::{Kind, Owner, Plugin, PluginName, Requirement};
 use crate::limits::MAX_CONTRIBUTORS;
 use crate::source::{Span, Spanned};

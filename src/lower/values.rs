@@ -5,6 +5,7 @@ use super::strings::{self, Decoded};
 use super::Lowerer;
 use crate::codes::{INVALID_IDENTIFIER, INVALID_VALUE, NAME_TOO_LONG};
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
+use crate::ir::names::{is_kebab, to_kebab};
 use crate::ir::Vocabulary;
 use crate::limits::MAX_NAME_CHARS;
 use crate::source::{Span, Spanned};
@@ -21,40 +22,12 @@ pub(super) fn with_article(noun: &str) -> String {
     format!("{article} {noun}")
 }
 
-/// Whether `text` is lowercase kebab-case: `a-z0-9` words joined by single
-/// dashes, starting with a letter.
-pub fn is_kebab(text: &str) -> bool {
-    text.split('-').enumerate().all(|(index, part)| {
-        let mut chars = part.chars();
-        match chars.next() {
-            Some(first) if index > 0 || first.is_ascii_lowercase() => {
-                (first.is_ascii_lowercase() || first.is_ascii_digit())
-                    && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
-            }
-            _ => false,
-        }
-    })
-}
-
 /// Tool names follow the tools' own convention, `read_object` as well as
 /// `read-object`.
 fn is_tool_name(text: &str) -> bool {
     let mut chars = text.chars();
     chars.next().is_some_and(|c| c.is_ascii_lowercase())
         && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-')
-}
-
-/// The kebab-case spelling closest to `text`, to suggest.
-pub(super) fn to_kebab(text: &str) -> String {
-    let mut out = String::new();
-    for c in text.chars() {
-        if c.is_ascii_alphanumeric() {
-            out.push(c.to_ascii_lowercase());
-        } else if !out.ends_with('-') && !out.is_empty() {
-            out.push('-');
-        }
-    }
-    out.trim_end_matches('-').to_string()
 }
 
 impl Lowerer<'_> {
@@ -282,25 +255,4 @@ pub(super) fn wrong_token(field: &Field<'_>, token: &Token<'_>, expected: &str) 
         ),
     )
     .primary(token.span(), format!("expected {expected}"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn kebab_case() {
-        for good in ["a", "code-review", "v2", "a1-b2-c3"] {
-            assert!(is_kebab(good), "{good}");
-        }
-        for bad in ["", "A", "a_b", "-a", "a-", "a--b", "1a", "Review", "é"] {
-            assert!(!is_kebab(bad), "{bad}");
-        }
-    }
-
-    #[test]
-    fn kebab_suggestions() {
-        assert_eq!(to_kebab("Acme_Corp"), "acme-corp");
-        assert_eq!(to_kebab("Review Stance!"), "review-stance");
-    }
 }

@@ -33,7 +33,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
-use std::io::Write;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
@@ -41,6 +43,16 @@ use super::facts::{Memory, SectionState, Told};
 use super::record::{OpeningItem, SystemPrompt};
 use super::session::{Permissions, Session};
 use super::time::Timestamp;
+
+/// Opens the file a new conversation's log goes to. It must not exist: a
+/// file already there is another conversation's log, and truncating it
+/// would lose that conversation (the error is
+/// [`io::ErrorKind::AlreadyExists`]; resume it, or choose another file).
+/// Every front end (the command line, the Python and Node modules) opens
+/// its logs here, so none of them overwrites one.
+pub fn create_log_file(path: &Path) -> io::Result<File> {
+    OpenOptions::new().write(true).create_new(true).open(path)
+}
 
 /// The first line of a log this runtime writes.
 const HEADER: &str = "contrib-session-log 2";

@@ -50,7 +50,6 @@
 //! assert!(turn.record.refusals.is_empty());
 //! ```
 
-mod cache;
 mod compose;
 mod envelope;
 mod facts;
@@ -72,17 +71,16 @@ pub mod simulate;
 pub mod time;
 pub mod wire;
 
-pub use cache::CacheTotals;
 pub use compose::{Conversation, Start, REQUEST_TOKENIZER};
 pub use envelope::{defang, envelope};
 pub use facts::{Told, MAX_FACT_ITEMS as MAX_ITEMS, MAX_ITEM_CHARS};
 pub use gate::{CliGate, Gate, GateOutcome, GateRequest, ScriptedGate};
 pub use invocation::{MidTurn, PLATFORM_NOTE, READ_AHEAD_BYTES};
-pub use log::ResumeError;
+pub use log::{create_log_file, ResumeError};
 pub use options::{FactsAt, ModelChange, Options, PersonPart, PrefacesAt};
 pub use profiles::{
     Boundary, Breakpoint, Caching, Lifetime, ModelEntry, Placed, Prewarm, Profile, Profiles, Rates,
-    Skipped,
+    Skipped, UnknownProfile, DEFAULT_PROFILE,
 };
 pub use reader::Reader;
 pub use record::{
@@ -94,4 +92,5 @@ pub use record::{
 pub use session::{
     Agent, Environment, Model, Permissions, Person, Session, Skill, DEFAULT_MAX_TOKENS,
 };
+pub use simulate::CacheTotals;
 pub use time::Timestamp;

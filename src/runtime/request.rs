@@ -36,19 +36,19 @@ impl<'a, G: Gate> Conversation<'a, G> {
     /// effect now; a `mode` given while a turn runs is held and told when
     /// the next turn starts.
     pub fn request(&mut self, input: RequestInput) -> Request {
-        self.requests += 1;
+        self.progress.requests += 1;
         let at = self.session.local(input.at);
         let mut changes = input.changes();
         let mut held = Vec::new();
-        if self.turns > 0 {
+        if self.progress.turns > 0 {
             if let Some(mode) = changes.mode.take() {
                 // Changed back before the turn ended, nothing is held.
-                self.held_mode = None;
+                self.held.mode = None;
                 if self.session.permissions.mode.as_ref() != Some(&mode) {
                     held.push(format!(
                         "the mode changed to `{mode}` while this turn runs; it is told when the next turn starts"
                     ));
-                    self.held_mode = Some(mode);
+                    self.held.mode = Some(mode);
                 }
             }
         }
@@ -81,7 +81,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
                 continue;
             }
             let now = facts::state(&section.says, &self.session, at);
-            match facts::message(section, self.memory.get(&section.heading), &now) {
+            match facts::message(section, self.told.memory.get(&section.heading), &now) {
                 None => record.sections.push(told(
                     None,
                     "unchanged since the model was last told it".to_string(),
@@ -116,13 +116,14 @@ impl<'a, G: Gate> Conversation<'a, G> {
                 log.told(
                     &heading,
                     telling.told,
-                    self.turns,
-                    self.requests,
+                    self.progress.turns,
+                    self.progress.requests,
                     &telling.text,
                 );
                 log.state(&heading, &telling.state);
             }
-            self.memory
+            self.told
+                .memory
                 .insert(heading.clone(), Memory::Known(telling.state));
             self.remember(&entry.name(), &telling.text);
             record.sections.push(SectionRecord {
@@ -154,8 +155,8 @@ impl<'a, G: Gate> Conversation<'a, G> {
                 .position(|s| s.heading == section.section)
         });
         Request {
-            turn: self.turns,
-            number: self.requests,
+            turn: self.progress.turns,
+            number: self.progress.requests,
             at,
             messages,
             record,

@@ -21,9 +21,12 @@
 use std::fmt::Write as _;
 
 use crate::bundle::{
-    Bundle, BundledActivation, BundledCall, BundledContributor, Segment, SkillOperations,
+    Bundle, BundledActivation, BundledCall, BundledCondition, BundledContributor, Segment,
+    SkillOperations,
 };
 use crate::import::emit::{quoted, string};
+use crate::ir::kinds::FIELDS;
+use crate::ir::names::is_kebab;
 use crate::ir::{ConditionKind, Duration, Kind, Owner, Value};
 
 const INDENT: &str = "    ";
@@ -63,6 +66,8 @@ pub fn narrower(owner: Owner, granted: Owner) -> Owner {
     }
 }
 
+/// A contributor's block, its fields in the table of kinds' canonical order
+/// (`ir::kinds::FIELDS`), as the formatter writes them.
 fn write_contributor(
     out: &mut String,
     contributor: &BundledContributor,
@@ -70,76 +75,101 @@ fn write_contributor(
 ) -> Result<(), String> {
     kebab(&contributor.id, "a contributor id")?;
     let kind = contributor.kind;
-    let spec = kind.spec();
-    let field = |out: &mut String, text: String| {
-        let _ = writeln!(out, "{INDENT}{INDENT}{text}");
-    };
     let _ = writeln!(out, "{INDENT}{kind} {} {{", contributor.id);
-    field(
-        out,
-        format!("owner {}", narrower(contributor.owner, granted)),
-    );
-    if spec.has_field("placement") {
-        field(out, format!("placement {}", contributor.placement));
-    }
-    if spec.has_field("priority") {
-        field(out, format!("priority {}", contributor.priority));
-    }
-    if spec.has_field("reach") {
-        field(out, format!("reach {}", contributor.reach));
-    }
-    if let Some(activation) = &contributor.activation {
-        field(out, format!("applies {}", activation_text(activation)?));
-    }
-    if let Some(condition) = &contributor.condition {
-        let mut text = format!("when {}", condition.kind);
-        match condition.kind {
-            ConditionKind::Idle => {
-                let seconds = condition.idle_seconds.unwrap_or_default();
-                let _ = write!(text, " > {}", Duration { seconds });
-            }
-            ConditionKind::SkillUpdated => {
-                let skill = condition.skill.as_deref().unwrap_or_default();
-                kebab(skill, "a watched skill")?;
-                let _ = write!(text, " {skill}");
-            }
-            _ => {}
+    for field in FIELDS {
+        if let Some(text) = field_text(contributor, field.name, granted)? {
+            let _ = writeln!(out, "{INDENT}{INDENT}{text}");
         }
-        field(out, text);
-    }
-    if let Some(source) = contributor.source {
-        field(out, format!("source {source}"));
-    }
-    if let Some(origin) = &contributor.origin {
-        field(out, format!("origin {}", quoted(origin, false)));
-    }
-    if let Some(heading) = &contributor.heading {
-        field(out, format!("heading {}", quoted(heading, false)));
-    }
-    field(out, format!("budget {} tokens", contributor.budget));
-    if let Some(template) = &contributor.template {
-        field(out, format!("body {}", string(&body(template)?, 2, false)));
-    }
-    if !contributor.tools.is_empty()
-        || (kind == Kind::EagerLoad && contributor.operations.is_none())
-    {
-        for tool in &contributor.tools {
-            tool_name(tool)?;
-        }
-        field(out, format!("tools [{}]", contributor.tools.join(", ")));
-    }
-    if let Some(operations) = &contributor.operations {
-        field(out, skill_load(operations)?);
-    }
-    if let Some(call) = &contributor.call {
-        field(out, call_text(call)?);
-    }
-    if !contributor.says.is_empty() {
-        let says: Vec<String> = contributor.says.iter().map(ToString::to_string).collect();
-        field(out, format!("says [{}]", says.join(", ")));
     }
     let _ = writeln!(out, "{INDENT}}}");
     Ok(())
+}
+
+/// The line for field `name`, if the contributor has it. Every setting of
+/// its kind is spelled out; a field the bundle does not keep (`choose`,
+/// resolved when it was built) has no line, and a field this function does
+/// not know is an error, so a new field of the table cannot be dropped
+/// unnoticed.
+fn field_text(
+    contributor: &BundledContributor,
+    name: &str,
+    granted: Owner,
+) -> Result<Option<String>, String> {
+    let spec = contributor.kind.spec();
+    let setting = |text: String| spec.has_field(name).then_some(text);
+    Ok(match name {
+        "owner" => Some(format!("owner {}", narrower(contributor.owner, granted))),
+        "placement" => setting(format!("placement {}", contributor.placement)),
+        "priority" => setting(format!("priority {}", contributor.priority)),
+        "reach" => setting(format!("reach {}", contributor.reach)),
+        "applies" => match &contributor.activation {
+            Some(activation) => Some(format!("applies {}", activation_text(activation)?)),
+            None => None,
+        },
+        "when" => match &contributor.condition {
+            Some(condition) => Some(condition_text(condition)?),
+            None => None,
+        },
+        "source" => contributor.source.map(|source| format!("source {source}")),
+        "origin" => contributor
+            .origin
+            .as_ref()
+            .map(|origin| format!("origin {}", quoted(origin, false))),
+        "heading" => contributor
+            .heading
+            .as_ref()
+            .map(|heading| format!("heading {}", quoted(heading, false))),
+        "budget" => Some(format!("budget {} tokens", contributor.budget)),
+        "choose" => None,
+        "body" => match &contributor.template {
+            Some(template) => Some(format!("body {}", string(&body(template)?, 2, false))),
+            None => None,
+        },
+        "tools" => tools_text(contributor)?,
+        "skill" => match &contributor.operations {
+            Some(operations) => Some(skill_load(operations)?),
+            None => None,
+        },
+        "call" => match &contributor.call {
+            Some(call) => Some(call_text(call)?),
+            None => None,
+        },
+        "says" => (!contributor.says.is_empty()).then(|| {
+            let says: Vec<String> = contributor.says.iter().map(ToString::to_string).collect();
+            format!("says [{}]", says.join(", "))
+        }),
+        other => return Err(format!("the field `{other}` has no form in a bundle")),
+    })
+}
+
+fn condition_text(condition: &BundledCondition) -> Result<String, String> {
+    let mut text = format!("when {}", condition.kind);
+    match condition.kind {
+        ConditionKind::Idle => {
+            let seconds = condition.idle_seconds.unwrap_or_default();
+            let _ = write!(text, " > {}", Duration { seconds });
+        }
+        ConditionKind::SkillUpdated => {
+            let skill = condition.skill.as_deref().unwrap_or_default();
+            kebab(skill, "a watched skill")?;
+            let _ = write!(text, " {skill}");
+        }
+        _ => {}
+    }
+    Ok(text)
+}
+
+/// An eager load's tools: written even when empty if it loads no skill
+/// either, so the checker sees a load that loads nothing.
+fn tools_text(contributor: &BundledContributor) -> Result<Option<String>, String> {
+    let empty_load = contributor.kind == Kind::EagerLoad && contributor.operations.is_none();
+    if contributor.tools.is_empty() && !empty_load {
+        return Ok(None);
+    }
+    for tool in &contributor.tools {
+        tool_name(tool)?;
+    }
+    Ok(Some(format!("tools [{}]", contributor.tools.join(", "))))
 }
 
 /// A template as a body: literal braces doubled, variables in braces.
@@ -231,14 +261,7 @@ fn value_text(value: &Value) -> String {
 
 /// Lowercase kebab-case, as ids and skill names are written.
 fn kebab(name: &str, what: &str) -> Result<(), String> {
-    let valid = name.starts_with(|c: char| c.is_ascii_lowercase())
-        && name.split('-').all(|part| {
-            !part.is_empty()
-                && part
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-        });
-    if valid {
+    if is_kebab(name) {
         Ok(())
     } else {
         Err(format!(

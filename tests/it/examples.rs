@@ -165,3 +165,62 @@ fn language_rules() -> impl Iterator<Item = &'static contrib::diagnostic::Rule> 
         .copied()
         .filter(|rule| rule.kind == contrib::diagnostic::RuleKind::Language)
 }
+
+/// `docs/cache.md` quotes the examples' agent prefix as `contrib compose`
+/// measures it, in two places; when an example's text changes, the figure
+/// there must change with it.
+#[test]
+fn the_cache_guide_quotes_the_agent_prefix_the_examples_compose() {
+    use crate::common::isolated;
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let bundles = folder.path().join("bundles");
+    let mut build = isolated::contrib_command();
+    build.arg("build").args(
+        manifests(&root().join("examples"))
+            .into_iter()
+            .filter(|path| path.parent() == Some(&root().join("examples"))),
+    );
+    build.arg("-o").arg(&bundles);
+    let built = isolated::output(&mut build);
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let mut compose = isolated::contrib_command();
+    compose
+        .arg("compose")
+        .arg("--bundles")
+        .arg(&bundles)
+        .arg("--session")
+        .arg(root().join("examples/runtime/session.toml"));
+    let composed = isolated::output(&mut compose);
+    assert!(
+        composed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&composed.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&composed.stdout);
+    let marker = "the agent prefix (tools, platform and agent parts, eager loads) ends here (";
+    let tokens: u64 = stdout
+        .split_once(marker)
+        .and_then(|(_, rest)| rest.split_once(' '))
+        .and_then(|(figure, _)| figure.parse().ok())
+        .unwrap_or_else(|| panic!("no agent breakpoint in:\n{stdout}"));
+    let guide = std::fs::read_to_string(root().join("docs/cache.md")).expect("docs/cache.md");
+    let plain = format!("ends here ({tokens} tokens,");
+    let grouped = format!(
+        "agent prefix ({},{:03} tokens",
+        tokens / 1000,
+        tokens % 1000
+    );
+    let flat = guide.replace('\n', " ");
+    assert!(
+        flat.contains(&plain),
+        "docs/cache.md should quote `{plain}`"
+    );
+    assert!(
+        flat.contains(&grouped),
+        "docs/cache.md should quote `{grouped}`"
+    );
+}

@@ -1,6 +1,7 @@
 //! `docs/language.md` is the language's reference, and its tables are the
 //! table of kinds' and the variables' (`contrib::ir::reference`): this test
-//! keeps each generated block equal to what the code says.
+//! keeps each generated block equal to what the code says, and
+//! `docs/formatting.md`'s field order likewise.
 //! `CONTRIB_BLESS=1 cargo test --test it language_reference::` rewrites them.
 
 use std::path::Path;
@@ -17,15 +18,16 @@ fn block<'t>(text: &'t str, name: &str) -> Option<(usize, usize, &'t str)> {
     Some((start, end, &text[start..end]))
 }
 
-#[test]
-fn the_reference_tables_are_the_code_tables() {
-    let path = reference_path();
-    let mut text = std::fs::read_to_string(&path).expect("docs/language.md");
+/// Each `<!-- generated: NAME -->` block of the document at `relative` is
+/// the named table; under `CONTRIB_BLESS` the file is rewritten instead.
+fn generated_blocks_are(relative: &str, tables: Vec<(&'static str, String)>) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(relative);
+    let mut text = std::fs::read_to_string(&path).expect(relative);
     let bless = std::env::var_os("CONTRIB_BLESS").is_some();
     let mut stale = Vec::new();
-    for (name, table) in contrib::ir::reference::tables() {
+    for (name, table) in tables {
         let Some((start, end, written)) = block(&text, name) else {
-            panic!("docs/language.md has no `<!-- generated: {name} -->` block");
+            panic!("{relative} has no `<!-- generated: {name} -->` block");
         };
         if written != table {
             if bless {
@@ -36,12 +38,27 @@ fn the_reference_tables_are_the_code_tables() {
         }
     }
     if bless {
-        std::fs::write(&path, text).expect("write docs/language.md");
+        std::fs::write(&path, text).expect(relative);
         return;
     }
     assert!(
         stale.is_empty(),
-        "docs/language.md's tables {stale:?} differ from the code; run `CONTRIB_BLESS=1 cargo test --test it language_reference::` and read the diff"
+        "{relative}'s tables {stale:?} differ from the code; run `CONTRIB_BLESS=1 cargo test --test it language_reference::` and read the diff"
+    );
+}
+
+#[test]
+fn the_reference_tables_are_the_code_tables() {
+    generated_blocks_are("docs/language.md", contrib::ir::reference::tables());
+}
+
+/// The formatter's field order, as `docs/formatting.md` states it, is the
+/// table of kinds' order, which the formatter follows.
+#[test]
+fn the_formatting_field_order_is_the_table_of_kinds() {
+    generated_blocks_are(
+        "docs/formatting.md",
+        contrib::ir::reference::formatting_tables(),
     );
 }
 

@@ -190,6 +190,12 @@ fn contributor_ids() {
     assert_eq!(one(&extra), pair("syntax-error", "b"));
     let not_kebab = in_plugin("    text Voice_2 {\n        placement agent\n        budget 5 tokens\n        body \"x\"\n    }");
     assert_eq!(one(&not_kebab), pair("invalid-identifier", "Voice_2"));
+    let camel = in_plugin("    text BrandGuidelines {\n        placement agent\n        budget 5 tokens\n        body \"x\"\n    }");
+    assert_eq!(
+        only(&camel).help.as_deref(),
+        Some("write it as `brand-guidelines`: lowercase letters and digits joined by single `-`"),
+        "the suggestion keeps word boundaries, as the importer's names do"
+    );
     let twice = in_plugin(
         "    text a {\n        placement agent\n        budget 5 tokens\n        body \"x\"\n    }\n    fact a {\n        says [os]\n        budget 5 tokens\n    }",
     );

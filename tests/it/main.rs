@@ -20,6 +20,7 @@ mod concurrency;
 mod config;
 mod corpus_text;
 mod distribution;
+mod editors;
 mod examples;
 mod explain;
 mod export;

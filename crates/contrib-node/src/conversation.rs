@@ -97,14 +97,22 @@ pub fn start_conversation(
     let log = match SessionLog::new(earlier, log_path, resume.is_some()) {
         Ok(log) => log,
         Err(error) => {
-            return Ok(Either::B(failure::failure(
-                "log",
-                "unwritable-log",
-                format!(
-                    "cannot write the session log to `{}`: {error}",
-                    setup.log_path.unwrap_or_default()
-                ),
-            )))
+            let path = setup.log_path.unwrap_or_default();
+            return Ok(Either::B(
+                if error.kind() == std::io::ErrorKind::AlreadyExists {
+                    failure::failure(
+                    "log",
+                    "log-exists",
+                    format!("`{path}` already exists: it is another conversation's log; resume it, or choose another file"),
+                )
+                } else {
+                    failure::failure(
+                        "log",
+                        "unwritable-log",
+                        format!("cannot write the session log to `{path}`: {error}"),
+                    )
+                },
+            ));
         }
     };
     let kept = log.kept.clone();

@@ -27,7 +27,7 @@ impl SessionLog {
             Some(path) => Some(if resumed {
                 OpenOptions::new().append(true).create(true).open(path)?
             } else {
-                File::create(path)?
+                contrib_runtime::create_log_file(path)?
             }),
         };
         Ok(SessionLog {

@@ -13,6 +13,7 @@ import {
   ContribError,
   Conversation,
   InputError,
+  LogError,
   ProfileError,
   ResumeError,
   SessionError,
@@ -152,6 +153,18 @@ test('a resumed conversation writes what the one it continues would have', () =>
   }
   assert.ok(resumed.sessionLog().startsWith(log), 'the resumed log continues the first');
   assert.equal(resumed.logError(), null);
+});
+
+test('a new conversation never overwrites a log', () => {
+  const folder = folderWith(POLICY);
+  const workspace = Workspace.open(folder);
+  const logPath = join(folder, 'sam.log');
+  writeFileSync(logPath, 'contrib-session-log 2\nanother conversation\n');
+  assert.throws(
+    () => workspace.conversation(SESSION, { tools: TOOLS, log: logPath }).start(),
+    (error) => error instanceof LogError && error.code === 'log-exists' && /already exists/.test(error.message),
+  );
+  assert.equal(readFileSync(logPath, 'utf8'), 'contrib-session-log 2\nanother conversation\n');
 });
 
 test('a compaction replaces what was said', () => {

@@ -80,10 +80,7 @@ impl Workspace {
         reader: Option<Bound<'_, PyAny>>,
         log_path: Option<PathBuf>,
     ) -> PyResult<Conversation> {
-        let file = log_path
-            .map(File::create)
-            .transpose()
-            .map_err(|error| pyo3::exceptions::PyOSError::new_err(error.to_string()))?;
+        let file = log_path.map(|path| new_log(&path)).transpose()?;
         let options = Options {
             gate,
             profile,
@@ -171,4 +168,19 @@ impl Workspace {
         .map_err(|error| errors::raise(py, &error))?;
         Ok(Conversation::new(cell, log))
     }
+}
+
+/// A new conversation's log file. An existing file is another
+/// conversation's log, never overwritten: `FileExistsError`, naming it.
+fn new_log(path: &std::path::Path) -> PyResult<File> {
+    contrib_runtime::create_log_file(path).map_err(|error| match error.kind() {
+        std::io::ErrorKind::AlreadyExists => pyo3::exceptions::PyFileExistsError::new_err(format!(
+            "`{}` already exists: it is another conversation's log; resume it, or choose another file",
+            path.display()
+        )),
+        _ => pyo3::exceptions::PyOSError::new_err(format!(
+            "cannot create `{}`: {error}",
+            path.display()
+        )),
+    })
 }

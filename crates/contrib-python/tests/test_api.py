@@ -77,6 +77,18 @@ def test_the_log_is_written_to_the_file_as_it_goes(
     assert conversation.log_error is None
 
 
+def test_a_new_conversation_never_overwrites_a_log(
+    workspace_folder: pathlib.Path, tmp_path: pathlib.Path
+) -> None:
+    path = tmp_path / "sam.log"
+    path.write_text("contrib-session-log 2\nanother conversation\n", encoding="utf-8")
+    workspace = contrib_runtime.Workspace.open(workspace_folder)
+    with pytest.raises(FileExistsError) as raised:
+        workspace.start(SESSION, gate=lambda request: "ok", log_path=path)
+    assert str(path) in str(raised.value)
+    assert path.read_text(encoding="utf-8") == "contrib-session-log 2\nanother conversation\n"
+
+
 def test_not_a_workspace(tmp_path: pathlib.Path) -> None:
     with pytest.raises(contrib_runtime.WorkspaceError) as raised:
         contrib_runtime.Workspace.open(tmp_path)

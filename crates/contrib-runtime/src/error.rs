@@ -4,7 +4,7 @@ use std::fmt;
 use std::path::PathBuf;
 
 use contrib::runtime::host::OpenError;
-use contrib::runtime::ResumeError;
+use contrib::runtime::{ResumeError, UnknownProfile};
 
 /// Everything the runtime refuses, by what the host was doing.
 #[derive(Debug)]
@@ -37,11 +37,11 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Workspace(error) => error.fmt(f),
-            Error::UnknownProfile { name, known } => write!(
-                f,
-                "there is no cache profile `{name}`; there are: {}",
-                known.join(", ")
-            ),
+            Error::UnknownProfile { name, known } => UnknownProfile {
+                name: name.clone(),
+                known: known.clone(),
+            }
+            .fmt(f),
             Error::Profiles { path, reason } => {
                 write!(
                     f,

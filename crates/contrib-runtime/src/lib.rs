@@ -80,9 +80,10 @@ pub use contrib::runtime::wire::{
     EAGER_RUNS_NOTE, PREWARM_MESSAGE,
 };
 pub use contrib::runtime::{
-    Agent, Approval, Boundary, Breakpoint, CliGate, Environment, FactsAt, Gate, GateOutcome,
-    GateRequest, Model, ModelChange, Note, NoteKind, OpeningItem, OpeningKind, Options,
-    Permissions, Person, PersonPart, Position, PrefacesAt, Reader, Refusal, Request, RequestInput,
-    RequestRecord, ResumeError, Role, RunCall, ScriptedGate, Session, Skill, SkillPick, StoredPick,
-    SystemPrompt, Timestamp, Turn, TurnInput, TurnRecord, DEFAULT_MAX_TOKENS,
+    create_log_file, Agent, Approval, Boundary, Breakpoint, CliGate, Environment, FactsAt, Gate,
+    GateOutcome, GateRequest, Model, ModelChange, Note, NoteKind, OpeningItem, OpeningKind,
+    Options, Permissions, Person, PersonPart, Position, PrefacesAt, Reader, Refusal, Request,
+    RequestInput, RequestRecord, ResumeError, Role, RunCall, ScriptedGate, Session, Skill,
+    SkillPick, StoredPick, SystemPrompt, Timestamp, Turn, TurnInput, TurnRecord,
+    DEFAULT_MAX_TOKENS,
 };

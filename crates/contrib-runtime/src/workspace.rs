@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use contrib::runtime::{host, Gate, Options, Profile, Profiles, Reader, Session};
+use contrib::runtime::{host, Gate, Options, Profile, Profiles, Reader, Session, UnknownProfile};
 
 use crate::conversation::Conversation;
 use crate::{Error, ToolDefinition};
@@ -79,13 +79,11 @@ impl Workspace {
         &self.inner
     }
 
-    fn profile(&self, name: &str) -> Result<&Profile, Error> {
+    /// The profile `name`, or the default one.
+    fn profile(&self, name: Option<&str>) -> Result<&Profile, Error> {
         self.profiles
-            .get(name)
-            .ok_or_else(|| Error::UnknownProfile {
-                name: name.to_string(),
-                known: self.profiles.names().map(str::to_string).collect(),
-            })
+            .named(name)
+            .map_err(|UnknownProfile { name, known }| Error::UnknownProfile { name, known })
     }
 }
 
@@ -150,7 +148,7 @@ impl<'w, G: Gate + 'static> Starting<'w, G> {
 
     fn begin(self, resume: Option<(&[u8], Vec<crate::Said>)>) -> Result<Conversation<'w>, Error> {
         let workspace = self.workspace;
-        let profile = workspace.profile(self.profile.as_deref().unwrap_or("anthropic"))?;
+        let profile = workspace.profile(self.profile.as_deref())?;
         let mut start = workspace
             .host()
             .builder(self.session, profile, self.gate)

@@ -14,7 +14,8 @@
 use std::collections::HashMap;
 
 use lsp_types::{
-    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, TextEdit, WorkspaceEdit,
+    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CodeActionResponse,
+    TextEdit, WorkspaceEdit,
 };
 
 use super::diagnostics::to_lsp;
@@ -23,8 +24,15 @@ use crate::diagnostic::{Applicability, Diagnostic};
 use crate::lsp::convert;
 use crate::lsp::rule_docs::RuleDocs;
 use crate::lsp::state::{self, Snapshot};
+use crate::lsp::world::World;
 use crate::source::SourceFile;
 use crate::syntax::tree::Item;
+
+/// The route's handler: the actions for the document's snapshot.
+pub fn request(world: &mut World, params: CodeActionParams) -> Option<CodeActionResponse> {
+    let snapshot = world.state.snapshot(&params.text_document.uri)?;
+    Some(code_actions(&snapshot, &params, &world.docs))
+}
 
 /// The kind of the fix-all action.
 pub fn fix_all_kind() -> CodeActionKind {

@@ -9,11 +9,12 @@
 
 use std::fmt::Write as _;
 
-use lsp_types::{CodeLens, Command};
+use lsp_types::{CodeLens, CodeLensParams, Command};
 
 use crate::ir::Placement;
 use crate::lsp::convert;
 use crate::lsp::state::Snapshot;
+use crate::lsp::world::World;
 use crate::source::Span;
 
 /// One placement's totals.
@@ -25,6 +26,12 @@ pub struct Total {
     /// adds; when not, `measured` is a lower bound.
     pub complete: bool,
     pub contributors: usize,
+}
+
+/// The route's handler: the lenses of the open manifest.
+pub fn request(world: &mut World, params: CodeLensParams) -> Option<Vec<CodeLens>> {
+    let snapshot = world.state.snapshot(&params.text_document.uri)?;
+    Some(code_lenses(&snapshot))
 }
 
 pub fn code_lenses(snapshot: &Snapshot<'_>) -> Vec<CodeLens> {

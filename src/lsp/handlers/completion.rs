@@ -15,6 +15,8 @@
 //! because words here hold `-`, `.` and `/`, which clients' own word
 //! boundaries would split.
 
+use std::fmt::Write as _;
+
 use lsp_types::{
     CompletionItem, CompletionItemKind, CompletionTextEdit, Documentation, InsertTextFormat,
     MarkupContent, MarkupKind, Position, TextEdit,
@@ -426,20 +428,18 @@ impl Items<'_, '_> {
         );
     }
 
-    /// A contributor kind, as a block with the fields it requires.
+    /// A contributor kind, as its example block from the table of kinds:
+    /// each value a placeholder holding the example's.
     fn kind_snippet(&mut self, kind: Kind) {
-        let fields = match kind {
-            Kind::Text => "\tplacement ${2:agent}\n\tbudget ${3:100} tokens\n\tbody \"$0\"",
-            Kind::EagerLoad => "\tplacement ${2:agent}\n\tbudget ${3:500} tokens\n\ttools $0",
-            Kind::EagerRun => "\tbudget ${2:50} tokens\n\tcall ${3:get_current_time} {$0}",
-            Kind::SystemMessage => "\twhen ${2:idle > 4h}\n\tbudget ${3:40} tokens\n\tbody \"$0\"",
-            Kind::Preface => {
-                "\tsource ${2:user-authored}\n\torigin \"${3:host:scope}\"\n\tbudget ${4:800} tokens\n\tcall ${5:read_object} { $0 }"
-            }
-            Kind::Fact => "\tsays ${2:date}\n\tbudget ${3:60} tokens$0",
-        };
-        let snippet = format!("{kind} ${{1:id}} {{\n{fields}\n}}");
-        let detail = format!("contributor: {}", kind_detail(kind));
+        let spec = kind.spec();
+        let mut snippet = format!("{kind} ${{1:id}} {{");
+        for (index, line) in spec.example.iter().enumerate() {
+            let placeholder = format!("${{{}:{}}}", index + 2, escape_snippet(line.value, true));
+            let value = escape_snippet(line.shape, false).replacen("{}", &placeholder, 1);
+            let _ = write!(snippet, "\n\t{} {value}", line.field);
+        }
+        snippet.push_str("$0\n}");
+        let detail = format!("contributor: {}", spec.summary);
         self.snippet(kind.as_str(), &snippet, kind.as_str(), &detail);
     }
 
@@ -502,15 +502,18 @@ fn measure(analysis: &crate::Analysis, id: &str, config: &Config) -> Option<u64>
     Some(Measure::new(plugin, contributor, config).tokens())
 }
 
-fn kind_detail(kind: Kind) -> &'static str {
-    match kind {
-        Kind::Text => "text in the system prompt",
-        Kind::EagerLoad => "tools loaded at conversation start",
-        Kind::EagerRun => "a read-only call at conversation start",
-        Kind::SystemMessage => "a note before a turn",
-        Kind::Preface => "retrieved content before a turn",
-        Kind::Fact => "session facts",
+/// `text` as snippet text: `$` and `\\` escaped, and `}` too inside a
+/// placeholder, where it would end it. The `{}` of an example's shape is
+/// kept, to be replaced.
+fn escape_snippet(text: &str, in_placeholder: bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c == '$' || c == '\\' || (in_placeholder && c == '}') {
+            out.push('\\');
+        }
+        out.push(c);
     }
+    out
 }
 
 fn markdown(text: &str) -> Documentation {

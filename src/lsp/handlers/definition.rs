@@ -6,11 +6,19 @@
 //! `when skill-updated NAME`. The platform's own tools are declared
 //! nowhere a client could open, so they have no definition.
 
-use lsp_types::{GotoDefinitionResponse, Location, Position};
+use lsp_types::{GotoDefinitionParams, GotoDefinitionResponse, Location, Position};
 
 use crate::lsp::context::Cursor;
 use crate::lsp::convert;
 use crate::lsp::state::Snapshot;
+use crate::lsp::world::World;
+
+/// The route's handler: the definition under the cursor.
+pub fn request(world: &mut World, params: GotoDefinitionParams) -> Option<GotoDefinitionResponse> {
+    let at = params.text_document_position_params;
+    let snapshot = world.state.snapshot(&at.text_document.uri)?;
+    definition(&snapshot, at.position)
+}
 
 pub fn definition(snapshot: &Snapshot<'_>, position: Position) -> Option<GotoDefinitionResponse> {
     let offset = convert::offset(snapshot.source, position);

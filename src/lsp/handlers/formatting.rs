@@ -5,11 +5,12 @@
 //! does not parse is left alone (the formatter's diagnostic is already
 //! published by the checker).
 
-use lsp_types::TextEdit;
+use lsp_types::{DocumentFormattingParams, TextEdit};
 
 use super::whole_document_edit;
 use crate::diagnostic::Diagnostic;
 use crate::lsp::version::Syntax;
+use crate::lsp::world::World;
 use crate::source::SourceFile;
 
 /// A formatter: the text, formatted, or why it cannot be.
@@ -17,6 +18,12 @@ pub type Formatter = fn(&str) -> Result<String, Diagnostic>;
 
 /// The formatter the server uses.
 pub const FORMATTER: Option<Formatter> = Some(crate::fmt::format);
+
+/// The route's handler: the edits that format the open manifest.
+pub fn request(world: &mut World, params: DocumentFormattingParams) -> Option<Vec<TextEdit>> {
+    let document = world.state.manifest(&params.text_document.uri)?;
+    Some(formatting(&document.source, document.syntax()))
+}
 
 /// The edits that format `source` with `contrib fmt`'s formatter, from the
 /// version's own tree (read once) and computed once per version. Text with

@@ -225,11 +225,11 @@ pub fn describe(plugin: &Plugin, contributor: &Contributor, config: &Config) -> 
     let measure = Measure::new(plugin, contributor, config);
     let tokens = measure.tokens();
     let budget = contributor.budget.value;
-    let mut text = format!(
-        "**{kind}** `{}` — {}\n\n",
-        contributor.id.value,
-        kind_summary(kind)
+    let summary = contributor.spec().summary_at(
+        contributor.placement.value,
+        contributor.activation.value.is_always(),
     );
+    let mut text = format!("**{kind}** `{}` — {summary}\n\n", contributor.id.value);
     let percent = (tokens * 100).checked_div(budget).unwrap_or(0);
     let verdict = if tokens > budget {
         " — **over budget**"
@@ -278,17 +278,6 @@ fn varies_per(variance: Placement, why: &str) -> String {
         "nothing; it is the same for everyone".to_string()
     } else {
         format!("`{variance}`{why}")
-    }
-}
-
-fn kind_summary(kind: Kind) -> &'static str {
-    match kind {
-        Kind::Text => "text added to the system prompt",
-        Kind::EagerLoad => "tools and skill operations loaded when a conversation starts",
-        Kind::EagerRun => "a read-only tool call run when a conversation starts",
-        Kind::SystemMessage => "a note before a turn when its condition holds",
-        Kind::Preface => "retrieved content before a turn, in an envelope",
-        Kind::Fact => "session facts, sent again when they change",
     }
 }
 

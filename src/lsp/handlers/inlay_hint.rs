@@ -9,10 +9,19 @@
 //! per version and only for the contributors in the requested range (see
 //! `version::Checked::measured`), so scrolling costs nothing new.
 
-use lsp_types::{InlayHint, InlayHintKind, InlayHintLabel, InlayHintTooltip, Range};
+use lsp_types::{
+    InlayHint, InlayHintKind, InlayHintLabel, InlayHintParams, InlayHintTooltip, Range,
+};
 
 use crate::lsp::convert;
 use crate::lsp::state::Snapshot;
+use crate::lsp::world::World;
+
+/// The route's handler: the hints in the requested range.
+pub fn request(world: &mut World, params: InlayHintParams) -> Option<Vec<InlayHint>> {
+    let snapshot = world.state.snapshot(&params.text_document.uri)?;
+    Some(inlay_hints(&snapshot, params.range))
+}
 
 pub fn inlay_hints(snapshot: &Snapshot<'_>, range: Range) -> Vec<InlayHint> {
     let Some(plugin) = snapshot.analysis.plugin.as_ref() else {

@@ -17,16 +17,23 @@ use lsp_types::TextDocumentIdentifier;
 use serde::{Deserialize, Serialize};
 
 use super::super::state::Snapshot;
+use super::super::world::World;
 use crate::pages::told::Told;
 use crate::runtime::{Profiles, Session};
 
-/// The request's method name.
-pub const METHOD: &str = "contrib/preview";
+/// The request, for the route table.
+pub enum PreviewRequest {}
+
+impl lsp_types::request::Request for PreviewRequest {
+    type Params = PreviewParams;
+    type Result = Option<Preview>;
+    const METHOD: &'static str = "contrib/preview";
+}
 
 /// The session used when the client names none.
 const EXAMPLE_SESSION: &str = include_str!("../../../examples/runtime/session.toml");
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PreviewParams {
     pub text_document: TextDocumentIdentifier,
@@ -38,7 +45,7 @@ pub struct PreviewParams {
     pub turns: Option<usize>,
 }
 
-#[derive(Debug, Serialize, PartialEq)]
+#[derive(Debug, Serialize, Deserialize, PartialEq)]
 #[serde(untagged)]
 pub enum Preview {
     Told {
@@ -49,6 +56,12 @@ pub enum Preview {
     Problem {
         problem: String,
     },
+}
+
+/// The route's handler: the preview of the open manifest.
+pub fn request(world: &mut World, params: PreviewParams) -> Option<Preview> {
+    let snapshot = world.state.snapshot(&params.text_document.uri)?;
+    Some(preview(&snapshot, &params))
 }
 
 /// The preview of the snapshot's manifest.
@@ -80,10 +93,9 @@ fn told(snapshot: &Snapshot, params: &PreviewParams) -> Result<Told, String> {
         None => Session::from_toml(EXAMPLE_SESSION)?,
     };
     let profiles = Profiles::builtin();
-    let name = params.profile.as_deref().unwrap_or("anthropic");
     let profile = profiles
-        .get(name)
-        .ok_or_else(|| format!("there is no cache profile `{name}`"))?;
+        .named(params.profile.as_deref())
+        .map_err(|unknown| unknown.to_string())?;
     Ok(Told::compose(
         &bundle,
         session,

@@ -5,13 +5,23 @@
 //! from the tree the recovering parser read, so it stays whole while one
 //! contributor is being typed. The tree is the version's own, read once.
 
-use lsp_types::{DocumentSymbol, SymbolKind};
+use lsp_types::{DocumentSymbol, DocumentSymbolParams, DocumentSymbolResponse, SymbolKind};
 
 use crate::ir::Kind;
 use crate::lsp::convert;
 use crate::lsp::version::Syntax;
+use crate::lsp::world::World;
 use crate::source::SourceFile;
 use crate::syntax::tree::{Block, Item};
+
+/// The route's handler: the outline of the open manifest.
+pub fn request(world: &mut World, params: DocumentSymbolParams) -> Option<DocumentSymbolResponse> {
+    let document = world.state.manifest(&params.text_document.uri)?;
+    Some(DocumentSymbolResponse::Nested(symbols(
+        &document.source,
+        document.syntax(),
+    )))
+}
 
 pub fn symbols(source: &SourceFile, syntax: &Syntax) -> Vec<DocumentSymbol> {
     let Some(tree) = syntax.tree() else {

@@ -245,6 +245,28 @@ fn hover_on_a_contributor_shows_its_measure_against_its_budget() {
     insta::assert_snapshot!(fixture.hover());
 }
 
+/// A text says where it goes: the system prompt only at the placements
+/// kept there.
+#[test]
+fn hover_on_a_text_says_where_its_placement_puts_it() {
+    let cases = [
+        ("person", "text added to the system prompt"),
+        ("conversation", "text added to the conversation's opening"),
+        ("message", "text added before each turn it reaches"),
+    ];
+    for (placement, summary) in cases {
+        let manifest = MANIFEST
+            .replacen("placement person", &format!("placement {placement}"), 1)
+            .replacen("reach with-person", "reach every-turn", 1)
+            .replacen("text voice", "text vo|ice", 1);
+        let hover = Fixture::new(&manifest).hover();
+        assert!(
+            hover.contains(&format!("**text** `voice` — {summary}")),
+            "{placement}: {hover}"
+        );
+    }
+}
+
 #[test]
 fn hover_on_a_framed_contributor_shows_its_framing() {
     let fixture = Fixture::manifest(
@@ -508,4 +530,57 @@ fn the_base_manifest_is_clean() {
         "{:#?}",
         fixture.checked.analysis.diagnostics
     );
+}
+
+/// A snippet as a client expands it when every placeholder keeps its
+/// default: `${1:id}` → `id`, `$0` → nothing, `\}` → `}`.
+fn expand(snippet: &str) -> String {
+    let mut out = String::new();
+    let mut chars = snippet.chars().peekable();
+    let mut depth = 0;
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.extend(chars.next()),
+            '$' if chars.peek() == Some(&'{') => {
+                chars.next();
+                while chars.next_if(|c| c.is_ascii_digit()).is_some() {}
+                assert_eq!(chars.next(), Some(':'), "{snippet}");
+                depth += 1;
+            }
+            '$' => while chars.next_if(|c| c.is_ascii_digit()).is_some() {},
+            '}' if depth > 0 => depth -= 1,
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[test]
+fn every_contributor_snippet_checks_clean() {
+    let fixture = Fixture::manifest("\n    text voice", "\n    |\n    text voice");
+    let items = completion::completion(&fixture.snapshot(), fixture.position, true);
+    let mut checked = Vec::new();
+    let mut unclean = Vec::new();
+    for item in items {
+        let Some(kind) = crate::ir::Kind::parse(&item.label) else {
+            continue;
+        };
+        let Some(CompletionTextEdit::Edit(edit)) = &item.text_edit else {
+            panic!("{kind}: no edit");
+        };
+        let block = expand(&edit.new_text);
+        let text =
+            format!("plugin acme/snippets 1.0.0 {{\n    owner agent-author\n    {block}\n}}\n");
+        let source = SourceFile::new("snippet.contrib", text);
+        let analysis = crate::analyze(&source, &Config::platform());
+        for diagnostic in &analysis.diagnostics {
+            unclean.push(format!(
+                "{kind}'s snippet expands to\n{}\nwhich has {}: {}",
+                source.text, diagnostic.rule.name, diagnostic.message
+            ));
+        }
+        checked.push(kind);
+    }
+    assert!(unclean.is_empty(), "{}", unclean.join("\n"));
+    assert_eq!(checked, crate::ir::Kind::ALL);
 }

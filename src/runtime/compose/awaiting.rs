@@ -29,7 +29,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
         self.pending
             .eager_runs
             .push(approval(refused(entry, call, reason), Approval::Pending));
-        self.awaiting.push((entry, call));
+        self.held.awaiting.push((entry, call));
     }
 
     /// Asks the gate again about each waiting run: an approved one runs
@@ -41,7 +41,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
         record: &mut TurnRecord,
     ) -> Vec<Note> {
         let mut notes = Vec::new();
-        for (entry, call) in std::mem::take(&mut self.awaiting) {
+        for (entry, call) in std::mem::take(&mut self.held.awaiting) {
             match self.run(entry, call, at, "the result") {
                 Ok(output) => {
                     record
@@ -64,7 +64,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
                             Approval::Pending,
                         ));
                     }
-                    self.awaiting.push((entry, call));
+                    self.held.awaiting.push((entry, call));
                 }
                 Err(NotRun { reason, .. }) => {
                     record.eager_runs.push(approval(

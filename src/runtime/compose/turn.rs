@@ -21,8 +21,8 @@ use crate::runtime::gate::Gate;
 use crate::runtime::log::Seen;
 use crate::runtime::options::{FactsAt, PrefacesAt};
 use crate::runtime::record::{
-    ActivationRecord, Approval, Changes, ContributorRecord, Fired, Named, Note, NoteKind,
-    OpeningKind, Position, Refusal, Role, SkillRecord, StoredPick, Turn, TurnInput, TurnRecord,
+    ActivationRecord, Approval, Changes, Fired, Named, Note, NoteKind, Position, Refusal, Role,
+    Turn, TurnInput, TurnRecord,
 };
 use crate::runtime::render::{render, Values};
 use crate::runtime::time::Timestamp;
@@ -32,9 +32,9 @@ use crate::runtime::time::Timestamp;
 type Decided = Result<(Option<Note>, String), String>;
 
 /// What became of a contributor on a turn, for its record.
-struct Outcome {
-    included: bool,
-    why: String,
+pub(super) struct Outcome {
+    pub(super) included: bool,
+    pub(super) why: String,
 }
 
 impl<'a, G: Gate> Conversation<'a, G> {
@@ -42,19 +42,19 @@ impl<'a, G: Gate> Conversation<'a, G> {
     /// its record. Call [`Conversation::request`] before each request the
     /// turn then makes.
     pub fn turn(&mut self, input: TurnInput) -> Turn {
-        self.turns += 1;
-        self.requests = 0;
-        self.waiting = self.waiting.saturating_sub(1);
+        self.progress.turns += 1;
+        self.progress.requests = 0;
+        self.held.waiting = self.held.waiting.saturating_sub(1);
         let at = self.session.local(input.at);
         let mut record = std::mem::take(&mut self.pending);
-        if let Some(mode) = self.held_mode.take() {
+        if let Some(mode) = self.held.mode.take() {
             record.held.push(format!(
                 "the mode changed to `{mode}` while the last turn ran, and is told now"
             ));
             self.session.permissions.mode = Some(mode);
         }
         let model_from = self.apply(&input.changes());
-        let withdrawn = std::mem::take(&mut self.withdrawals);
+        let withdrawn = std::mem::take(&mut self.held.withdrawals);
         let edits = if input.compaction {
             Some("the conversation was compacted".to_string())
         } else {
@@ -91,9 +91,9 @@ impl<'a, G: Gate> Conversation<'a, G> {
             // Compaction removes every fact section and every stored note
             // with the turns it summarises: facts are told again in full,
             // and conditional texts that applied are told again.
-            self.memory.clear();
-            self.history.clear();
-            self.restate = std::mem::take(&mut self.applied);
+            self.told.memory.clear();
+            self.told.history.clear();
+            self.told.restate = std::mem::take(&mut self.told.applied);
         }
         self.audience = Audience {
             person_present: input.person_present && self.session.person.is_some(),
@@ -126,7 +126,9 @@ impl<'a, G: Gate> Conversation<'a, G> {
                     self.conditional(entry, &input, at, &mut record)
                 }
                 Kind::Text => self.message_text(entry, at, &mut record),
-                _ => Ok((None, String::new())),
+                // Loaded and run when the conversation starts; facts are
+                // told by their own pass.
+                Kind::EagerLoad | Kind::EagerRun | Kind::Fact => Ok((None, String::new())),
             };
             match note {
                 Ok((Some(note), why)) => {
@@ -183,11 +185,11 @@ impl<'a, G: Gate> Conversation<'a, G> {
         record.contributors = self.contributor_records(&notes, &outcomes, &record.refusals);
         record.skills = self.skill_records(pick.as_ref());
         record.versions = self.version_records(&record.versions);
-        self.last_at = at;
-        self.seen = Seen::of(&self.session);
+        self.progress.last_at = at;
+        self.told.seen = Seen::of(&self.session);
         self.log_turn(at, input.compaction);
         Turn {
-            number: self.turns,
+            number: self.progress.turns,
             at,
             recomposed,
             notes,
@@ -226,8 +228,9 @@ impl<'a, G: Gate> Conversation<'a, G> {
 
     /// Counts a stored note into its contributor's share of the history.
     pub(in crate::runtime) fn remember(&mut self, contributor: &str, text: &str) {
-        let turn = self.turns;
+        let turn = self.progress.turns;
         let entry = self
+            .told
             .history
             .entry(contributor.to_string())
             .or_insert((0, turn));
@@ -244,8 +247,8 @@ impl<'a, G: Gate> Conversation<'a, G> {
             return Ok((None, "it has no condition".to_string()));
         };
         let mut values = Values::at(&self.session, at);
-        let last = self.last_at.at_offset(at.offset_minutes);
-        let seen = &self.seen;
+        let last = self.progress.last_at.at_offset(at.offset_minutes);
+        let seen = &self.told.seen;
         let why = match condition.kind {
             ConditionKind::Idle => {
                 let idle = at.seconds_since(last);
@@ -415,12 +418,12 @@ impl<'a, G: Gate> Conversation<'a, G> {
             return Ok((None, String::new()));
         };
         let name = entry.name();
-        let (include, why) = if self.restate.remove(&name) {
+        let (include, why) = if self.told.restate.remove(&name) {
             (
                 true,
                 "it applied before the compaction, so it is told again".to_string(),
             )
-        } else if self.applied.contains(&name) {
+        } else if self.told.applied.contains(&name) {
             (false, "already told in this conversation".to_string())
         } else {
             match activation_holds(activation, &name, input) {
@@ -437,212 +440,11 @@ impl<'a, G: Gate> Conversation<'a, G> {
             return Ok((None, why));
         }
         let text = self.rendered(entry, at, record)?;
-        self.applied.insert(name);
+        self.told.applied.insert(name);
         Ok((
             Some(note(entry, text, true, Position::BeforePrompt)),
             format!("told before this turn's prompt: {why}"),
         ))
-    }
-
-    /// Every contributor of the versions the conversation runs on, with
-    /// where it is in this turn's request or why it is not, and its tokens.
-    fn contributor_records(
-        &self,
-        notes: &[Note],
-        outcomes: &BTreeMap<String, Outcome>,
-        refusals: &[Refusal],
-    ) -> Vec<ContributorRecord> {
-        self.entries
-            .iter()
-            .enumerate()
-            .map(|(index, entry)| {
-                let name = entry.name();
-                let (included, why, tokens) =
-                    self.whereabouts(index, entry, &name, notes, outcomes, refusals);
-                ContributorRecord {
-                    plugin: entry.bundle.id(),
-                    digest: entry.bundle.digest.clone().unwrap_or_default(),
-                    id: entry.contributor.id.clone(),
-                    kind: entry.kind(),
-                    delivery: entry.contributor.delivery,
-                    contributor: name,
-                    included,
-                    why,
-                    tokens,
-                }
-            })
-            .collect()
-    }
-
-    /// Where a contributor is in this turn's request (and its tokens
-    /// there), or why it is not.
-    fn whereabouts(
-        &self,
-        index: usize,
-        entry: &Entry<'a>,
-        name: &str,
-        notes: &[Note],
-        outcomes: &BTreeMap<String, Outcome>,
-        refusals: &[Refusal],
-    ) -> (bool, String, u64) {
-        let mut tokens = 0;
-        let mut places = Vec::new();
-        if let Some(contribution) = self
-            .system
-            .contributions
-            .iter()
-            .find(|c| c.contributor == name)
-        {
-            tokens += count(&contribution.text);
-            places.push(format!(
-                "in the kept system prompt's {} part",
-                contribution.placement
-            ));
-        }
-        let mut add = |items: &mut dyn Iterator<Item = u64>, place: &str| {
-            let sum: u64 = items.sum();
-            if sum > 0 {
-                tokens += sum;
-                places.push(place.to_string());
-            }
-        };
-        add(
-            &mut self
-                .preloaded
-                .iter()
-                .filter(|item| item.contributor == name)
-                .map(|item| item.tokens),
-            "loaded before the first turn, in the shared prefix",
-        );
-        add(
-            &mut self
-                .opening
-                .iter()
-                .filter(|item| item.contributor == name && item.kind != OpeningKind::PersonPart)
-                .map(|item| item.tokens),
-            "in the conversation's opening",
-        );
-        let mine = || notes.iter().filter(|note| note.contributor == name);
-        let stored_now: u64 = mine()
-            .filter(|note| note.persisted)
-            .map(|note| count(&note.text))
-            .sum();
-        if let Some((stored, since)) = self.history.get(name) {
-            let earlier = stored.saturating_sub(stored_now);
-            if earlier > 0 {
-                tokens += earlier;
-                places.push(format!("its notes since turn {since} are in the history"));
-            }
-        }
-        tokens += mine().map(|note| count(&note.text)).sum::<u64>();
-        if let Some(outcome) = outcomes.get(name).filter(|outcome| outcome.included) {
-            places.push(outcome.why.clone());
-        }
-        if entry.kind() == Kind::Fact {
-            let tells = self.sections.iter().any(|section| section.teller == index);
-            match self.merged.iter().find(|merged| merged.entry == index) {
-                Some(merged) if !tells => {
-                    return (false, format!("merged: {}", merged.why), tokens)
-                }
-                _ => places.push("its sections are compared before every request".to_string()),
-            }
-        }
-        if !places.is_empty() {
-            return (true, places.join("; "), tokens);
-        }
-        let why = outcomes
-            .get(name)
-            .map(|outcome| outcome.why.clone())
-            .or_else(|| {
-                refusals
-                    .iter()
-                    .find(|refusal| refusal.contributor == name)
-                    .map(|refusal| format!("refused: {}", refusal.reason))
-            })
-            .unwrap_or_else(|| self.left_out_when_composed(entry));
-        (false, why, 0)
-    }
-
-    /// Why a contributor kept in the system prompt or the opening is not
-    /// there.
-    fn left_out_when_composed(&self, entry: &Entry<'a>) -> String {
-        let contributor = entry.contributor;
-        if contributor.reach != crate::ir::Reach::EveryTurn && self.session.person.is_none() {
-            return format!(
-                "it reaches `{}` and this conversation was composed with no person",
-                contributor.reach
-            );
-        }
-        match contributor.delivery {
-            Delivery::StoredNote | Delivery::TurnNote => "it was not told on this turn".to_string(),
-            _ => "it added nothing when the conversation was composed".to_string(),
-        }
-    }
-
-    /// The agent's skills: the version installed, and whether the kept
-    /// system prompt holds it.
-    /// The agent's skills on this turn; a skill the person picked at a
-    /// version newer than the kept one had the newer instructions in the
-    /// note beside their message.
-    fn skill_records(&self, pick: Option<&StoredPick>) -> Vec<SkillRecord> {
-        self.session
-            .skills
-            .iter()
-            .map(|(slug, skill)| {
-                let kept = self.system.skill(slug).map(|kept| kept.version.clone());
-                let picked = pick.is_some_and(|pick| pick.skill == *slug);
-                let why = match (&kept, &skill.body) {
-                    (Some(kept), _) if *kept == skill.version => {
-                        "its instructions are in the kept system prompt".to_string()
-                    }
-                    (Some(kept), Some(_)) if picked => format!(
-                        "the kept system prompt holds {kept}; the person picked it, and the note beside their message gave {}'s instructions",
-                        skill.version
-                    ),
-                    (Some(kept), _) => format!(
-                        "the kept system prompt holds {kept}; {} reaches it at the next compaction",
-                        skill.version
-                    ),
-                    (None, Some(_)) if picked => {
-                        "given after the kept system prompt was composed; the person picked it, and the note beside their message gave its instructions".to_string()
-                    }
-                    (None, Some(_)) => {
-                        "given after the kept system prompt was composed; it reaches it at the next compaction".to_string()
-                    }
-                    (None, None) => "installed; the host gave no instructions to compose".to_string(),
-                };
-                SkillRecord {
-                    skill: slug.clone(),
-                    version: skill.version.clone(),
-                    digest: skill.digest.clone(),
-                    in_system_prompt: kept,
-                    why,
-                }
-            })
-            .collect()
-    }
-
-    fn log_turn(&mut self, at: Timestamp, compaction: bool) {
-        if self.log.is_none() {
-            return;
-        }
-        let entry = crate::runtime::log::TurnEntry {
-            number: self.turns,
-            at,
-            compaction,
-            applied: self.applied.clone(),
-            restate: self.restate.clone(),
-            history: self.history.clone(),
-            seen: self.seen.clone(),
-            awaiting: self
-                .awaiting
-                .iter()
-                .map(|(entry, _)| entry.name())
-                .collect(),
-        };
-        if let Some(log) = &mut self.log {
-            log.turn(&entry);
-        }
     }
 }
 

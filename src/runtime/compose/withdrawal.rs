@@ -28,12 +28,13 @@ impl<'a, G: Gate> Conversation<'a, G> {
             return false;
         }
         self.installed.retain(|bundle| bundle.id() != plugin);
-        self.awaiting
+        self.held
+            .awaiting
             .retain(|(entry, _)| entry.bundle.id() != plugin);
         let prefix = format!("{plugin}/");
         self.preloaded
             .retain(|item| !item.contributor.starts_with(&prefix));
-        self.withdrawals.push(Withdrawal {
+        self.held.withdrawals.push(Withdrawal {
             plugin: plugin.to_string(),
             reason: reason.into(),
         });

@@ -6,10 +6,10 @@ use std::collections::{BTreeMap, HashMap};
 use serde::Serialize;
 
 use super::play::Sent;
+use super::prompt_cache::{Cache, CacheTotals, Served};
 use super::replay::Replayable;
 use super::warm::{self, Limit, HOST};
 use super::LayoutName;
-use crate::runtime::cache::{Cache, CacheTotals, Served};
 use crate::runtime::layout::Segment;
 use crate::runtime::profiles::{Profile, Rates};
 

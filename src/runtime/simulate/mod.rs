@@ -52,6 +52,7 @@
 
 mod figures;
 mod play;
+mod prompt_cache;
 mod replay;
 mod script;
 mod warm;
@@ -69,6 +70,7 @@ use crate::runtime::session::Person;
 use crate::runtime::time::Timestamp;
 pub use figures::{AgentShares, Interval, LayoutReport, PersonShares, Shares, Usd};
 use play::Key;
+pub use prompt_cache::CacheTotals;
 pub use replay::{Expected, Replayable};
 use script::{person, script, session, Rng};
 pub use warm::Limit;

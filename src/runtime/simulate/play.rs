@@ -4,12 +4,12 @@
 
 use std::collections::BTreeSet;
 
+use super::prompt_cache::{Block, Mark, Request};
 use super::script::{mix, Rng};
 use super::{LayoutName, Loadable, Options, Step};
 use crate::bundle::usage::Item;
 use crate::bundle::Bundle;
 use crate::ir::Kind;
-use crate::runtime::cache::{Block, Mark, Request};
 use crate::runtime::compose::REQUEST_TOKENIZER;
 use crate::runtime::layout::{self, EagerLoads, Part, Segment};
 use crate::runtime::profiles::{Boundary, Profile};

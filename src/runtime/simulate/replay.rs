@@ -14,9 +14,9 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::play::Sent;
+use super::prompt_cache::Served;
 use super::warm::HOST;
 use super::LayoutName;
-use crate::runtime::cache::Served;
 use crate::runtime::profiles::{Caching, Profile};
 
 /// One request, in the order the simulated cache saw it.

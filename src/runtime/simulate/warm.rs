@@ -25,7 +25,7 @@
 use std::collections::BTreeMap;
 
 use super::play::Sent;
-use crate::runtime::cache::{Block, Mark, Request};
+use super::prompt_cache::{Block, Mark, Request};
 use crate::runtime::layout::Segment;
 use crate::runtime::profiles::{Caching, Profile};
 

@@ -98,14 +98,10 @@ pub enum Value {
     List(Vec<Value>),
 }
 
-const KINDS: [&str; 6] = [
-    "text",
-    "eager-load",
-    "eager-run",
-    "system-message",
-    "preface",
-    "fact",
-];
+/// Every kind's spelling, from the table of kinds.
+fn kinds() -> Vec<&'static str> {
+    contrib::ir::Kind::spellings().collect()
+}
 
 /// The canonical order of each kind's fields: the table of kinds' order,
 /// which the formatter follows.
@@ -185,7 +181,7 @@ fn plugin_fields() -> impl Strategy<Value = Vec<Line>> {
 }
 
 fn contributor() -> impl Strategy<Value = Contributor> {
-    prop::sample::select(KINDS.to_vec()).prop_flat_map(|kind| {
+    prop::sample::select(kinds()).prop_flat_map(|kind| {
         let fields: Vec<BoxedStrategy<Option<Item>>> = canonical_order(kind)
             .iter()
             .map(|name| prop::option::weighted(0.7, field(kind, name)).boxed())

@@ -37,12 +37,17 @@
 //! assert!(placed.warnings.is_empty());
 //! ```
 
+mod place;
+mod set;
+mod validate;
+
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-const BUILTIN: &str = include_str!("profiles.toml");
+pub use self::place::{Breakpoint, Placed, Skipped};
+pub use self::set::{Profiles, UnknownProfile, DEFAULT_PROFILE};
+use crate::bundle::diff::RewritePrice;
 
 /// How a provider decides what to cache.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -204,35 +209,6 @@ impl Boundary {
     }
 }
 
-/// A cache breakpoint the composer placed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Breakpoint {
-    pub after: Boundary,
-    /// Tokens from the start of the request through the boundary.
-    pub tokens: u64,
-    /// The lifetime asked for, by the profile's name for it.
-    pub lifetime: String,
-    /// Why it is here and lives that long, in a sentence.
-    pub why: String,
-}
-
-/// A boundary that got no breakpoint, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Skipped {
-    pub after: Boundary,
-    pub tokens: u64,
-    pub why: String,
-}
-
-/// The breakpoints for a request, the boundaries that got none and why,
-/// and warnings for shared prefixes too short to be cached.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
-pub struct Placed {
-    pub breakpoints: Vec<Breakpoint>,
-    pub skipped: Vec<Skipped>,
-    pub warnings: Vec<String>,
-}
-
 impl Profile {
     /// The profile that caches nothing.
     pub fn none() -> Profile {
@@ -334,251 +310,39 @@ impl Profile {
             .and_then(|index| self.lifetimes.get(index))
     }
 
-    /// Breakpoints at `boundaries` (each with the tokens through it, in
-    /// request order), keeping the earliest ones when the profile allows
-    /// fewer, skipping a boundary that adds nothing to the one before, and
-    /// never spending one on a prefix shorter than the model caches. Only
-    /// explicit profiles take breakpoints, but every caching profile warns
-    /// when a shared prefix is too short to be cached.
-    pub fn place(&self, model: &str, boundaries: &[(Boundary, u64)]) -> Placed {
-        let mut placed = Placed::default();
-        let minimum = self.minimum_prefix(model);
-        let mut previous = 0;
-        for &(boundary, tokens) in boundaries {
-            let mut skip = |why: String| {
-                placed.skipped.push(Skipped {
-                    after: boundary,
-                    tokens,
-                    why,
-                });
-            };
-            if self.caching == Caching::None {
-                skip(format!("the `{}` profile caches nothing", self.name));
-                continue;
-            }
-            if tokens == previous {
-                skip("it adds nothing to the prefix before it".to_string());
-                continue;
-            }
-            previous = tokens;
-            if tokens < minimum {
-                skip(format!(
-                    "it is shorter than the {minimum} tokens `{model}` caches, so no breakpoint is spent on it"
-                ));
-                // The history grows turn by turn: being short now is no news.
-                if boundary != Boundary::History {
-                    placed.warnings.push(format!(
-                        "{} is {tokens} tokens, shorter than the {minimum} `{model}` caches under the `{}` profile: {}",
-                        boundary.describe(),
-                        self.name,
-                        match self.caching {
-                            Caching::Explicit => "no breakpoint is spent on it, and it is cached only inside a longer prefix",
-                            _ => "it is cached only inside a longer prefix",
-                        }
-                    ));
-                }
-                continue;
-            }
-            match self.caching {
-                Caching::Explicit if placed.breakpoints.len() < self.max_breakpoints => {
-                    placed.breakpoints.push(self.breakpoint(boundary, tokens));
-                }
-                Caching::Explicit => skip(format!(
-                    "the {} breakpoints the `{}` profile allows are spent on earlier prefixes",
-                    self.max_breakpoints, self.name
-                )),
-                _ => skip(format!(
-                    "the `{}` profile caches every long enough prefix by itself",
-                    self.name
-                )),
-            }
-        }
-        placed
-    }
-
-    fn breakpoint(&self, boundary: Boundary, tokens: u64) -> Breakpoint {
-        let lifetime = self.lifetime(boundary);
-        let name = lifetime.map_or_else(String::new, |lifetime| lifetime.name.clone());
-        let longest = boundary == Boundary::Agent && self.lifetimes.len() > 1;
-        let why = if longest {
-            format!(
-                "{tokens} tokens read again by {}; cached for {name}, the longest lifetime on offer, as its readers are spread over the day",
-                boundary.readers()
-            )
-        } else {
-            format!(
-                "{tokens} tokens read again by {}; cached for {name}, the shortest lifetime on offer, as its readers come soon or not at all",
-                boundary.readers()
-            )
+    /// What writing again an invalidated prefix costs under this profile
+    /// for `model` (by default the profile's own): how `contrib diff` and
+    /// `contrib catalog check` price an update. A profile that caches
+    /// nothing reads at the full price.
+    pub fn rewrite_price(&self, model: Option<&str>) -> RewritePrice {
+        let model = model
+            .map(str::to_string)
+            .or_else(|| self.default_model.clone())
+            .unwrap_or_else(|| "unknown".to_string());
+        let rates = self.rates(&model);
+        let write = |boundary: Boundary| {
+            self.lifetime_index(boundary)
+                .and_then(|index| rates.write.get(index).copied())
+                .unwrap_or(1.0)
         };
-        Breakpoint {
-            after: boundary,
-            tokens,
-            lifetime: name,
-            why,
+        RewritePrice {
+            profile: self.name.clone(),
+            read: if self.caching == Caching::None {
+                1.0
+            } else {
+                rates.read
+            },
+            agent_write: write(Boundary::Agent),
+            person_write: write(Boundary::Person),
+            model,
+            input_usd: rates.input_usd,
         }
-    }
-}
-
-/// A set of profiles by name.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Profiles {
-    pub profiles: BTreeMap<String, Profile>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ProfilesFile {
-    profiles: BTreeMap<String, Profile>,
-}
-
-impl Profiles {
-    /// The profiles shipped in the crate: `anthropic`, `openai`, `none`.
-    pub fn builtin() -> Profiles {
-        let profiles = Profiles::from_toml(BUILTIN);
-        debug_assert!(profiles.is_ok(), "the shipped profiles.toml is invalid");
-        profiles.unwrap_or_else(|_| Profiles {
-            profiles: BTreeMap::from([("none".to_string(), Profile::none())]),
-        })
-    }
-
-    /// Reads profiles from TOML of the shipped file's shape.
-    pub fn from_toml(text: &str) -> Result<Profiles, String> {
-        let file: ProfilesFile =
-            toml::from_str(text).map_err(|error| error.message().to_string())?;
-        let profiles = file
-            .profiles
-            .into_iter()
-            .map(|(name, profile)| {
-                let profile = Profile {
-                    name: name.clone(),
-                    ..profile
-                };
-                profile.validate().map(|()| (name, profile))
-            })
-            .collect::<Result<_, _>>()?;
-        Ok(Profiles { profiles })
-    }
-
-    /// Reads a profiles file.
-    pub fn load(path: &Path) -> Result<Profiles, String> {
-        let text = crate::fs::read_text(path, crate::limits::files::RUNTIME_INPUT)?;
-        Profiles::from_toml(&text).map_err(|error| format!("`{}`: {error}", path.display()))
-    }
-
-    pub fn get(&self, name: &str) -> Option<&Profile> {
-        self.profiles.get(name)
-    }
-
-    pub fn names(&self) -> impl Iterator<Item = &str> {
-        self.profiles.keys().map(String::as_str)
-    }
-
-    /// The profile that prices `model` (by name, or as a dated snapshot of
-    /// a named one), the first by name when several do.
-    pub fn for_model(&self, model: &str) -> Option<&Profile> {
-        self.profiles
-            .values()
-            .find(|profile| profile.model(model).is_some())
-    }
-
-    /// Every model some profile prices, in order.
-    pub fn models(&self) -> Vec<&str> {
-        let mut models: Vec<&str> = self
-            .profiles
-            .values()
-            .flat_map(|profile| profile.models.keys().map(String::as_str))
-            .collect();
-        models.sort_unstable();
-        models.dedup();
-        models
-    }
-}
-
-impl Profile {
-    /// What serde cannot say: a caching profile has a lifetime, prices are
-    /// not negative, lifetimes come shortest first, every model has a
-    /// minimum and a write price for every lifetime, and tools come first.
-    fn validate(&self) -> Result<(), String> {
-        let name = &self.name;
-        if self.caching != Caching::None && self.lifetimes.is_empty() {
-            return Err(format!("profile `{name}` caches but has no `lifetimes`"));
-        }
-        if self.caching == Caching::Explicit && self.max_breakpoints == 0 {
-            return Err(format!(
-                "profile `{name}` has explicit caching but no `max_breakpoints`"
-            ));
-        }
-        if self.order.first().is_some_and(|first| first != "tools") {
-            return Err(format!(
-                "profile `{name}` must list `tools` first in `order`: both providers read tool definitions first"
-            ));
-        }
-        let mut prices = std::iter::once(self.read_multiplier)
-            .chain(
-                self.lifetimes
-                    .iter()
-                    .map(|lifetime| lifetime.write_multiplier),
-            )
-            .chain(self.models.values().flat_map(|entry| {
-                [entry.input, entry.output, entry.read]
-                    .into_iter()
-                    .chain(entry.write.values().copied())
-            }));
-        if prices.any(|price| !price.is_finite() || price < 0.0) {
-            return Err(format!("profile `{name}` has a negative or infinite price"));
-        }
-        if self
-            .lifetimes
-            .windows(2)
-            .any(|pair| pair[0].seconds > pair[1].seconds)
-        {
-            return Err(format!(
-                "profile `{name}` must list its lifetimes shortest first"
-            ));
-        }
-        for (model, entry) in &self.models {
-            if entry.minimum_prefix_tokens == 0 {
-                return Err(format!(
-                    "model `{model}` of profile `{name}` has no `minimum_prefix_tokens`"
-                ));
-            }
-            if let Some(lifetime) = self
-                .lifetimes
-                .iter()
-                .find(|lifetime| !entry.write.contains_key(&lifetime.name))
-            {
-                return Err(format!(
-                    "model `{model}` of profile `{name}` has no write price for the `{}` lifetime",
-                    lifetime.name
-                ));
-            }
-        }
-        if let Some(model) = &self.default_model {
-            if self.model(model).is_none() {
-                return Err(format!(
-                    "profile `{name}` names `{model}` as its default model but does not list it"
-                ));
-            }
-        }
-        Ok(())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_shipped_profiles_load() {
-        let profiles = Profiles::from_toml(BUILTIN).unwrap();
-        assert_eq!(
-            profiles.names().collect::<Vec<_>>(),
-            ["anthropic", "none", "openai", "openai-explicit"]
-        );
-        assert_eq!(profiles.get("anthropic").unwrap().max_breakpoints, 4);
-        assert_eq!(profiles.get("openai-explicit").unwrap().max_breakpoints, 4);
-    }
 
     #[test]
     fn a_model_finds_the_profile_that_prices_it() {
@@ -766,94 +530,22 @@ mod tests {
     }
 
     #[test]
-    fn short_prefixes_take_no_breakpoint_and_warn_and_the_limit_holds() {
+    fn an_update_is_priced_by_its_profile() {
         let profiles = Profiles::builtin();
-        let mut anthropic = profiles.get("anthropic").unwrap().clone();
-        let placed = anthropic.place(
-            "claude-sonnet-4-6",
-            &[
-                (Boundary::Agent, 300),
-                (Boundary::Person, 400),
-                (Boundary::Opening, 900),
-                (Boundary::History, 2_000),
-            ],
-        );
-        assert_eq!(placed.breakpoints.len(), 1, "{:?}", placed.breakpoints);
-        assert_eq!(placed.breakpoints[0].after, Boundary::History);
-        assert_eq!(placed.warnings.len(), 3, "{:?}", placed.warnings);
+        let anthropic = profiles.get("anthropic").unwrap().rewrite_price(None);
         assert_eq!(
-            placed.skipped[0].why,
-            "it is shorter than the 1024 tokens `claude-sonnet-4-6` caches, so no breakpoint is spent on it"
+            Some(&anthropic.model),
+            profiles.get("anthropic").unwrap().default_model.as_ref()
         );
-        assert!(placed.warnings[0].starts_with("the agent prefix"));
-        assert!(placed.warnings[2].starts_with("the conversation prefix"));
-
-        anthropic.max_breakpoints = 2;
-        let placed = anthropic.place(
-            "claude-sonnet-4-6",
-            &[
-                (Boundary::Agent, 1_300),
-                (Boundary::Person, 1_400),
-                (Boundary::Opening, 2_000),
-            ],
-        );
-        let after: Vec<Boundary> = placed.breakpoints.iter().map(|b| b.after).collect();
-        assert_eq!(after, [Boundary::Agent, Boundary::Person]);
-        assert!(placed.skipped[0]
-            .why
-            .starts_with("the 2 breakpoints the `anthropic` profile allows"));
-        assert_eq!(
-            placed.breakpoints[0].why,
-            "1300 tokens read again by every conversation of the agent, whoever it is with; cached for 1h, the longest lifetime on offer, as its readers are spread over the day"
-        );
-        assert!(placed.breakpoints[0]
-            .why
-            .contains("1h, the longest lifetime"));
-        assert!(placed.breakpoints[1]
-            .why
-            .contains("5m, the shortest lifetime"));
-    }
-
-    #[test]
-    fn automatic_profiles_warn_but_take_no_breakpoints() {
-        let profiles = Profiles::builtin();
-        let openai = profiles.get("openai").unwrap();
-        let placed = openai.place(
-            "gpt-5.5",
-            &[(Boundary::Agent, 600), (Boundary::Person, 2_000)],
-        );
-        assert!(placed.breakpoints.is_empty());
-        assert_eq!(placed.warnings.len(), 1);
-        assert_eq!(
-            placed.skipped[1].why,
-            "the `openai` profile caches every long enough prefix by itself"
-        );
-    }
-
-    #[test]
-    fn bad_files_are_errors() {
-        assert!(Profiles::from_toml("[profiles.x]\ncaching = \"explicit\"\n").is_err());
-        assert!(Profiles::from_toml("nonsense").is_err());
-        let no_minimum = r#"
-            [profiles.x]
-            caching = "automatic"
-            lifetimes = [{ name = "5m", seconds = 300, write_multiplier = 1.0 }]
-            [profiles.x.models]
-            "m" = { minimum_prefix_tokens = 0, input = 1.0, output = 2.0, read = 0.1, write = { "5m" = 1.0 } }
-        "#;
-        let error = Profiles::from_toml(no_minimum).unwrap_err();
-        assert!(error.contains("has no `minimum_prefix_tokens`"), "{error}");
-        let missing_write = no_minimum
-            .replace("minimum_prefix_tokens = 0", "minimum_prefix_tokens = 1024")
-            .replace("\"5m\" = 1.0 }", "}");
-        let error = Profiles::from_toml(&missing_write).unwrap_err();
+        assert!(anthropic.read < 1.0, "{anthropic:?}");
+        // The agent prefix lives longest, so writing it costs most.
         assert!(
-            error.contains("no write price for the `5m` lifetime"),
-            "{error}"
+            anthropic.agent_write > anthropic.person_write,
+            "{anthropic:?}"
         );
-        let tools_last = "[profiles.x]\ncaching = \"none\"\norder = [\"system\", \"tools\"]\n";
-        assert!(Profiles::from_toml(tools_last)
-            .unwrap_err()
-            .contains("`tools` first"));
+        assert!(anthropic.input_usd.is_some());
+        let none = Profile::none().rewrite_price(Some("anything"));
+        assert_eq!((none.read, none.model.as_str()), (1.0, "anything"));
+        assert_eq!(none.input_usd, None);
     }
 }

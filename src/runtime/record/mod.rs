@@ -1,14 +1,16 @@
 //! What a conversation is made of, what a host tells it per turn and per
 //! request, and what each records: the types [`super::Conversation`] takes
 //! and hands back, all serialisable, so a host can store them and anyone
-//! can explain a turn afterwards.
+//! can explain a turn afterwards. What the host tells it is in
+//! `record/input.rs`.
 
-use std::collections::BTreeMap;
+mod input;
 
 use serde::{Deserialize, Serialize};
 
+pub(crate) use self::input::Changes;
+pub use self::input::{RequestInput, SkillPick, StoredPick, TurnInput};
 use super::facts::Told;
-use super::session::{Environment, Model, Skill};
 use super::time::Timestamp;
 use crate::ir::{Delivery, Kind, Placement};
 
@@ -114,190 +116,6 @@ pub struct RunCall {
     pub input: serde_json::Map<String, serde_json::Value>,
     /// What the tool returned.
     pub output: String,
-}
-
-/// A turn's circumstances, as the host knows them when the turn begins.
-///
-/// The session's fields (`model`, `tools`, `skills`, `mode`, `allowed`,
-/// `environment`) are the values from this turn on, when they changed;
-/// the same fields on a [`RequestInput`] change them between requests.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TurnInput {
-    /// When the turn is taken.
-    pub at: Timestamp,
-    /// Whether a person is in the conversation.
-    #[serde(default = "yes")]
-    pub person_present: bool,
-    /// Whether this turn answers a person's message.
-    #[serde(default = "yes")]
-    pub replying: bool,
-    /// Whether the host compacted the conversation before this turn.
-    #[serde(default)]
-    pub compaction: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub model: Option<Model>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tools: Option<Vec<String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub skills: Option<BTreeMap<String, Skill>>,
-    /// The permission mode from this turn on.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mode: Option<String>,
-    /// The scopes allowed for the rest of the session.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub allowed: Option<Vec<String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub environment: Option<Environment>,
-    /// The command a person invoked with this turn's message (`deploy` for
-    /// `/deploy`), for texts that apply `on command`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub command: Option<String>,
-    /// A skill invoked on this turn other than by the person's pick (the
-    /// agent chose it), for texts that apply `on skill`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub invoked_skill: Option<String>,
-    /// The skill the person picked from the `/` menu, sent beside their
-    /// message.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pick: Option<SkillPick>,
-    /// The subagent the agent delegates to on this turn, for texts that
-    /// apply `on subagent`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub subagent: Option<String>,
-    /// Files in play on this turn, relative to the workspace, for texts
-    /// that apply `to files`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub files: Vec<String>,
-    /// Texts the model asked for, by name (`plugin@version/id` or `id`),
-    /// for texts that apply `on request`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub requested: Vec<String>,
-}
-
-fn yes() -> bool {
-    true
-}
-
-impl TurnInput {
-    /// A turn answering a person at `at`, with nothing else changed.
-    pub fn reply_at(at: Timestamp) -> TurnInput {
-        TurnInput {
-            at,
-            person_present: true,
-            replying: true,
-            compaction: false,
-            model: None,
-            tools: None,
-            skills: None,
-            mode: None,
-            allowed: None,
-            environment: None,
-            command: None,
-            invoked_skill: None,
-            pick: None,
-            subagent: None,
-            files: Vec::new(),
-            requested: Vec::new(),
-        }
-    }
-
-    /// What it changes in the session.
-    pub(crate) fn changes(&self) -> Changes {
-        Changes {
-            model: self.model.clone(),
-            tools: self.tools.clone(),
-            skills: self.skills.clone(),
-            mode: self.mode.clone(),
-            allowed: self.allowed.clone(),
-            environment: self.environment.clone(),
-        }
-    }
-}
-
-/// One request to the model within a turn: the first after the person's
-/// prompt, and one after each round of tool results.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RequestInput {
-    /// When the request is sent.
-    pub at: Timestamp,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub model: Option<Model>,
-    /// The tools advertised for this request.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tools: Option<Vec<String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub skills: Option<BTreeMap<String, Skill>>,
-    /// A mode change made while the turn runs: held for the next turn.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mode: Option<String>,
-    /// The scopes allowed for the rest of the session, after a person
-    /// answered "Yes, and don't ask again this session".
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub allowed: Option<Vec<String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub environment: Option<Environment>,
-}
-
-impl RequestInput {
-    /// A request at `at`, with nothing changed.
-    pub fn at(at: Timestamp) -> RequestInput {
-        RequestInput {
-            at,
-            model: None,
-            tools: None,
-            skills: None,
-            mode: None,
-            allowed: None,
-            environment: None,
-        }
-    }
-
-    pub(crate) fn changes(&self) -> Changes {
-        Changes {
-            model: self.model.clone(),
-            tools: self.tools.clone(),
-            skills: self.skills.clone(),
-            mode: self.mode.clone(),
-            allowed: self.allowed.clone(),
-            environment: self.environment.clone(),
-        }
-    }
-}
-
-/// What a turn or a request changes in the session.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct Changes {
-    pub model: Option<Model>,
-    pub tools: Option<Vec<String>>,
-    pub skills: Option<BTreeMap<String, Skill>>,
-    pub mode: Option<String>,
-    pub allowed: Option<Vec<String>>,
-    pub environment: Option<Environment>,
-}
-
-/// A skill the person picked from the `/` menu, sent beside their message.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SkillPick {
-    /// The skill's slug.
-    pub skill: String,
-    /// Whether the person typed anything beside it; when not, the note is
-    /// the whole request.
-    #[serde(default = "yes")]
-    pub with_message: bool,
-}
-
-/// A pick as the host stores it with the message (`metadata.skill`): the
-/// slug, the name it had then, and whether words came with it. The note
-/// is projected from this each time the message is sent, so a retry, a
-/// later turn and a compaction see the same thing.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StoredPick {
-    pub skill: String,
-    pub name: String,
-    pub with_message: bool,
 }
 
 /// Who a note speaks as. Every note is a user-role message: providers take

@@ -1,0 +1,132 @@
+//! Resuming a conversation from its log: the kept prompt as it was when
+//! its versions are still installed as they were, else composed again
+//! with each version that left withdrawn on the record.
+
+use super::Conversation;
+use crate::bundle::Bundle;
+use crate::runtime::gate::Gate;
+use crate::runtime::log::{KeptVersion, Restored};
+use crate::runtime::record::{Named, Withdrawal};
+
+impl<'a, G: Gate> Conversation<'a, G> {
+    /// Restores a conversation from its log.
+    pub(super) fn restore(&mut self, restored: Restored) {
+        if let Some(log) = &mut self.log {
+            log.continue_after(&restored);
+        }
+        let kept = restored.compose.as_ref().map(|compose| {
+            compose
+                .kept
+                .iter()
+                .map(|kept| {
+                    self.installed
+                        .iter()
+                        .copied()
+                        .find(|b| {
+                            b.plugin == kept.plugin
+                                && b.version == kept.version
+                                && b.digest.as_deref() == Some(kept.digest.as_str())
+                        })
+                        .ok_or_else(|| format!("{}@{}", kept.plugin, kept.version))
+                })
+                .collect::<Result<Vec<&'a Bundle>, String>>()
+        });
+        let started_at = self.session.started_at_local();
+        match (restored.compose, kept) {
+            (Some(compose), Some(Ok(kept))) => {
+                self.kept = kept;
+                self.entries = self.runnable_entries();
+                self.index_sections();
+                self.system = compose.system_prompt;
+                self.preloaded = compose.preloaded;
+                self.opening = compose.opening;
+                self.progress.compositions = compose.compositions;
+            }
+            (Some(compose), Some(Err(_))) => {
+                // What it was composed from is gone or changed: each such
+                // version is withdrawn on the record of the first turn
+                // after the resume, with what became of it, and the kept
+                // prompt is composed from what is installed, keeping the
+                // opening's runs (they are snapshots, credited to the
+                // versions that made them).
+                let left = self.left_while_closed(&compose.kept);
+                self.progress.compositions = compose.compositions;
+                self.opening = compose.opening;
+                self.kept = compose
+                    .kept
+                    .iter()
+                    .filter_map(|kept| {
+                        self.installed
+                            .iter()
+                            .copied()
+                            .find(|b| b.plugin == kept.plugin && b.version == kept.version)
+                    })
+                    .collect();
+                let named: Vec<String> = left
+                    .iter()
+                    .map(|withdrawal| format!("`{}`", withdrawal.plugin))
+                    .collect();
+                let why = format!(
+                    "the conversation was resumed and {} it was composed with {} no longer installed as it was",
+                    named.join(", "),
+                    if named.len() == 1 { "is" } else { "are" }
+                );
+                // Recorded, not withdrawn again: the composition below
+                // already leaves them out.
+                self.pending.withdrawn.extend(left);
+                self.recompose(started_at, &why);
+                self.refresh_opening(started_at);
+                self.log_composition(&why, started_at);
+            }
+            _ => self.begin(),
+        }
+        if let Some(turn) = restored.turn {
+            self.progress.turns = turn.number;
+            self.progress.last_at = turn.at;
+            self.told.applied = turn.applied;
+            self.told.restate = turn.restate;
+            self.told.history = turn.history;
+            self.told.seen = turn.seen;
+            self.held.awaiting = self
+                .entries
+                .iter()
+                .filter(|entry| turn.awaiting.contains(&entry.name()))
+                .filter_map(|entry| entry.contributor.call.as_ref().map(|call| (*entry, call)))
+                .collect();
+        }
+        self.told.memory = restored.memory;
+        self.place();
+    }
+
+    /// The versions a resumed conversation was composed with that are not
+    /// installed now as they were, each with what became of it.
+    fn left_while_closed(&self, kept: &[KeptVersion]) -> Vec<Withdrawal> {
+        kept.iter()
+            .filter_map(|kept| {
+                let reason = match self
+                    .installed
+                    .iter()
+                    .find(|b| b.plugin == kept.plugin && b.version == kept.version)
+                {
+                    Some(b) if b.digest.as_deref() == Some(kept.digest.as_str()) => return None,
+                    Some(b) => format!(
+                        "its content changed while the conversation was closed: composed with {}, installed now as {}",
+                        kept.digest,
+                        b.digest.as_deref().unwrap_or("a bundle without a digest")
+                    ),
+                    None => match self.installed.iter().find(|b| b.plugin == kept.plugin) {
+                        Some(now) => format!(
+                            "replaced by {} while the conversation was closed",
+                            now.version
+                        ),
+                        None => "uninstalled while the conversation was closed".to_string(),
+                    },
+                };
+                Some(Withdrawal {
+                    plugin: format!("{}@{}", kept.plugin, kept.version),
+                    reason,
+                })
+            })
+            .collect()
+    }
+}
