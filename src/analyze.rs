@@ -1,9 +1,11 @@
 //! The front end as one call: bytes → source → syntax → IR → diagnostics.
+//! [`check_bytes`] is the whole of it for callers that hold only bytes
+//! (the command line, the fuzzers).
 
+use crate::codes::UNUSED_REQUIREMENT;
 use crate::config::Config;
 use crate::diagnostic::{self, Diagnostic};
 use crate::ir::Plugin;
-use crate::rules::UNUSED_REQUIREMENT;
 use crate::source::SourceFile;
 use crate::{check, lower, syntax};
 
@@ -66,5 +68,34 @@ pub fn analyze_parsed(
         plugin: lowered.plugin,
         diagnostics,
         waived,
+    }
+}
+
+/// One file's diagnostics, from its bytes.
+pub fn check_bytes(name: &str, bytes: &[u8], config: &Config) -> (SourceFile, Vec<Diagnostic>) {
+    let (source, analysis) = analyze_bytes(name, bytes, config);
+    (source, analysis.diagnostics)
+}
+
+/// One file's analysis, from its bytes: bytes that are not a manifest's
+/// text yield no plugin and the diagnostic that says why.
+pub fn analyze_bytes(name: &str, bytes: &[u8], config: &Config) -> (SourceFile, Analysis) {
+    match crate::decode_bytes(name, bytes) {
+        Ok(source) => {
+            let analysis = analyze(&source, config);
+            (source, analysis)
+        }
+        Err((source, diagnostic)) => {
+            let mut diagnostics = vec![diagnostic];
+            diagnostic::sort(&mut diagnostics);
+            (
+                source,
+                Analysis {
+                    plugin: None,
+                    diagnostics,
+                    waived: Vec::new(),
+                },
+            )
+        }
     }
 }

@@ -205,7 +205,7 @@ impl Cache {
                 Mode::Shared,
             );
         }
-        fs::write_atomically(&self.folder.join(INDEX_FILE), &bytes)
+        fs::write_atomically(&self.folder.join(INDEX_FILE), &bytes).map_err(String::from)
     }
 }
 
@@ -237,7 +237,7 @@ fn mac_key(path: &Path) -> Result<[u8; 32], String> {
     match fs::write_new(path, hex(&key).as_bytes(), Mode::Private) {
         Ok(()) => Ok(key),
         // Another process made it first: use theirs.
-        Err(message) => read_key(path).ok_or(message),
+        Err(error) => read_key(path).ok_or_else(|| error.to_string()),
     }
 }
 
@@ -306,7 +306,7 @@ impl From<&Diagnostic> for Stored {
 
 impl Stored {
     fn restore(&self) -> Option<Diagnostic> {
-        let rule = crate::rules::find(&self.code)?;
+        let rule = crate::codes::find(&self.code)?;
         Some(Diagnostic {
             rule,
             severity: if self.error {
@@ -366,7 +366,7 @@ fn parse_key(hex: &str) -> Option<Key> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::UNKNOWN_FIELD;
+    use crate::codes::UNKNOWN_FIELD;
 
     fn location(root: &Path) -> Location {
         Location {

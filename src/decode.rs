@@ -3,9 +3,9 @@
 //! re-reading of manifests), kept below all of them so none depends on
 //! another for it.
 
+use crate::codes::{INVALID_ENCODING, LIMIT_EXCEEDED};
 use crate::diagnostic::Diagnostic;
 use crate::limits::MAX_FILE_BYTES;
-use crate::rules::{INVALID_ENCODING, LIMIT_EXCEEDED};
 use crate::source::{SourceFile, Span};
 
 /// Turns a file's bytes into a source, or into the diagnostic that says why

@@ -96,8 +96,8 @@ pub fn until_stable<E>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::codes::UNKNOWN_FIELD;
     use crate::diagnostic::{Diagnostic, Fix};
-    use crate::rules::UNKNOWN_FIELD;
     use crate::source::Span;
 
     fn diagnostic(span: Span, replacement: &str, applicability: Applicability) -> Diagnostic {

@@ -18,7 +18,7 @@
 //!   written as manifests;
 //!
 //! beside them [`uri`] (paths as URIs, for SARIF and the language
-//! server), [`diagnostic`] (the one diagnostic type), [`rules`] (every
+//! server), [`diagnostic`] (the one diagnostic type), [`codes`] (every
 //! rule's code, name and explanation), [`fs`] (the file system, behind one
 //! policy), [`cli`] and [`lsp`] (the language server).
 //!
@@ -40,6 +40,7 @@ pub mod cache;
 pub mod check;
 #[cfg(feature = "cli")]
 pub mod cli;
+pub mod codes;
 pub mod config;
 pub mod diagnostic;
 pub mod export;
@@ -56,7 +57,6 @@ pub mod migrate;
 #[cfg(feature = "cli")]
 pub mod pages;
 pub mod report;
-pub mod rules;
 pub mod runtime;
 pub mod source;
 pub mod suggest;
@@ -68,5 +68,5 @@ pub mod uri;
 mod analyze;
 mod decode;
 
-pub use analyze::{analyze, analyze_parsed, Analysis};
+pub use analyze::{analyze, analyze_bytes, analyze_parsed, check_bytes, Analysis};
 pub use decode::decode_bytes;

@@ -20,13 +20,13 @@
 //! | `allow(...)` of a rule that is no longer a lint | that name removed (the comment too when nothing is left) |
 //! | `[lints]` levels of rules that are no longer lints | the line removed |
 
-use crate::config::{self, Config};
-use crate::diagnostic::{Diagnostic, Rule};
-use crate::fix;
-use crate::rules::{
+use crate::codes::{
     FIELD_NOT_FOR_KIND, PLACEMENT_NOT_FOR_KIND, REACH_NOT_FOR_PLACEMENT, UNBRACKETED_LIST,
     UNKNOWN_LINT, UNUSED_SUPPRESSION,
 };
+use crate::config::{self, Config};
+use crate::diagnostic::{Diagnostic, Rule};
+use crate::fix;
 use crate::source::SourceFile;
 
 /// The rules whose fixes are the migration.
@@ -120,7 +120,7 @@ fn is_migration(diagnostic: &Diagnostic, text: &str) -> bool {
     diagnostic.rule == &UNUSED_SUPPRESSION
         && text
             .get(diagnostic.span().start..diagnostic.span().end)
-            .and_then(crate::rules::find)
+            .and_then(crate::codes::find)
             .is_some_and(|rule| !rule.is_configurable())
 }
 

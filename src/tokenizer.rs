@@ -11,7 +11,7 @@
 //! repeats (most of it) is counted once.
 //!
 //! To add a tokenizer: add a variant to [`TokenizerKind`] with its spelling,
-//! and return its encoding from [`TokenizerKind::encoding`].
+//! and return its encoding from `TokenizerKind::encoding`.
 
 use std::fmt;
 

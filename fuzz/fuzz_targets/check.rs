@@ -10,7 +10,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let (source, diagnostics) =
-        contrib::cli::check::check_bytes("fuzz.contrib", data, &contrib::config::Config::platform());
+        contrib::check_bytes("fuzz.contrib", data, &contrib::config::Config::platform());
     for diagnostic in &diagnostics {
         let _ = source.position(diagnostic.span().start);
         let _ = source.position(diagnostic.span().end);

@@ -259,7 +259,7 @@ fn waivers(plugin: &Plugin, config: &Config, waived: &[Waived]) -> AuthorWaivers
         .lints
         .iter()
         .filter_map(|(code, level)| {
-            crate::rules::find(code).map(|rule| (rule.name.to_string(), *level))
+            crate::codes::find(code).map(|rule| (rule.name.to_string(), *level))
         })
         .collect();
     AuthorWaivers {

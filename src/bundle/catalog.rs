@@ -30,11 +30,11 @@ use serde::{Deserialize, Serialize};
 use super::diff::{self, Change};
 use super::sign::{self, DetachedSignature};
 use super::{bundle_path, write_bundle, Bundle, Permissions, Written};
+use crate::codes::*;
 use crate::config::Config;
 use crate::diagnostic::Diagnostic;
 use crate::fs::{self, Access, Guard, Root};
 use crate::limits::files::{BUNDLE, KEY, LOCK};
-use crate::rules::*;
 use crate::source::{SourceFile, Span};
 
 pub const LOCK_FILE: &str = "catalog.lock";
@@ -116,7 +116,7 @@ impl Lock {
         let text = format!(
             "# Written by `contrib publish` and `contrib yank`; do not edit by hand.\n{text}"
         );
-        fs::write_atomically(&root.path().join(LOCK_FILE), text.as_bytes())
+        fs::write_atomically(&root.path().join(LOCK_FILE), text.as_bytes()).map_err(String::from)
     }
 
     /// The newest version of `plugin` ever published, yanked or not.
@@ -284,8 +284,8 @@ pub fn publish(
     if !bundle.version.build.is_empty() {
         return Err(PublishError::Refused(Refusal::BuildMetadata));
     }
-    let root = Root::create(folder)?;
-    let _guard = fs::lock(folder, Access::Exclusive, waiting)?;
+    let root = Root::create(folder).map_err(String::from)?;
+    let _guard = fs::lock(folder, Access::Exclusive, waiting).map_err(String::from)?;
     let mut lock = Lock::read_in(&root)?;
     let built = bundle.digest.clone().unwrap_or_default();
     if let Some(entry) = lock.entry(&bundle.plugin, &bundle.version) {
@@ -646,6 +646,7 @@ pub(crate) fn verify_signature(
         &signature,
         bundle.digest.as_deref().unwrap_or_default(),
     )
+    .map_err(String::from)
 }
 
 fn deltas(lock: &Lock, loaded: &HashMap<(String, semver::Version), Bundle>) -> Vec<Delta> {

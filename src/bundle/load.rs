@@ -83,8 +83,8 @@ impl Bundle {
 
     /// Loads and verifies the bundle at `path`.
     pub fn load(path: &Path) -> Result<Bundle, LoadError> {
-        let bytes =
-            crate::fs::read_limited(path, crate::limits::files::BUNDLE).map_err(LoadError::Io)?;
+        let bytes = crate::fs::read_limited(path, crate::limits::files::BUNDLE)
+            .map_err(|error| LoadError::Io(error.into()))?;
         Bundle::from_bytes(&bytes)
     }
 

@@ -7,10 +7,10 @@
 //! composing). The bound belongs to the language; it sits here, beside
 //! the checker, until lowering reads numbers with it.
 
+use crate::codes::LIMIT_EXCEEDED;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{ContributorBody, Plugin, Value};
 use crate::limits::MAX_SAFE_INTEGER;
-use crate::rules::LIMIT_EXCEEDED;
 use crate::source::Span;
 
 /// Every integer and duration of `plugin` beyond [`MAX_SAFE_INTEGER`].

@@ -20,7 +20,7 @@ use crate::source::{SourceFile, Span};
 use crate::suggest;
 use crate::syntax::tree::{File, Item};
 
-pub use crate::rules::UNUSED_SUPPRESSION;
+pub use crate::codes::UNUSED_SUPPRESSION;
 
 const DIRECTIVE: &str = "contrib:";
 
@@ -176,7 +176,7 @@ fn report(
     for (index, named) in suppression.rules.iter().enumerate() {
         match named.rule {
             None => {
-                let names = crate::rules::all()
+                let names = crate::codes::all()
                     .iter()
                     .filter(|rule| rule.is_configurable())
                     .map(|rule| rule.name);
@@ -435,7 +435,7 @@ fn parse_directive(text: &str, start: usize) -> Option<(Vec<Named>, String)> {
             rules.push(Named {
                 name: name.to_string(),
                 span: Span::new(at + lead, at + lead + name.len()),
-                rule: crate::rules::find(name),
+                rule: crate::codes::find(name),
                 used: Cell::new(false),
             });
         }

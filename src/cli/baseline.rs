@@ -47,7 +47,7 @@ struct Entry {
 }
 
 /// A baseline read from its file: what is still to be matched.
-pub struct Baseline {
+pub(super) struct Baseline {
     /// Fingerprint → the file it is in, and how many findings it stands for.
     remaining: HashMap<String, (String, usize)>,
     /// The files of this run, whose unmatched findings are gone.
@@ -55,7 +55,7 @@ pub struct Baseline {
 }
 
 impl Baseline {
-    pub fn read(path: &Path) -> Result<Baseline, String> {
+    pub(super) fn read(path: &Path) -> Result<Baseline, String> {
         let text = fs::read_text(path, crate::limits::files::BASELINE)?;
         let document: Document = serde_json::from_str(&text).map_err(|error| {
             format!(
@@ -85,7 +85,7 @@ impl Baseline {
 
     /// Takes out of `diagnostics` those the baseline records for `file`
     /// (a key from [`file_key`]); returns how many it took.
-    pub fn filter(
+    pub(super) fn filter(
         &mut self,
         file: &str,
         source: &SourceFile,
@@ -107,7 +107,7 @@ impl Baseline {
     }
 
     /// Recorded findings of this run's files that no longer occur.
-    pub fn gone(&self) -> usize {
+    pub(super) fn gone(&self) -> usize {
         self.remaining
             .values()
             .filter(|(file, _)| self.seen.contains(file))
@@ -118,13 +118,13 @@ impl Baseline {
 
 /// The findings of a run, for `--write-baseline`.
 #[derive(Default)]
-pub struct Recorder {
+pub(super) struct Recorder {
     entries: Vec<Entry>,
     files: Vec<String>,
 }
 
 impl Recorder {
-    pub fn record(&mut self, file: &str, source: &SourceFile, diagnostics: &[Diagnostic]) {
+    pub(super) fn record(&mut self, file: &str, source: &SourceFile, diagnostics: &[Diagnostic]) {
         if !diagnostics.is_empty() && !self.files.iter().any(|seen| seen == file) {
             self.files.push(file.to_string());
         }
@@ -142,7 +142,7 @@ impl Recorder {
     }
 
     /// Writes the baseline (atomically); the status line that says so.
-    pub fn write(mut self, path: &Path) -> Result<String, String> {
+    pub(super) fn write(mut self, path: &Path) -> Result<String, String> {
         self.entries.sort();
         let count = self.entries.len();
         let document = Document {
@@ -166,7 +166,7 @@ impl Recorder {
 /// baseline's folder (`plugins/a.contrib`, `../plugins/a.contrib`), with
 /// `/` separators, so the same baseline serves a checkout wherever it is
 /// and whatever folder `contrib` runs from.
-pub fn file_key(baseline: &Path, path: &Path) -> String {
+pub(super) fn file_key(baseline: &Path, path: &Path) -> String {
     let path = normal(path);
     let folder = normal(baseline)
         .parent()

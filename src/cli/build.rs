@@ -12,15 +12,15 @@ use super::{fail, Outcome};
 use crate::bundle::catalog::{self, PublishError, Published};
 use crate::bundle::diff::{self, Class};
 use crate::bundle::{write_bundle, Written};
+use crate::codes::FROZEN_VERSION_CHANGED;
 use crate::config::Resolver;
 use crate::diagnostic::Diagnostic;
 use crate::fs::Root;
 use crate::report::{self, Format, Totals};
-use crate::rules::FROZEN_VERSION_CHANGED;
 use crate::source::SourceFile;
 
 #[derive(Args)]
-pub struct BuildArgs {
+pub(super) struct BuildArgs {
     /// Manifests to build.
     #[arg(required = true)]
     files: Vec<PathBuf>,
@@ -36,7 +36,7 @@ pub struct BuildArgs {
 }
 
 #[derive(Args)]
-pub struct PublishArgs {
+pub(super) struct PublishArgs {
     /// The manifest to publish.
     file: PathBuf,
     /// The catalog: a folder (holding `catalog.lock`) or a registry,
@@ -94,7 +94,7 @@ impl Diagnostics {
     }
 }
 
-pub fn build(args: &BuildArgs) -> Outcome {
+pub(super) fn build(args: &BuildArgs) -> Outcome {
     let mut resolver = Resolver::new(args.config.clone());
     let mut shown = Diagnostics::new(args.format);
     let mut built = Vec::new();
@@ -173,7 +173,7 @@ fn digest(compiled: &Compiled) -> &str {
     compiled.bundle.digest.as_deref().unwrap_or_default()
 }
 
-pub fn publish(args: &PublishArgs) -> Outcome {
+pub(super) fn publish(args: &PublishArgs) -> Outcome {
     let mut resolver = Resolver::new(args.config.clone());
     let mut shown = Diagnostics::new(Format::Human);
     let compiled = match compile(&args.file, &mut resolver) {
@@ -261,7 +261,7 @@ fn admitted(
             None => "the catalog requires signatures and no `--key` was given".to_string(),
         };
         refusals.push(
-            Diagnostic::new(&crate::rules::UNTRUSTED_SIGNATURE, format!("{} would not be signed by a trusted key: {why}", compiled.bundle.id()))
+            Diagnostic::new(&crate::codes::UNTRUSTED_SIGNATURE, format!("{} would not be signed by a trusted key: {why}", compiled.bundle.id()))
                 .primary(compiled.version_span, "unsigned")
                 .help("publish with `--key FILE`, the secret key of a key the catalog trusts (`contrib catalog trust`)"),
         );
@@ -322,7 +322,7 @@ fn publish_compiled(args: &PublishArgs, compiled: &Compiled) -> Outcome {
 }
 
 /// The approval delta, for people.
-pub fn print_changes(
+pub(super) fn print_changes(
     out: &mut dyn Write,
     old: &str,
     new: &str,

@@ -12,16 +12,16 @@ use super::screen::{screen_text, write_page};
 use super::{fail, Outcome};
 use crate::bundle::catalog::{self, Lock};
 use crate::bundle::diff;
+use crate::codes::SOURCE_CHANGED;
 use crate::config::{Config, Resolver};
 use crate::diagnostic::Diagnostic;
 use crate::report::{self, Format, Totals};
-use crate::rules::SOURCE_CHANGED;
 use crate::trust::install::Workspace;
 use crate::trust::recheck::{recheck, Relaxations};
 use crate::trust::screen::Screen;
 
 #[derive(Subcommand)]
-pub enum CatalogCommand {
+pub(super) enum CatalogCommand {
     /// Check a catalog: digests, lock, signatures, catalog-wide rules and
     /// the approval delta between consecutive versions.
     Check(CatalogCheckArgs),
@@ -39,7 +39,7 @@ pub enum CatalogCommand {
 }
 
 #[derive(Args)]
-pub struct MirrorArgs {
+pub(super) struct MirrorArgs {
     /// For `pull`, the registry catalog; for `push`, the folder.
     from: PathBuf,
     /// For `pull`, the folder; for `push`, the registry catalog.
@@ -47,7 +47,7 @@ pub struct MirrorArgs {
 }
 
 #[derive(Args)]
-pub struct KeyArgs {
+pub(super) struct KeyArgs {
     /// A public key file (`NAME.pub`, from `contrib keygen`); for
     /// `untrust`, also a key id (`ed25519:…`).
     key: String,
@@ -62,7 +62,7 @@ pub struct KeyArgs {
 }
 
 #[derive(Args)]
-pub struct CatalogCheckArgs {
+pub(super) struct CatalogCheckArgs {
     /// The catalog: a folder, or a registry (`oci://HOST[:PORT]/NAMESPACE`),
     /// whose index and every bundle are read.
     catalog: PathBuf,
@@ -81,7 +81,7 @@ pub struct CatalogCheckArgs {
 }
 
 #[derive(Args)]
-pub struct YankArgs {
+pub(super) struct YankArgs {
     /// `scope/name@version`.
     plugin: String,
     /// The catalog: a folder (holding `catalog.lock`) or a registry,
@@ -94,7 +94,7 @@ pub struct YankArgs {
 }
 
 #[derive(Args)]
-pub struct DiffArgs {
+pub(super) struct DiffArgs {
     /// The approved version: a bundle or a manifest; with `--workspace`,
     /// the installed plugin (`scope/name`).
     old: PathBuf,
@@ -117,7 +117,7 @@ pub struct DiffArgs {
 }
 
 #[derive(Args)]
-pub struct PreviewArgs {
+pub(super) struct PreviewArgs {
     /// A bundle or a manifest.
     path: PathBuf,
     /// Write the approval screen as one self-contained HTML page to FILE
@@ -130,7 +130,7 @@ pub struct PreviewArgs {
     config: Option<PathBuf>,
 }
 
-pub fn run(command: &CatalogCommand) -> Outcome {
+pub(super) fn run(command: &CatalogCommand) -> Outcome {
     match command {
         CatalogCommand::Check(args) => check(args),
         CatalogCommand::Trust(args) => trust(args),
@@ -447,7 +447,7 @@ fn sources_against_catalog(
     Ok(out)
 }
 
-pub fn yank(args: &YankArgs) -> Outcome {
+pub(super) fn yank(args: &YankArgs) -> Outcome {
     let Some((plugin, version)) = args.plugin.rsplit_once('@') else {
         return fail(format!("`{}` is not `scope/name@version`", args.plugin));
     };
@@ -473,7 +473,7 @@ pub fn yank(args: &YankArgs) -> Outcome {
 }
 
 /// Exit status 3 when the new version needs approval, so CI can gate on it.
-pub fn diff(args: &DiffArgs) -> Outcome {
+pub(super) fn diff(args: &DiffArgs) -> Outcome {
     let mut resolver = Resolver::new(args.config.clone());
     let (old, new) = match &args.workspace {
         Some(folder) => match against_workspace(folder, args, &mut resolver) {
@@ -563,7 +563,7 @@ fn against_workspace(
     Ok((old.approved, new.approved))
 }
 
-pub fn preview(args: &PreviewArgs) -> Outcome {
+pub(super) fn preview(args: &PreviewArgs) -> Outcome {
     let mut resolver = Resolver::new(args.config.clone());
     match bundle_or_manifest(&args.path, &mut resolver) {
         Ok(bundle) => {

@@ -23,12 +23,11 @@ use super::progress::{Conditions, Progress};
 use super::{fail, Outcome};
 use crate::cache::{self, Cache};
 use crate::config::{Config, Loaded, Resolver};
-use crate::diagnostic::{self, Diagnostic};
+use crate::diagnostic::Diagnostic;
 use crate::fs;
 use crate::limits::MAX_FILE_BYTES;
 use crate::report::Format;
 use crate::source::SourceFile;
-use crate::Analysis;
 
 mod report;
 
@@ -344,13 +343,13 @@ fn check_input(
             });
         }
     }
-    let (mut source, mut diagnostics) = check_bytes(&name, &bytes, config);
+    let (mut source, mut diagnostics) = crate::check_bytes(&name, &bytes, config);
     let original = source.text.clone();
     let mut fixed = Vec::new();
     if args.fix {
         let mut last = None;
         let recheck = |text: &str| {
-            let (source, diagnostics) = check_bytes(&name, text.as_bytes(), config);
+            let (source, diagnostics) = crate::check_bytes(&name, text.as_bytes(), config);
             last = Some(source);
             Ok::<_, std::convert::Infallible>(diagnostics)
         };
@@ -374,33 +373,4 @@ fn check_input(
         fixed,
         original,
     })
-}
-
-/// One file's diagnostics, from its bytes.
-pub fn check_bytes(name: &str, bytes: &[u8], config: &Config) -> (SourceFile, Vec<Diagnostic>) {
-    let (source, analysis) = analyze_bytes(name, bytes, config);
-    (source, analysis.diagnostics)
-}
-
-/// One file's analysis, from its bytes: bytes that are not a manifest's
-/// text yield no plugin and the diagnostic that says why.
-pub fn analyze_bytes(name: &str, bytes: &[u8], config: &Config) -> (SourceFile, Analysis) {
-    match crate::decode_bytes(name, bytes) {
-        Ok(source) => {
-            let analysis = crate::analyze(&source, config);
-            (source, analysis)
-        }
-        Err((source, diagnostic)) => {
-            let mut diagnostics = vec![diagnostic];
-            diagnostic::sort(&mut diagnostics);
-            (
-                source,
-                Analysis {
-                    plugin: None,
-                    diagnostics,
-                    waived: Vec::new(),
-                },
-            )
-        }
-    }
 }

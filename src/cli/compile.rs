@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::check::analyze_bytes;
+use crate::analyze_bytes;
 use crate::bundle::{self, Bundle};
 use crate::config::Resolver;
 use crate::diagnostic::Diagnostic;
@@ -11,7 +11,7 @@ use crate::limits::MAX_FILE_BYTES;
 use crate::source::{SourceFile, Span};
 
 /// A manifest that checked without errors, built.
-pub struct Compiled {
+pub(super) struct Compiled {
     pub source: SourceFile,
     /// Its warnings.
     pub diagnostics: Vec<Diagnostic>,
@@ -21,7 +21,7 @@ pub struct Compiled {
 }
 
 /// Why a manifest did not build.
-pub enum NotBuilt {
+pub(super) enum NotBuilt {
     /// It has errors (shown with its other diagnostics).
     Errors(SourceFile, Vec<Diagnostic>),
     /// Its configuration has errors: nothing is built under a
@@ -33,13 +33,13 @@ pub enum NotBuilt {
     Failed(String),
 }
 
-pub fn compile(path: &Path, resolver: &mut Resolver) -> Result<Compiled, NotBuilt> {
+pub(super) fn compile(path: &Path, resolver: &mut Resolver) -> Result<Compiled, NotBuilt> {
     compile_with_usage(path, resolver, None)
 }
 
 /// [`compile`], with `usage` read instead of the file each eager load that
 /// chooses from usage names.
-pub fn compile_with_usage(
+pub(super) fn compile_with_usage(
     path: &Path,
     resolver: &mut Resolver,
     usage: Option<&Path>,
@@ -52,7 +52,8 @@ pub fn compile_with_usage(
             .map(|source| (source, loaded.diagnostics.clone()));
         return Err(NotBuilt::Config(shown));
     }
-    let bytes = fs::read_up_to(path, MAX_FILE_BYTES as u64 + 1).map_err(NotBuilt::Failed)?;
+    let bytes = fs::read_up_to(path, MAX_FILE_BYTES as u64 + 1)
+        .map_err(|error| NotBuilt::Failed(error.into()))?;
     let (source, analysis) = analyze_bytes(&fs::display_name(path), &bytes, &loaded.config);
     let diagnostics = analysis.diagnostics;
     let plugin = match analysis.plugin {
@@ -70,7 +71,7 @@ pub fn compile_with_usage(
 }
 
 /// A bundle from a `.bundle.json` file, or built from a manifest.
-pub fn bundle_or_manifest(path: &Path, resolver: &mut Resolver) -> Result<Bundle, String> {
+pub(super) fn bundle_or_manifest(path: &Path, resolver: &mut Resolver) -> Result<Bundle, String> {
     if let Some(pulled) = path.to_str().and_then(super::oci::bundle_at) {
         return pulled;
     }

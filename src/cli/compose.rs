@@ -27,7 +27,7 @@ use crate::runtime::{
 };
 
 #[derive(Args)]
-pub struct ComposeArgs {
+pub(super) struct ComposeArgs {
     /// The workspace (holding `contrib.toml` and `contrib.lock`): compose
     /// exactly what its lock pins, re-checked under its policy.
     #[arg(long, value_name = "DIR", required_unless_present = "bundles")]
@@ -129,7 +129,7 @@ struct TurnLayout {
     opening: Option<Vec<OpeningItem>>,
 }
 
-pub fn compose(args: &ComposeArgs) -> Outcome {
+pub(super) fn compose(args: &ComposeArgs) -> Outcome {
     let mut bodies = match args
         .wire
         .map(|wire| Bodies::new(wire, args.tools.as_deref()))

@@ -4,12 +4,12 @@ use std::fmt::Write as _;
 
 use super::output;
 use super::{fail, Outcome};
-use crate::rules;
+use crate::codes;
 use crate::suggest;
 
-pub fn explain(name: &str) -> Outcome {
-    let Some(rule) = rules::find(name) else {
-        let names = rules::all().iter().map(|rule| rule.name);
+pub(super) fn explain(name: &str) -> Outcome {
+    let Some(rule) = codes::find(name) else {
+        let names = codes::all().iter().map(|rule| rule.name);
         return match suggest::closest(name, names) {
             Some(suggestion) => fail(format!(
                 "no rule is named `{name}`; did you mean `{suggestion}`?"
@@ -19,12 +19,12 @@ pub fn explain(name: &str) -> Outcome {
             )),
         };
     };
-    output::result(rules::page(rule).trim_end(), Outcome::Clean)
+    output::result(codes::page(rule).trim_end(), Outcome::Clean)
 }
 
-pub fn list() -> Outcome {
+pub(super) fn list() -> Outcome {
     let mut text = String::new();
-    for rule in rules::all() {
+    for rule in codes::all() {
         let _ = writeln!(
             text,
             "{:<6} {:<28} {:<5} {:<8} {}",

@@ -4,9 +4,9 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 
-use super::check::analyze_bytes;
 use super::output::{self, status};
 use super::{fail, Outcome};
+use crate::analyze_bytes;
 use crate::config::Resolver;
 use crate::diagnostic::Diagnostic;
 use crate::export::{self, Package, Target};
@@ -14,7 +14,7 @@ use crate::fs::{self, Replace};
 use crate::limits::MAX_FILE_BYTES;
 
 #[derive(Args)]
-pub struct ExportArgs {
+pub(super) struct ExportArgs {
     /// The package to write: `agent-plugin` (Agent Plugins 1.0.0) or
     /// `claude-plugin` (a Claude Code plugin).
     #[arg(long, value_enum)]
@@ -45,7 +45,7 @@ enum ReportFormat {
     Json,
 }
 
-pub fn run(args: &ExportArgs) -> Outcome {
+pub(super) fn run(args: &ExportArgs) -> Outcome {
     let mut resolver = Resolver::new(args.config.clone());
     let mut packages = Vec::new();
     let mut refused = false;
@@ -122,7 +122,8 @@ fn package(path: &Path, target: Target, resolver: &mut Resolver) -> Result<Packa
             path.display()
         )));
     }
-    let bytes = fs::read_up_to(path, MAX_FILE_BYTES as u64 + 1).map_err(Refused::Failed)?;
+    let bytes = fs::read_up_to(path, MAX_FILE_BYTES as u64 + 1)
+        .map_err(|error| Refused::Failed(error.into()))?;
     let (source, analysis) = analyze_bytes(&fs::display_name(path), &bytes, &loaded.config);
     let errors = analysis.diagnostics.iter().filter(|d| d.is_error()).count();
     match analysis.plugin {
@@ -184,5 +185,5 @@ fn write(folder: &Path, package: &Package, force: bool) -> Result<(), String> {
         .iter()
         .map(|(path, text)| (path.as_str(), text.as_bytes()))
         .collect();
-    fs::write_folder(folder, &files, Replace::Whole)
+    fs::write_folder(folder, &files, Replace::Whole).map_err(String::from)
 }

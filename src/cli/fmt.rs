@@ -37,7 +37,7 @@ use crate::report::human::Human;
 use crate::source::SourceFile;
 
 #[derive(Args)]
-pub struct FmtArgs {
+pub(super) struct FmtArgs {
     /// Files and folders to format (folders are searched for `*.contrib`),
     /// or `-` to format standard input to standard output.
     #[arg(required = true)]
@@ -78,7 +78,7 @@ impl FmtArgs {
     }
 }
 
-pub fn run(args: &FmtArgs) -> Outcome {
+pub(super) fn run(args: &FmtArgs) -> Outcome {
     if args.paths.iter().any(|path| path.as_os_str() == "-") {
         if args.paths.len() > 1 {
             return fail("`-` (standard input) cannot be combined with other paths");
@@ -229,5 +229,5 @@ fn write(found: &Found, text: &str) -> Result<(), String> {
             ))
         }
     };
-    fs::write_atomically(&target, text.as_bytes())
+    fs::write_atomically(&target, text.as_bytes()).map_err(String::from)
 }

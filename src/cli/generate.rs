@@ -11,14 +11,14 @@ use super::{fail, Cli, Outcome};
 use crate::fs;
 
 #[derive(Args)]
-pub struct CompletionsArgs {
+pub(super) struct CompletionsArgs {
     /// The shell to complete for.
     #[arg(value_enum)]
     shell: Shell,
 }
 
 #[derive(Args)]
-pub struct ManArgs {
+pub(super) struct ManArgs {
     /// Write `contrib.1` and one page per command (`contrib-check.1`, …)
     /// into this folder instead of printing `contrib.1`.
     #[arg(long, value_name = "DIR")]
@@ -31,7 +31,7 @@ pub fn command() -> clap::Command {
     Cli::command()
 }
 
-pub fn completions(args: &CompletionsArgs) -> Outcome {
+pub(super) fn completions(args: &CompletionsArgs) -> Outcome {
     let mut command = command();
     let mut script = Vec::new();
     clap_complete::generate(args.shell, &mut command, "contrib", &mut script);
@@ -41,7 +41,7 @@ pub fn completions(args: &CompletionsArgs) -> Outcome {
     }
 }
 
-pub fn man(args: &ManArgs) -> Outcome {
+pub(super) fn man(args: &ManArgs) -> Outcome {
     let command = command();
     let Some(folder) = &args.out else {
         let mut page = Vec::new();

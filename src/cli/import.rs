@@ -13,7 +13,7 @@ use crate::import::{self, report, Format, Options};
 use crate::ir::Owner;
 
 #[derive(Args)]
-pub struct ImportArgs {
+pub(super) struct ImportArgs {
     /// The source format; `auto` detects it per file from names and contents.
     #[arg(value_enum)]
     format: Format,
@@ -48,7 +48,7 @@ fn owner(text: &str) -> Result<Owner, String> {
     })
 }
 
-pub fn run(args: &ImportArgs) -> Outcome {
+pub(super) fn run(args: &ImportArgs) -> Outcome {
     let config = match workspace(args) {
         Ok(config) => config,
         Err(message) => return fail(message),
@@ -198,13 +198,15 @@ enum Stop {
 /// nothing to write, as `-o` promises.
 fn write(out: &Path, imports: &[import::Imported]) -> Result<(), Stop> {
     let mut count = 0;
-    let root = Root::create(out).map_err(Stop::Failed)?;
+    let root = Root::create(out).map_err(|error| Stop::Failed(error.into()))?;
     for manifest in imports.iter().flat_map(|imported| &imported.manifests) {
         let path = out.join(&manifest.path);
         if let Some(folder) = path.parent() {
-            root.create_folders(folder).map_err(Stop::Failed)?;
+            root.create_folders(folder)
+                .map_err(|error| Stop::Failed(error.into()))?;
         }
-        fs::write_atomically(&path, manifest.text.as_bytes()).map_err(Stop::Failed)?;
+        fs::write_atomically(&path, manifest.text.as_bytes())
+            .map_err(|error| Stop::Failed(error.into()))?;
         count += 1;
     }
     status(format_args!(

@@ -18,7 +18,7 @@ use crate::fs;
 use crate::import::emit::kebab;
 
 #[derive(Args)]
-pub struct InitArgs {
+pub(super) struct InitArgs {
     /// The folder to write into (created when missing); the current folder
     /// by default.
     #[arg(default_value = ".")]
@@ -81,7 +81,7 @@ plugin {plugin} 0.1.0 {{
     )
 }
 
-pub fn run(args: &InitArgs) -> Outcome {
+pub(super) fn run(args: &InitArgs) -> Outcome {
     let plugin = match &args.plugin {
         Some(plugin) => plugin.clone(),
         None => format!("local/{}", kebab(&folder_name(&args.dir), "my-plugin")),

@@ -24,7 +24,7 @@ use crate::trust::screen::Screen;
 use crate::trust::Refused;
 
 #[derive(Args)]
-pub struct InstallArgs {
+pub(super) struct InstallArgs {
     /// `scope/name@version`.
     plugin: String,
     /// The catalog: a folder (holding `catalog.lock`) or a registry,
@@ -43,7 +43,7 @@ pub struct InstallArgs {
 }
 
 #[derive(Args)]
-pub struct UpdateArgs {
+pub(super) struct UpdateArgs {
     /// The plugin (`scope/name`); every installed plugin when left out.
     plugin: Option<String>,
     #[command(flatten)]
@@ -51,7 +51,7 @@ pub struct UpdateArgs {
 }
 
 #[derive(Args)]
-pub struct UninstallArgs {
+pub(super) struct UninstallArgs {
     /// The plugin (`scope/name`).
     plugin: String,
     /// The workspace whose `contrib.lock` forgets the plugin.
@@ -104,7 +104,7 @@ fn open(folder: &std::path::Path) -> Result<Workspace, Outcome> {
     Ok(workspace)
 }
 
-pub fn install(args: &InstallArgs) -> Outcome {
+pub(super) fn install(args: &InstallArgs) -> Outcome {
     let mut workspace = match open(&args.workspace.workspace) {
         Ok(workspace) => workspace,
         Err(outcome) => return outcome,
@@ -164,7 +164,7 @@ pub fn install(args: &InstallArgs) -> Outcome {
     record(&mut workspace, &candidate, installer, &how)
 }
 
-pub fn update(args: &UpdateArgs) -> Outcome {
+pub(super) fn update(args: &UpdateArgs) -> Outcome {
     let mut workspace = match open(&args.workspace.workspace) {
         Ok(workspace) => workspace,
         Err(outcome) => return outcome,
@@ -245,7 +245,7 @@ pub fn update(args: &UpdateArgs) -> Outcome {
     outcome
 }
 
-pub fn uninstall(args: &UninstallArgs) -> Outcome {
+pub(super) fn uninstall(args: &UninstallArgs) -> Outcome {
     let mut workspace = match open(&args.workspace) {
         Ok(workspace) => workspace,
         Err(outcome) => return outcome,

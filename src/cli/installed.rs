@@ -30,7 +30,7 @@ use crate::runtime::host::Workspace;
 use crate::runtime::{Conversation, Gate, Profile, ScriptedGate, Session, Start};
 
 /// What `compose` and `simulate` load from.
-pub enum Host {
+pub(super) enum Host {
     /// Approved by a workspace.
     Installed(Workspace),
     /// A folder of bundles nobody installed.
@@ -40,7 +40,7 @@ pub enum Host {
 /// What reached the host before a turn, as a turns file scripts it.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Events {
+pub(super) struct Events {
     /// Contributors (`scope/name@version/id`) whose gated call a person
     /// approved.
     #[serde(default)]
@@ -59,7 +59,7 @@ impl Host {
     /// Loads from `--workspace` or `--bundles`, whichever was given. A
     /// workspace's mirrors of registry catalogs are refreshed first, so
     /// that what was yanked there since is withdrawn here.
-    pub fn open(workspace: Option<&Path>, bundles: Option<&Path>) -> Result<Host, String> {
+    pub(super) fn open(workspace: Option<&Path>, bundles: Option<&Path>) -> Result<Host, String> {
         match (workspace, bundles) {
             (Some(folder), _) => {
                 super::oci::refresh_workspace(folder, &|message| {
@@ -78,7 +78,7 @@ impl Host {
     }
 
     /// The bundles it composes.
-    pub fn bundles(&self) -> &[crate::bundle::Bundle] {
+    pub(super) fn bundles(&self) -> &[crate::bundle::Bundle] {
         match self {
             Host::Installed(workspace) => workspace.bundles(),
             Host::Unapproved(bundles) => bundles,
@@ -86,12 +86,12 @@ impl Host {
     }
 
     /// Whether what it composes was never approved.
-    pub fn unapproved(&self) -> bool {
+    pub(super) fn unapproved(&self) -> bool {
         matches!(self, Host::Unapproved(_))
     }
 
     /// What the lock pins but loading refused, and why.
-    pub fn refused_at_load(&self) -> &[String] {
+    pub(super) fn refused_at_load(&self) -> &[String] {
         match self {
             Host::Installed(workspace) => workspace.refused_at_load(),
             Host::Unapproved(_) => &[],
@@ -101,7 +101,7 @@ impl Host {
     /// A conversation on what it loaded, with the gate it decides with;
     /// call [`Host::admit`] once it is started or resumed.
     /// `answers` are what the host's read tools answer, by tool name.
-    pub fn builder<'a>(
+    pub(super) fn builder<'a>(
         &'a self,
         session: Session,
         profile: &'a Profile,
@@ -123,7 +123,7 @@ impl Host {
     /// workspace's, or for bundles nobody installed the default policy's
     /// (there is no `contrib.toml` to read one from), so a preview never
     /// shows a prompt the runtime would refuse.
-    pub fn admit<G: Gate>(&self, conversation: &mut Conversation<'_, G>) {
+    pub(super) fn admit<G: Gate>(&self, conversation: &mut Conversation<'_, G>) {
         match self {
             Host::Installed(workspace) => workspace.admit(conversation),
             Host::Unapproved(_) => conversation.limit_kept(
@@ -136,7 +136,11 @@ impl Host {
     /// Before a turn: the workspace's files read again (the policy the
     /// gate decides with, versions yanked or uninstalled since), then what
     /// the script says reached the host.
-    pub fn before_turn<G: Gate>(&self, conversation: &mut Conversation<'_, G>, events: &Events) {
+    pub(super) fn before_turn<G: Gate>(
+        &self,
+        conversation: &mut Conversation<'_, G>,
+        events: &Events,
+    ) {
         if let Host::Installed(workspace) = self {
             workspace.before_turn(conversation);
             for contributor in &events.approve {
@@ -156,7 +160,7 @@ impl Host {
 /// the newest installable version of each plugin (see
 /// `bundle::catalog::installable`, which applies a catalog's lock and
 /// signature policy).
-pub fn unapproved_bundles(folder: &Path) -> Result<Vec<crate::bundle::Bundle>, String> {
+pub(super) fn unapproved_bundles(folder: &Path) -> Result<Vec<crate::bundle::Bundle>, String> {
     let bundles = catalog::installable(folder)?;
     if bundles.is_empty() {
         return Err(format!("no bundles under `{}`", folder.display()));
@@ -167,7 +171,7 @@ pub fn unapproved_bundles(folder: &Path) -> Result<Vec<crate::bundle::Bundle>, S
 impl Events {
     /// Takes what reached the host before a turn out of the turn's table
     /// in a turns file (`approve`, `deny`, `withdraw`).
-    pub fn take(turn: &mut toml::Table) -> Result<Events, String> {
+    pub(super) fn take(turn: &mut toml::Table) -> Result<Events, String> {
         let mut events = toml::Table::new();
         for key in EVENT_KEYS {
             if let Some(value) = turn.remove(key) {

@@ -8,14 +8,14 @@ use std::process::ExitCode;
 use clap::Args;
 
 #[derive(Args)]
-pub struct LspArgs {
+pub(super) struct LspArgs {
     /// Accepted for clients that pass it (VS Code's does); stdio is the
     /// only transport.
     #[arg(long, hide = true)]
     stdio: bool,
 }
 
-pub fn run(args: &LspArgs) -> ExitCode {
+pub(super) fn run(args: &LspArgs) -> ExitCode {
     let _ = args.stdio;
     ExitCode::from(crate::lsp::run())
 }

@@ -25,7 +25,7 @@ use crate::report::human::Human;
 use crate::source::SourceFile;
 
 #[derive(Args)]
-pub struct MigrateArgs {
+pub(super) struct MigrateArgs {
     /// Manifests, `contrib.toml` files, and folders searched for both.
     #[arg(required = true)]
     paths: Vec<PathBuf>,
@@ -35,7 +35,7 @@ pub struct MigrateArgs {
     check: bool,
 }
 
-pub fn run(args: &MigrateArgs) -> Outcome {
+pub(super) fn run(args: &MigrateArgs) -> Outcome {
     let (mut targets, found) =
         match super::manifests(&args.paths, &mut crate::config::Resolver::new(None)) {
             Ok(found) => found,

@@ -11,7 +11,7 @@ use crate::bundle::Bundle;
 use crate::runtime::{Profiles, DEFAULT_PROFILE};
 
 #[derive(Args)]
-pub struct RewriteArgs {
+pub(super) struct RewriteArgs {
     /// The provider cache profile the re-write cost is priced under.
     #[arg(long, default_value = DEFAULT_PROFILE)]
     profile: String,
@@ -31,7 +31,7 @@ pub struct RewriteArgs {
 
 impl RewriteArgs {
     /// The traffic and prices, or why they cannot be had.
-    pub fn pricing(&self) -> Result<(Traffic, RewritePrice), String> {
+    pub(super) fn pricing(&self) -> Result<(Traffic, RewritePrice), String> {
         let profiles = match &self.profiles {
             Some(path) => Profiles::load(path)?,
             None => Profiles::builtin(),
@@ -55,7 +55,7 @@ impl RewriteArgs {
 
 /// The line under an update's changes: what the update as a whole writes
 /// again, once.
-pub fn print_update(
+pub(super) fn print_update(
     out: &mut dyn Write,
     changes: &[Change],
     new: &Bundle,

@@ -7,7 +7,7 @@ use crate::trust::screen::{headings, Added, Asks, Screen, Waived};
 
 /// Writes the approval screen's page to `path`, saying so on standard
 /// error.
-pub fn write_page(path: &std::path::Path, screen: &Screen) -> Result<(), String> {
+pub(super) fn write_page(path: &std::path::Path, screen: &Screen) -> Result<(), String> {
     crate::fs::write_atomically(path, crate::pages::approval::render(screen).as_bytes())?;
     status(format_args!(
         "wrote the approval screen for {} to `{}`",
@@ -19,7 +19,7 @@ pub fn write_page(path: &std::path::Path, screen: &Screen) -> Result<(), String>
 
 /// The approval screen as terminal text: the header and what the plugin
 /// asks for, then, when installing, who grants what and what changed.
-pub fn screen_text(screen: &Screen) -> String {
+pub(super) fn screen_text(screen: &Screen) -> String {
     let mut text = String::new();
     if let Some(install) = &screen.install {
         text.push_str(&format!(

@@ -14,14 +14,14 @@ use crate::fs::{self, Mode};
 use crate::limits::files::KEY;
 
 #[derive(Args)]
-pub struct KeygenArgs {
+pub(super) struct KeygenArgs {
     /// Writes `NAME.key` (secret) and `NAME.pub`.
     #[arg(long, value_name = "NAME", default_value = "contrib")]
     out: PathBuf,
 }
 
 #[derive(Args)]
-pub struct SignArgs {
+pub(super) struct SignArgs {
     /// The bundle to sign (`*.bundle.json`).
     bundle: PathBuf,
     /// The secret key file.
@@ -30,7 +30,7 @@ pub struct SignArgs {
 }
 
 #[derive(Args)]
-pub struct VerifyArgs {
+pub(super) struct VerifyArgs {
     /// The bundle to verify; its signature is `BUNDLE.sig`.
     bundle: PathBuf,
     /// The public key file (`NAME.pub`); `--pubkey` is the same flag.
@@ -38,7 +38,7 @@ pub struct VerifyArgs {
     key: PathBuf,
 }
 
-pub fn keygen(args: &KeygenArgs) -> Outcome {
+pub(super) fn keygen(args: &KeygenArgs) -> Outcome {
     // Appended, not put in place of an extension: `--out keys/v1.2`
     // writes `keys/v1.2.key`, not `keys/v1.key`.
     let with = |extension: &str| {
@@ -84,7 +84,7 @@ pub fn keygen(args: &KeygenArgs) -> Outcome {
     Outcome::Clean
 }
 
-pub fn sign(args: &SignArgs) -> Outcome {
+pub(super) fn sign(args: &SignArgs) -> Outcome {
     let bundle = match Bundle::load(&args.bundle) {
         Ok(bundle) => bundle,
         Err(crate::bundle::LoadError::Io(message)) => return fail(message),
@@ -126,7 +126,7 @@ pub(super) fn write_signature(
 }
 
 /// Fails closed: anything but a valid signature by this key is exit 1.
-pub fn verify(args: &VerifyArgs) -> Outcome {
+pub(super) fn verify(args: &VerifyArgs) -> Outcome {
     let result = (|| {
         let bundle = Bundle::load(&args.bundle).map_err(|error| error.to_string())?;
         let key_text = fs::read_text(&args.key, KEY)?;

@@ -17,7 +17,7 @@ use crate::runtime::simulate::{self, LayoutReport, Options, Report, Shares};
 use crate::runtime::Profile;
 
 #[derive(Args)]
-pub struct SimulateArgs {
+pub(super) struct SimulateArgs {
     /// The workspace: simulate exactly what its lock pins, re-checked.
     #[arg(long, value_name = "DIR", required_unless_present = "bundles")]
     workspace: Option<PathBuf>,
@@ -110,7 +110,7 @@ fn up_to(max: usize) -> impl Fn(&str) -> Result<usize, String> + Clone + Send + 
 /// few seconds and tens of megabytes per hundred thousand turns).
 const MAX_SIMULATED_TURNS: usize = 1_000_000;
 
-pub fn simulate(args: &SimulateArgs) -> Outcome {
+pub(super) fn simulate(args: &SimulateArgs) -> Outcome {
     let profile = match args.cache.profile() {
         Ok(profile) => profile,
         Err(message) => return fail(message),

@@ -16,11 +16,11 @@ use crate::diagnostic::Diagnostic;
 use crate::source::SourceFile;
 
 /// A source file and what is wrong with it.
-pub type Checked = (SourceFile, Vec<Diagnostic>);
+pub(super) type Checked = (SourceFile, Vec<Diagnostic>);
 
 /// The paths left for the manifest search, and the sources checked in
 /// place, in path order.
-pub fn in_place(paths: Vec<PathBuf>) -> Result<(Vec<PathBuf>, Vec<Checked>), String> {
+pub(super) fn in_place(paths: Vec<PathBuf>) -> Result<(Vec<PathBuf>, Vec<Checked>), String> {
     let mut left = Vec::new();
     let mut checked = Vec::new();
     for path in paths {

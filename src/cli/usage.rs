@@ -13,7 +13,7 @@ use crate::bundle::{Bundle, BundledChoice, BundledContributor};
 use crate::config::Resolver;
 
 #[derive(Args)]
-pub struct UsageArgs {
+pub(super) struct UsageArgs {
     /// A manifest with eager loads that `choose from usage`.
     manifest: PathBuf,
     /// Choose from this usage file instead of the one each eager load
@@ -29,7 +29,7 @@ pub struct UsageArgs {
     format: ReportFormat,
 }
 
-pub fn run(args: &UsageArgs) -> Outcome {
+pub(super) fn run(args: &UsageArgs) -> Outcome {
     let mut resolver = Resolver::new(args.config.clone());
     let bundle = match compile_with_usage(&args.manifest, &mut resolver, args.usage.as_deref()) {
         Ok(compiled) => compiled.bundle,
@@ -83,7 +83,7 @@ pub fn run(args: &UsageArgs) -> Outcome {
 
 /// The rounds a conversation saves on average: each chosen item saves one
 /// in every conversation that calls it.
-pub fn rounds_saved(choice: &BundledChoice) -> f64 {
+pub(super) fn rounds_saved(choice: &BundledChoice) -> f64 {
     if choice.conversations == 0 {
         return 0.0;
     }

@@ -23,7 +23,7 @@ const QUIET: Duration = Duration::from_millis(200);
 
 /// Runs `check`, then again after each change under `paths`, until the
 /// process is interrupted; returns only when watching fails.
-pub fn run(paths: &[PathBuf], mut check: impl FnMut() -> Outcome) -> Outcome {
+pub(super) fn run(paths: &[PathBuf], mut check: impl FnMut() -> Outcome) -> Outcome {
     let (sender, events) = mpsc::channel();
     let watcher = notify::recommended_watcher(move |event| {
         let _ = sender.send(event);

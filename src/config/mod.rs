@@ -331,7 +331,7 @@ impl Config {
             Err((source, diagnostic)) => {
                 let (config, _) = Config::from_source(SourceFile::new(source.name.clone(), ""));
                 let diagnostic = Diagnostic {
-                    rule: &crate::rules::INVALID_CONFIG,
+                    rule: &crate::codes::INVALID_CONFIG,
                     ..diagnostic
                 };
                 Ok((

@@ -20,7 +20,7 @@ fn schema() -> String {
 /// Writes `plugin.json`; returns the package's folder name. The name is
 /// `scope.name`, which `contrib import` reads back as `scope/name` (a name
 /// over §5.5's 64 characters is the name alone, reported).
-pub fn manifest(plugin: &Plugin, out: &mut Out) -> String {
+pub(super) fn manifest(plugin: &Plugin, out: &mut Out) -> String {
     let full = format!("{}.{}", plugin.name.value.scope, plugin.name.value.name);
     let name = if check_name(&full).is_ok() {
         full

@@ -11,7 +11,7 @@ use crate::ir::{Call, Plugin};
 /// Writes `.claude-plugin/plugin.json`; returns the package's folder name.
 /// Claude Code names a plugin by its kebab-case name; the scope, who
 /// publishes it, is the `author`.
-pub fn manifest(plugin: &Plugin, out: &mut Out) -> String {
+pub(super) fn manifest(plugin: &Plugin, out: &mut Out) -> String {
     let name = plugin.name.value.name.clone();
     let mut manifest: Vec<(&str, Value)> = vec![
         ("name", name.clone().into()),
@@ -34,7 +34,7 @@ pub fn manifest(plugin: &Plugin, out: &mut Out) -> String {
 /// from the model (`disable-model-invocation`), and its description — which
 /// Claude Code requires, and shows a person in `/help` — is the body's
 /// first words.
-pub fn command(id: &str, command: &str, body: &str, out: &mut Out) -> bool {
+pub(super) fn command(id: &str, command: &str, body: &str, out: &mut Out) -> bool {
     let description = first_words(body, 100).unwrap_or_else(|| format!("Run /{command}"));
     let text = files::markdown(
         &[
@@ -61,7 +61,7 @@ pub fn command(id: &str, command: &str, body: &str, out: &mut Out) -> bool {
 /// `agents/NAME.md` for a subagent's prompt. Claude Code delegates by the
 /// agent's description, which the language does not give: it is the
 /// body's first words, reported.
-pub fn agent(id: &str, agent: &str, body: &str, out: &mut Out) -> bool {
+pub(super) fn agent(id: &str, agent: &str, body: &str, out: &mut Out) -> bool {
     let description = first_words(body, 200).unwrap_or_else(|| format!("The {agent} subagent"));
     let text = files::markdown(
         &[
@@ -86,7 +86,7 @@ pub fn agent(id: &str, agent: &str, body: &str, out: &mut Out) -> bool {
 /// conversation start with nobody asking, so an eager run that writes (or
 /// waits for approval) is never one: it is left out, and the report says
 /// so.
-pub fn eager_run(id: &str, call: &Call, config: &Config, out: &mut Out) {
+pub(super) fn eager_run(id: &str, call: &Call, config: &Config, out: &mut Out) {
     let tool = call.tool.value.as_str();
     let command = call
         .arguments

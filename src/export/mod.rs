@@ -14,7 +14,7 @@
 //! writes is never a hook that runs with nobody asking).
 //!
 //! The stages: [`package`] maps a plugin to files and a report (one module
-//! per target: [`agent_plugin`], [`claude_plugin`], with [`files`] for the
+//! per target: `agent_plugin`, `claude_plugin`, with `files` for the
 //! Markdown and JSON both write); `crate::fs::write_folder` writes the
 //! folder atomically. The mapping is documented in `docs/import.md`
 //! ("Export").
@@ -166,7 +166,7 @@ pub(crate) struct Out {
 impl Out {
     /// Adds a file for `contributor`, unless another took its path: then
     /// the contributor is reported as not written, and `false` returned.
-    pub fn add(
+    pub(crate) fn add(
         &mut self,
         contributor: &str,
         path: String,
@@ -195,7 +195,7 @@ impl Out {
         true
     }
 
-    pub fn lose(&mut self, contributor: &str, what: &'static str, why: impl Into<String>) {
+    pub(crate) fn lose(&mut self, contributor: &str, what: &'static str, why: impl Into<String>) {
         self.report.not_expressed.push(Loss {
             contributor: Some(contributor.to_string()),
             what,
@@ -203,7 +203,7 @@ impl Out {
         });
     }
 
-    pub fn enforce(&mut self, contributor: &str, how: impl Into<String>) {
+    pub(crate) fn enforce(&mut self, contributor: &str, how: impl Into<String>) {
         self.report.enforced.push(Enforced {
             contributor: contributor.to_string(),
             how: how.into(),

@@ -47,7 +47,7 @@ pub(super) enum Node<'t, 'a> {
 
 impl Node<'_, '_> {
     /// The word the item starts with.
-    pub fn keyword(&self) -> &str {
+    pub(super) fn keyword(&self) -> &str {
         match self {
             Node::Block(group) => group.block.keyword.text,
             Node::Field(field) => field.key.text,
@@ -84,7 +84,7 @@ pub(super) struct Contents<'t, 'a> {
 }
 
 impl Contents<'_, '_> {
-    pub fn has_comments(&self) -> bool {
+    pub(super) fn has_comments(&self) -> bool {
         !self.end.is_empty()
             || self.entries.iter().any(|entry| {
                 !entry.leading.is_empty()
@@ -95,7 +95,7 @@ impl Contents<'_, '_> {
 }
 
 impl Group<'_, '_> {
-    pub fn has_comments(&self) -> bool {
+    pub(super) fn has_comments(&self) -> bool {
         self.after_open.is_some() || self.contents.has_comments()
     }
 }

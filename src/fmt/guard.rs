@@ -10,9 +10,9 @@
 //! on one line says they were one list. Putting each item on a line of its
 //! own would lose that, so the file is left for `contrib migrate`.
 
+use crate::codes::{SYNTAX_ERROR, UNBRACKETED_LIST};
 use crate::diagnostic::Diagnostic;
 use crate::lower::strings;
-use crate::rules::{SYNTAX_ERROR, UNBRACKETED_LIST};
 use crate::source::Span;
 use crate::syntax::tree::{Block, File, Item, Token};
 

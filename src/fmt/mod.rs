@@ -76,7 +76,7 @@
 //!
 //! # What is refused
 //!
-//! A file with a syntax error is not formatted: [`format`] returns the
+//! A file with a syntax error is not formatted: [`format()`] returns the
 //! error. That includes the syntax errors inside a block that the grammar
 //! accepts so that lowering can explain them (a field written
 //! `placement: agent`, a block nested where none goes): laying those out
@@ -89,9 +89,9 @@ mod guard;
 mod layout;
 mod order;
 
+use crate::codes::LIMIT_EXCEEDED;
 use crate::diagnostic::Diagnostic;
 use crate::limits::MAX_FILE_BYTES;
-use crate::rules::LIMIT_EXCEEDED;
 use crate::source::Span;
 use crate::syntax;
 
@@ -112,7 +112,7 @@ pub fn format(text: &str) -> Result<String, Diagnostic> {
     format_tree(text, &tree)
 }
 
-/// [`format`] from a tree already read, as the language server keeps one
+/// [`format()`] from a tree already read, as the language server keeps one
 /// per version.
 pub fn format_tree(text: &str, tree: &syntax::tree::File<'_>) -> Result<String, Diagnostic> {
     if text.len() > MAX_FILE_BYTES {

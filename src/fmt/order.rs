@@ -31,7 +31,7 @@ pub(super) enum Role {
 impl Role {
     /// Whether blocks among this block's items are set apart by blank
     /// lines.
-    pub fn spaces_blocks(self) -> bool {
+    pub(super) fn spaces_blocks(self) -> bool {
         matches!(self, Role::File | Role::Plugin)
     }
 }

@@ -20,7 +20,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::cannot;
+use super::{cannot, Error};
 
 /// The name of the file that lists what a search skips, beside
 /// `.gitignore`.
@@ -43,10 +43,10 @@ pub struct Discovered {
 }
 
 /// The manifests named by `paths`: files as given, folders searched.
-pub fn manifests(paths: &[PathBuf]) -> Result<Discovered, String> {
+pub fn manifests(paths: &[PathBuf]) -> Result<Discovered, Error> {
     let mut found = Discovered::default();
     for path in paths {
-        let metadata = std::fs::metadata(path).map_err(|error| cannot("read", path, &error))?;
+        let metadata = std::fs::metadata(path).map_err(|error| cannot("read", path, error))?;
         if metadata.is_dir() {
             let before = found.files.len();
             search(path, &is_manifest, &mut found);

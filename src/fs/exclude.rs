@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::Match;
 
-use super::IGNORE_FILE;
+use super::{Error, IGNORE_FILE};
 
 /// A workspace's `exclude` patterns, relative to its folder.
 #[derive(Debug, Clone)]
@@ -24,7 +24,7 @@ pub struct Excludes {
 impl Excludes {
     /// The patterns, as written in the file in `root`. A pattern that is
     /// not a glob is an error, naming it.
-    pub fn new(root: &Path, patterns: &[String]) -> Result<Excludes, String> {
+    pub fn new(root: &Path, patterns: &[String]) -> Result<Excludes, Error> {
         let root = absolute(root);
         let mut builder = GitignoreBuilder::new(&root);
         for pattern in patterns {
@@ -34,7 +34,7 @@ impl Excludes {
         }
         let matcher = builder
             .build()
-            .map_err(|error| super::without_os_error(&error.to_string()))?;
+            .map_err(|error| Error::Ignore(super::without_os_error(&error.to_string())))?;
         Ok(Excludes { root, matcher })
     }
 
@@ -58,14 +58,17 @@ pub fn invalid_pattern(pattern: &str) -> Option<String> {
     GitignoreBuilder::new("")
         .add_line(None, pattern)
         .err()
-        .map(|error| pattern_error(pattern, &error))
+        .map(|error| pattern_error(pattern, &error).to_string())
 }
 
-fn pattern_error(pattern: &str, error: &ignore::Error) -> String {
+fn pattern_error(pattern: &str, error: &ignore::Error) -> Error {
     let why = error.to_string();
     // The glob parser's message repeats the pattern: keep its reason.
     let why = why.rsplit(": ").next().unwrap_or(&why).to_string();
-    format!("`{pattern}` is not a glob: {why}")
+    Error::NotAGlob {
+        pattern: pattern.to_string(),
+        why,
+    }
 }
 
 /// Whether the `.contribignore` or `.gitignore` file of `path`'s folder, or

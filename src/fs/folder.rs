@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{cannot, create_folder, write_new, Mode};
+use super::{cannot, create_folder, write_new, Error, Mode};
 
 /// What may be at the destination already.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,27 +19,20 @@ pub enum Replace {
 /// Writes `files` (paths relative to `folder`, `/`-separated) as the whole
 /// of `folder`. The folder and the files follow the user's umask. A
 /// symbolic link at `folder` is refused, as is a file.
-pub fn write_folder(
-    folder: &Path,
-    files: &[(&str, &[u8])],
-    replace: Replace,
-) -> Result<(), String> {
+pub fn write_folder(folder: &Path, files: &[(&str, &[u8])], replace: Replace) -> Result<(), Error> {
     let existing = match std::fs::symlink_metadata(folder) {
         Ok(metadata) if metadata.file_type().is_symlink() => {
-            return Err(format!(
-                "`{}` is a symbolic link; write to the folder it names",
-                folder.display()
-            ))
+            return Err(Error::LinkInTheWay(folder.to_path_buf()))
         }
         Ok(metadata) if !metadata.is_dir() => {
-            return Err(format!("`{}` is a file, not a folder", folder.display()))
+            return Err(Error::FileInTheWay(folder.to_path_buf()))
         }
         Ok(_) => Some(is_empty(folder)?),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
-        Err(error) => return Err(cannot("read", folder, &error)),
+        Err(error) => return Err(cannot("read", folder, error)),
     };
     if existing == Some(false) && replace == Replace::Never {
-        return Err(format!("`{}` is not empty", folder.display()));
+        return Err(Error::NotEmpty(folder.to_path_buf()));
     }
     let parent = match folder.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
@@ -54,13 +47,13 @@ pub fn write_folder(
     built
 }
 
-fn is_empty(folder: &Path) -> Result<bool, String> {
-    let mut entries = std::fs::read_dir(folder).map_err(|error| cannot("read", folder, &error))?;
+fn is_empty(folder: &Path) -> Result<bool, Error> {
+    let mut entries = std::fs::read_dir(folder).map_err(|error| cannot("read", folder, error))?;
     Ok(entries.next().is_none())
 }
 
 /// A new, empty folder beside `folder`, named after it.
-fn beside(folder: &Path, parent: &Path, what: &str) -> Result<PathBuf, String> {
+fn beside(folder: &Path, parent: &Path, what: &str) -> Result<PathBuf, Error> {
     let name = folder
         .file_name()
         .map_or_else(|| "out".into(), |name| name.to_string_lossy().into_owned());
@@ -72,22 +65,19 @@ fn beside(folder: &Path, parent: &Path, what: &str) -> Result<PathBuf, String> {
         match std::fs::create_dir(&candidate) {
             Ok(()) => return Ok(candidate),
             Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(error) => return Err(cannot("create", &candidate, &error)),
+            Err(error) => return Err(cannot("create", &candidate, error)),
         }
     }
-    Err(format!(
-        "cannot create a temporary folder beside `{}`",
-        folder.display()
-    ))
+    Err(Error::NoTemporaryName(folder.to_path_buf()))
 }
 
-fn fill(staging: &Path, files: &[(&str, &[u8])]) -> Result<(), String> {
+fn fill(staging: &Path, files: &[(&str, &[u8])]) -> Result<(), Error> {
     for (relative, bytes) in files {
         if relative
             .split('/')
             .any(|part| part.is_empty() || part == "." || part == "..")
         {
-            return Err(format!("`{relative}` is not a path inside the folder"));
+            return Err(Error::NotInside((*relative).to_string()));
         }
         let path = staging.join(relative);
         if let Some(parent) = path.parent() {
@@ -100,25 +90,20 @@ fn fill(staging: &Path, files: &[(&str, &[u8])]) -> Result<(), String> {
 
 /// Moves `staging` to `folder`: over nothing, over an empty folder, or
 /// over a full one moved aside first (and put back if the move fails).
-fn swap(
-    folder: &Path,
-    staging: &Path,
-    parent: &Path,
-    existing: Option<bool>,
-) -> Result<(), String> {
+fn swap(folder: &Path, staging: &Path, parent: &Path, existing: Option<bool>) -> Result<(), Error> {
     match existing {
-        None => std::fs::rename(staging, folder).map_err(|error| cannot("write", folder, &error)),
+        None => std::fs::rename(staging, folder).map_err(|error| cannot("write", folder, error)),
         Some(true) => {
-            std::fs::remove_dir(folder).map_err(|error| cannot("replace", folder, &error))?;
-            std::fs::rename(staging, folder).map_err(|error| cannot("write", folder, &error))
+            std::fs::remove_dir(folder).map_err(|error| cannot("replace", folder, error))?;
+            std::fs::rename(staging, folder).map_err(|error| cannot("write", folder, error))
         }
         Some(false) => {
             let old = beside(folder, parent, "old")?;
-            std::fs::remove_dir(&old).map_err(|error| cannot("replace", folder, &error))?;
-            std::fs::rename(folder, &old).map_err(|error| cannot("replace", folder, &error))?;
+            std::fs::remove_dir(&old).map_err(|error| cannot("replace", folder, error))?;
+            std::fs::rename(folder, &old).map_err(|error| cannot("replace", folder, error))?;
             if let Err(error) = std::fs::rename(staging, folder) {
                 let _ = std::fs::rename(&old, folder);
-                return Err(cannot("write", folder, &error));
+                return Err(cannot("write", folder, error));
             }
             let _ = std::fs::remove_dir_all(&old);
             Ok(())
@@ -146,7 +131,8 @@ mod tests {
         write_folder(&out, &[("a/b.txt", b"1")], Replace::Never).unwrap();
         assert_eq!(std::fs::read(out.join("a/b.txt")).unwrap(), b"1");
         let error = write_folder(&out, &[("c.txt", b"2")], Replace::Never).unwrap_err();
-        assert!(error.contains("is not empty"), "{error}");
+        assert!(matches!(error, Error::NotEmpty(_)), "{error:?}");
+        assert!(error.to_string().contains("is not empty"), "{error}");
         assert_eq!(names(&out), ["a"]);
         write_folder(&out, &[("c.txt", b"2")], Replace::Whole).unwrap();
         assert_eq!(names(&out), ["c.txt"], "nothing of the old folder lingers");

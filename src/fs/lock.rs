@@ -16,7 +16,7 @@
 use std::fs::{File, OpenOptions, TryLockError};
 use std::path::{Path, PathBuf};
 
-use super::cannot;
+use super::{cannot, Error};
 
 /// The file locked in a folder.
 const LOCK_NAME: &str = ".contrib-lock";
@@ -45,7 +45,7 @@ impl Guard {
 
 /// Locks `folder` (which must exist). When another process holds the lock,
 /// `waiting` is called once with a sentence saying so, and the call waits.
-pub fn lock(folder: &Path, access: Access, waiting: &dyn Fn(&str)) -> Result<Guard, String> {
+pub fn lock(folder: &Path, access: Access, waiting: &dyn Fn(&str)) -> Result<Guard, Error> {
     let path = folder.join(LOCK_NAME);
     let file = OpenOptions::new()
         .read(true)
@@ -53,7 +53,7 @@ pub fn lock(folder: &Path, access: Access, waiting: &dyn Fn(&str)) -> Result<Gua
         .create(true)
         .truncate(false)
         .open(&path)
-        .map_err(|error| cannot("lock", &path, &error))?;
+        .map_err(|error| cannot("lock", &path, error))?;
     let attempt = match access {
         Access::Shared => file.try_lock_shared(),
         Access::Exclusive => file.try_lock(),
@@ -69,9 +69,9 @@ pub fn lock(folder: &Path, access: Access, waiting: &dyn Fn(&str)) -> Result<Gua
                 Access::Shared => file.lock_shared(),
                 Access::Exclusive => file.lock(),
             };
-            locked.map_err(|error| cannot("lock", &path, &error))?;
+            locked.map_err(|error| cannot("lock", &path, error))?;
         }
-        Err(TryLockError::Error(error)) => return Err(cannot("lock", &path, &error)),
+        Err(TryLockError::Error(error)) => return Err(cannot("lock", &path, error)),
     }
     Ok(Guard { _file: file, path })
 }

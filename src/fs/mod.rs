@@ -4,7 +4,7 @@
 //!
 //! - **reads** take regular files only, and stop at a size limit: a FIFO
 //!   named like a manifest would block for ever, `/dev/zero` never ends
-//!   ([`read`]);
+//!   (`read`);
 //! - **writes** are atomic (a temporary file in the same folder, renamed
 //!   into place), a published file is never overwritten, and files created
 //!   follow the user's umask, private keys excepted ([`write`]);
@@ -15,12 +15,13 @@
 //!   goes on ([`Root`]);
 //! - **discovery** of manifests honours `.gitignore` and `.contribignore`,
 //!   skips hidden folders, `.git/` and `node_modules/`, and always checks a
-//!   path named on the command line ([`discover`]); a workspace's
+//!   path named on the command line (`discover`); a workspace's
 //!   `exclude` patterns are matched in the same syntax ([`Excludes`]).
 //!
 //! It is a leaf: it depends on nothing else in the crate.
 
 mod discover;
+mod error;
 mod exclude;
 mod folder;
 mod lock;
@@ -31,6 +32,7 @@ mod write;
 use std::path::Path;
 
 pub use discover::{files_under, manifests, Discovered, IGNORE_FILE};
+pub use error::Error;
 pub use exclude::{invalid_pattern, listed_in_ignore_files, Excludes};
 pub use folder::{write_folder, Replace};
 pub use lock::{lock, Access, Guard};
@@ -62,8 +64,12 @@ pub fn without_os_error(text: &str) -> String {
 }
 
 /// "cannot read `PATH`: why".
-pub fn cannot(verb: &str, path: &Path, error: &std::io::Error) -> String {
-    format!("cannot {verb} `{}`: {}", path.display(), describe(error))
+pub fn cannot(verb: &'static str, path: &Path, source: std::io::Error) -> Error {
+    Error::Io {
+        verb,
+        path: path.to_path_buf(),
+        source,
+    }
 }
 
 /// A path as shown in reports: relative to the working folder when under

@@ -11,7 +11,7 @@ use std::fs::File;
 use std::io::Read;
 use std::path::Path;
 
-use super::cannot;
+use super::{cannot, Error};
 
 /// The most bytes a read takes, and what the file is, for the message
 /// that refuses a larger one.
@@ -30,68 +30,63 @@ impl Limit {
 
 /// The file's bytes, refused with a message when it is larger than
 /// `limit`.
-pub fn read_limited(path: &Path, limit: Limit) -> Result<Vec<u8>, String> {
+pub fn read_limited(path: &Path, limit: Limit) -> Result<Vec<u8>, Error> {
     read_limited_as(path, path, limit)
 }
 
 /// [`read_limited`] of `path`, named `shown` in messages (a link's name
 /// rather than where it leads).
-pub(super) fn read_limited_as(path: &Path, shown: &Path, limit: Limit) -> Result<Vec<u8>, String> {
+pub(super) fn read_limited_as(path: &Path, shown: &Path, limit: Limit) -> Result<Vec<u8>, Error> {
     let bytes = read_up_to_as(path, shown, limit.bytes.saturating_add(1))?;
     if bytes.len() as u64 > limit.bytes {
-        return Err(format!(
-            "cannot read `{}`: it is larger than {}, the limit for {}",
-            shown.display(),
-            size(limit.bytes),
-            limit.what
-        ));
+        return Err(Error::TooLarge {
+            path: shown.to_path_buf(),
+            limit: size(limit.bytes),
+            what: limit.what,
+        });
     }
     Ok(bytes)
 }
 
 /// The file's text: [`read_limited`], and UTF-8.
-pub fn read_text(path: &Path, limit: Limit) -> Result<String, String> {
-    String::from_utf8(read_limited(path, limit)?).map_err(|error| {
-        format!(
-            "cannot read `{}`: it is not UTF-8 text (at byte {})",
-            path.display(),
-            error.utf8_error().valid_up_to()
-        )
+pub fn read_text(path: &Path, limit: Limit) -> Result<String, Error> {
+    String::from_utf8(read_limited(path, limit)?).map_err(|error| Error::NotText {
+        path: path.to_path_buf(),
+        at: error.utf8_error().valid_up_to(),
     })
 }
 
 /// At most `max` bytes of a regular file: a caller that reports a size
 /// limit itself (with a located diagnostic) asks for one byte more than
 /// the limit.
-pub fn read_up_to(path: &Path, max: u64) -> Result<Vec<u8>, String> {
+pub fn read_up_to(path: &Path, max: u64) -> Result<Vec<u8>, Error> {
     read_up_to_as(path, path, max)
 }
 
-fn read_up_to_as(path: &Path, shown: &Path, max: u64) -> Result<Vec<u8>, String> {
+fn read_up_to_as(path: &Path, shown: &Path, max: u64) -> Result<Vec<u8>, Error> {
     let file = open_regular(path, shown)?;
     let mut bytes = Vec::new();
     file.take(max)
         .read_to_end(&mut bytes)
-        .map_err(|error| cannot("read", shown, &error))?;
+        .map_err(|error| cannot("read", shown, error))?;
     Ok(bytes)
 }
 
 /// Opens `path` for reading if it is a regular file (a symbolic link to
 /// one included).
-fn open_regular(path: &Path, shown: &Path) -> Result<File, String> {
-    let file = open_without_blocking(path).map_err(|error| cannot("read", shown, &error))?;
+fn open_regular(path: &Path, shown: &Path) -> Result<File, Error> {
+    let file = open_without_blocking(path).map_err(|error| cannot("read", shown, error))?;
     let file_type = file
         .metadata()
-        .map_err(|error| cannot("read", shown, &error))?
+        .map_err(|error| cannot("read", shown, error))?
         .file_type();
     if file_type.is_file() {
         Ok(file)
     } else {
-        Err(format!(
-            "cannot read `{}`: it is {}, not a regular file",
-            shown.display(),
-            kind(&file_type)
-        ))
+        Err(Error::NotRegular {
+            path: shown.to_path_buf(),
+            kind: kind(&file_type),
+        })
     }
 }
 
@@ -157,7 +152,19 @@ mod tests {
         std::fs::write(&path, vec![b'a'; 2048]).unwrap();
         let error = read_limited(&path, Limit::new(1024, "a configuration")).unwrap_err();
         assert!(
-            error.ends_with("it is larger than 1 KiB, the limit for a configuration"),
+            matches!(
+                error,
+                Error::TooLarge {
+                    what: "a configuration",
+                    ..
+                }
+            ),
+            "{error:?}"
+        );
+        assert!(
+            error
+                .to_string()
+                .ends_with("it is larger than 1 KiB, the limit for a configuration"),
             "{error}"
         );
         assert_eq!(read_up_to(&path, 10).unwrap().len(), 10);
@@ -175,7 +182,7 @@ mod tests {
         let name = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
         // SAFETY: a valid NUL-terminated path.
         assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
-        let error = read_up_to(&path, 100).unwrap_err();
+        let error = read_up_to(&path, 100).unwrap_err().to_string();
         assert!(
             error.contains("a named pipe (FIFO), not a regular file"),
             "{error}"
@@ -185,7 +192,7 @@ mod tests {
     #[test]
     fn a_folder_is_refused() {
         let folder = tempfile::tempdir().unwrap();
-        let error = read_up_to(folder.path(), 100).unwrap_err();
+        let error = read_up_to(folder.path(), 100).unwrap_err().to_string();
         assert!(
             error.contains("a folder") || error.contains("it is a folder"),
             "{error}"

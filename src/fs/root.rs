@@ -17,7 +17,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use super::read::{read_limited_as, Limit};
-use super::{cannot, describe};
+use super::{cannot, describe, Error};
 
 /// A folder, resolved, that paths are confined to.
 #[derive(Debug, Clone)]
@@ -50,12 +50,12 @@ impl std::fmt::Display for Skipped {
 
 impl Root {
     /// The folder at `path`, which must exist.
-    pub fn open(path: &Path) -> Result<Root, String> {
+    pub fn open(path: &Path) -> Result<Root, Error> {
         let resolved = path
             .canonicalize()
-            .map_err(|error| cannot("read", path, &error))?;
+            .map_err(|error| cannot("read", path, error))?;
         if !resolved.is_dir() {
-            return Err(format!("`{}` is not a folder", path.display()));
+            return Err(Error::NotAFolder(path.to_path_buf()));
         }
         Ok(Root {
             given: path.to_path_buf(),
@@ -65,7 +65,7 @@ impl Root {
 
     /// The folder at `path`, created (with the folders above it) when it
     /// does not exist yet.
-    pub fn create(path: &Path) -> Result<Root, String> {
+    pub fn create(path: &Path) -> Result<Root, Error> {
         if !path.exists() {
             super::create_folder(path)?;
         }
@@ -78,10 +78,10 @@ impl Root {
     }
 
     /// `path` with every link followed, when it stays inside the root.
-    pub fn resolve(&self, path: &Path) -> Result<PathBuf, String> {
+    pub fn resolve(&self, path: &Path) -> Result<PathBuf, Error> {
         let resolved = path
             .canonicalize()
-            .map_err(|error| cannot("read", path, &error))?;
+            .map_err(|error| cannot("read", path, error))?;
         if resolved.starts_with(&self.resolved) {
             Ok(resolved)
         } else {
@@ -90,14 +90,14 @@ impl Root {
     }
 
     /// Reads a file inside the root; a link that leads out is refused.
-    pub fn read(&self, path: &Path, limit: Limit) -> Result<Vec<u8>, String> {
+    pub fn read(&self, path: &Path, limit: Limit) -> Result<Vec<u8>, Error> {
         read_limited_as(&self.resolve(path)?, path, limit)
     }
 
     /// Creates the folders from the root down to `folder` (a path inside
     /// it), refusing to pass through a link that leads out of the root, so
     /// that nothing is ever created or written outside it.
-    pub fn create_folders(&self, folder: &Path) -> Result<(), String> {
+    pub fn create_folders(&self, folder: &Path) -> Result<(), Error> {
         let relative = folder
             .strip_prefix(&self.given)
             .map_err(|_| self.outside(folder))?;
@@ -112,19 +112,19 @@ impl Root {
                 Ok(metadata) if metadata.file_type().is_symlink() => {
                     let target = self.resolve(&current)?;
                     if !target.is_dir() {
-                        return Err(format!("`{}` is not a folder", current.display()));
+                        return Err(Error::NotAFolder(current.clone()));
                     }
                 }
                 Ok(metadata) if metadata.is_dir() => {}
-                Ok(_) => return Err(format!("`{}` is not a folder", current.display())),
+                Ok(_) => return Err(Error::NotAFolder(current.clone())),
                 Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
                     match std::fs::create_dir(&current) {
                         Ok(()) => {}
                         Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {}
-                        Err(error) => return Err(cannot("create", &current, &error)),
+                        Err(error) => return Err(cannot("create", &current, error)),
                     }
                 }
-                Err(error) => return Err(cannot("read", &current, &error)),
+                Err(error) => return Err(cannot("read", &current, error)),
             }
         }
         Ok(())
@@ -195,12 +195,11 @@ impl Root {
         Walked { files, skipped }
     }
 
-    fn outside(&self, path: &Path) -> String {
-        format!(
-            "`{}` leads out of `{}` (through a symbolic link or `..`); nothing outside it is read or written",
-            path.display(),
-            self.given.display()
-        )
+    fn outside(&self, path: &Path) -> Error {
+        Error::Outside {
+            path: path.to_path_buf(),
+            root: self.given.clone(),
+        }
     }
 }
 
@@ -273,7 +272,8 @@ mod tests {
         let error = root
             .create_folders(&folder.path().join("acme/notes"))
             .unwrap_err();
-        assert!(error.contains("leads out of"), "{error}");
+        assert!(matches!(error, Error::Outside { .. }), "{error:?}");
+        assert!(error.to_string().contains("leads out of"), "{error}");
         assert!(!outside.path().join("notes").exists());
         root.create_folders(&folder.path().join("inside/deeper"))
             .unwrap();
@@ -296,11 +296,13 @@ mod tests {
                 &folder.path().join("catalog.lock"),
                 Limit::new(100, "a lock"),
             )
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("leads out of"), "{error}");
         let error = root
             .read(&folder.path().join("../x"), Limit::new(100, "a lock"))
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(!error.contains("root:x"), "{error}");
     }
 }

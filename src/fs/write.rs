@@ -10,7 +10,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::cannot;
+use super::{cannot, Error};
 
 /// Who may read a file that is created.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,7 +37,7 @@ impl Mode {
 
 /// Replaces `path`'s contents (or creates it), keeping an existing file's
 /// permissions. A read-only file is refused, as editors refuse it.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     let existing = std::fs::metadata(path)
         .ok()
         .filter(std::fs::Metadata::is_file)
@@ -49,7 +49,7 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
         return Err(cannot(
             "write",
             path,
-            &std::io::ErrorKind::PermissionDenied.into(),
+            std::io::ErrorKind::PermissionDenied.into(),
         ));
     }
     let temporary = temporary_with(path, bytes, Mode::Shared)?;
@@ -57,40 +57,36 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
         temporary
             .as_file()
             .set_permissions(permissions)
-            .map_err(|error| cannot("write", path, &error))?;
+            .map_err(|error| cannot("write", path, error))?;
     }
     temporary
         .persist(path)
-        .map_err(|error| cannot("write", path, &error.error))?;
+        .map_err(|error| cannot("write", path, error.error))?;
     Ok(())
 }
 
 /// Creates `path`, which must not exist: if another writer got there
 /// first, the rename is refused rather than overwriting its file.
-pub fn write_new(path: &Path, bytes: &[u8], mode: Mode) -> Result<(), String> {
+pub fn write_new(path: &Path, bytes: &[u8], mode: Mode) -> Result<(), Error> {
     let temporary = temporary_with(path, bytes, mode)?;
     temporary
         .persist_noclobber(path)
-        .map_err(|error| cannot("write", path, &error.error))?;
+        .map_err(|error| cannot("write", path, error.error))?;
     Ok(())
 }
 
 /// Creates a folder and the folders above it, as the umask allows.
-pub fn create_folder(path: &Path) -> Result<(), String> {
-    std::fs::create_dir_all(path).map_err(|error| cannot("create", path, &error))
+pub fn create_folder(path: &Path) -> Result<(), Error> {
+    std::fs::create_dir_all(path).map_err(|error| cannot("create", path, error))
 }
 
 /// A temporary file beside `path` holding `bytes`, flushed to disk.
-fn temporary_with(
-    path: &Path,
-    bytes: &[u8],
-    mode: Mode,
-) -> Result<tempfile::NamedTempFile, String> {
+fn temporary_with(path: &Path, bytes: &[u8], mode: Mode) -> Result<tempfile::NamedTempFile, Error> {
     let folder = path
         .parent()
         .filter(|folder| !folder.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let fail = |error: std::io::Error| cannot("write", path, &error);
+    let fail = |error: std::io::Error| cannot("write", path, error);
     let mut builder = tempfile::Builder::new();
     builder.prefix(".contrib-").suffix(".tmp");
     #[cfg(unix)]
@@ -138,7 +134,7 @@ mod tests {
         assert_eq!(std::fs::read(&path).unwrap(), b"new");
         assert_eq!(mode_of(&path), 0o640);
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o440)).unwrap();
-        let error = write_atomically(&path, b"newer").unwrap_err();
+        let error = write_atomically(&path, b"newer").unwrap_err().to_string();
         assert!(error.ends_with("permission denied"), "{error}");
     }
 }

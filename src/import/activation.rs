@@ -17,7 +17,7 @@ use crate::lower::validate_glob;
 
 /// A source's globs, as the language can say them.
 #[derive(Debug, Default)]
-pub struct Globs {
+pub(super) struct Globs {
     /// The globs `applies to files` takes, in the source's order, each once.
     pub globs: Vec<String>,
     /// Comment lines: globs rewritten to be relative to the workspace.
@@ -28,19 +28,19 @@ pub struct Globs {
 
 impl Globs {
     /// `applies to files [...]`, when a glob is left.
-    pub fn activation(&self) -> Option<Activation> {
+    pub(super) fn activation(&self) -> Option<Activation> {
         (!self.globs.is_empty()).then(|| Activation::Files(self.globs.clone()))
     }
 
     /// The globs, for a comment: `` `a`, `b` ``.
-    pub fn listed(&self) -> String {
+    pub(super) fn listed(&self) -> String {
         quote_all(&self.globs)
     }
 }
 
 /// Reads the globs of `key` in `file`'s frontmatter (`source`, already
 /// split on commas and unquoted).
-pub fn globs(file: &str, key: &str, source: &[String]) -> Globs {
+pub(super) fn globs(file: &str, key: &str, source: &[String]) -> Globs {
     let mut out = Globs::default();
     for written in source {
         let written = written.trim();
@@ -87,7 +87,7 @@ pub fn globs(file: &str, key: &str, source: &[String]) -> Globs {
 
 /// The glob for every file under `folder`, its characters that globs read
 /// as patterns matched literally: `web` → `web/**`, `a[1]` → `a[[]1[]]/**`.
-pub fn under_folder(folder: &str) -> String {
+pub(super) fn under_folder(folder: &str) -> String {
     let mut glob = String::with_capacity(folder.len() + 3);
     for c in folder.chars() {
         if matches!(c, '*' | '?' | '[' | ']' | '{' | '}') {
@@ -105,7 +105,7 @@ pub fn under_folder(folder: &str) -> String {
 /// A description the model reads to decide whether to ask for a text, as
 /// the language takes it: within its length limit, cut at a word with a
 /// note when the source's is longer.
-pub fn description(file: &str, text: &str) -> (String, Option<Note>) {
+pub(super) fn description(file: &str, text: &str) -> (String, Option<Note>) {
     let text = text.trim();
     if text.chars().count() <= MAX_DESCRIPTION_CHARS {
         return (text.to_string(), None);
@@ -134,7 +134,7 @@ pub fn description(file: &str, text: &str) -> (String, Option<Note>) {
 /// When someone asks for the text: the model, by its description, when it
 /// has one (`on request`), else a person invoking it by `name` (`on
 /// command`).
-pub fn when_asked(
+pub(super) fn when_asked(
     file: &str,
     name: &str,
     description: Option<&str>,
@@ -150,7 +150,7 @@ pub fn when_asked(
 }
 
 /// `` `a`, `b` ``.
-pub fn quote_all(globs: &[String]) -> String {
+pub(super) fn quote_all(globs: &[String]) -> String {
     globs
         .iter()
         .map(|glob| format!("`{glob}`"))

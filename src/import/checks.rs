@@ -52,13 +52,13 @@ const SHELLS: &[&str] = &[
 ];
 
 /// The files of a source, read or not, and the folders that hold them.
-pub struct Known<'a> {
+pub(super) struct Known<'a> {
     files: &'a HashSet<&'a str>,
     folders: HashSet<&'a str>,
 }
 
 impl<'a> Known<'a> {
-    pub fn new(files: &'a HashSet<&'a str>) -> Self {
+    pub(super) fn new(files: &'a HashSet<&'a str>) -> Self {
         let mut folders = HashSet::new();
         for file in files {
             let mut folder = folder_of(file);
@@ -79,7 +79,7 @@ impl<'a> Known<'a> {
 /// every path of the source, read or not; `in_package` says whether an
 /// Agent Plugins package already judged the file (its skills are checked
 /// strictly there).
-pub fn file_problems(
+pub(super) fn file_problems(
     file: &InputFile,
     kind: &FileKind,
     paths: &Known,

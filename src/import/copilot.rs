@@ -25,7 +25,7 @@ use crate::ir::Placement;
 const CHAT_MODE_MAPPED: &[&str] = &["description", "tools", "name"];
 
 /// A chat mode: a text told while a person has the mode on.
-pub fn chat_mode(file: &InputFile, config: &Config, draft: &mut Draft) {
+pub(super) fn chat_mode(file: &InputFile, config: &Config, draft: &mut Draft) {
     draft.read(&file.path);
     let document = frontmatter::split(&file.text);
     let front = &document.frontmatter;
@@ -66,7 +66,7 @@ pub fn chat_mode(file: &InputFile, config: &Config, draft: &mut Draft) {
 
 /// Copilot prompt variables in a body: `${input:name}`, `${selection}`,
 /// `${file}`, … Each is filled when the prompt runs.
-pub fn prompt_variables(body: &str) -> Vec<String> {
+pub(super) fn prompt_variables(body: &str) -> Vec<String> {
     let mut found: Vec<String> = Vec::new();
     for piece in body.split("${").skip(1) {
         let Some((name, _)) = piece.split_once('}') else {

@@ -29,7 +29,7 @@ use crate::ir::Placement;
 
 const MAPPED: &[&str] = &["description", "globs", "alwaysApply"];
 
-pub fn import(file: &InputFile, draft: &mut Draft) {
+pub(super) fn import(file: &InputFile, draft: &mut Draft) {
     draft.read(&file.path);
     let document = frontmatter::split(&file.text);
     let front = &document.frontmatter;

@@ -2,7 +2,7 @@
 //! (`SKILL.md`, agents, commands, Cursor `.mdc` rules, `.claude/rules`).
 //!
 //! Every frontmatter is read twice: by strict YAML (`yaml-rust2`, see
-//! [`strict`]), whose values win where it parses, and by the lenient
+//! `strict`), whose values win where it parses, and by the lenient
 //! reader below, which gives the values where strict YAML refuses the file
 //! (and the raw text of nested maps).
 //!

@@ -36,7 +36,7 @@ const MAPPED: &[&str] = &["applyTo", "paths", "description"];
 const PROJECT_FOLDERS: &[&str] = &[".claude", ".agents"];
 
 /// A sort key putting a folder's files before its subfolders'.
-pub fn folder_order(path: &str) -> Vec<(u8, String)> {
+pub(super) fn folder_order(path: &str) -> Vec<(u8, String)> {
     let mut parts: Vec<&str> = path.split('/').collect();
     let file = parts.pop().unwrap_or_default();
     let mut key: Vec<(u8, String)> = parts
@@ -49,7 +49,12 @@ pub fn folder_order(path: &str) -> Vec<(u8, String)> {
 
 /// Imports one instruction file; returns the skills it imports.
 /// `siblings` are the unit's instruction files, each imported on its own.
-pub fn import(root: &str, file: &InputFile, siblings: &[&str], draft: &mut Draft) -> AlwaysLoaded {
+pub(super) fn import(
+    root: &str,
+    file: &InputFile,
+    siblings: &[&str],
+    draft: &mut Draft,
+) -> AlwaysLoaded {
     draft.read(&file.path);
     let document = frontmatter::split(&file.text);
     let front = &document.frontmatter;

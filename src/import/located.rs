@@ -25,7 +25,7 @@ const MEANING_RULES: &[&str] = &[
 
 /// The diagnostics of those rules on each imported manifest, each moved to
 /// the source file its contributor came from: `(file, diagnostic)`.
-pub fn diagnostics(
+pub(super) fn diagnostics(
     tree: &SourceTree,
     manifests: &[Manifest],
     config: &Config,

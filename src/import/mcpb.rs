@@ -45,7 +45,7 @@ const PACKAGE_KEYS: &[&str] = &[
     "support",
 ];
 
-pub fn import(file: &InputFile, draft: &mut Draft) -> Result<(), Failure> {
+pub(super) fn import(file: &InputFile, draft: &mut Draft) -> Result<(), Failure> {
     let Value::Object(object) = json(file)? else {
         return Err(Failure {
             file: file.path.clone(),

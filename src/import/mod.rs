@@ -14,15 +14,15 @@
 //! - [`read`]: a source folder → files in memory (only the candidates are
 //!   read), with the attribution of the folder when one is recorded;
 //! - [`detect`]: which format each file is, and which plugin it belongs to;
-//! - one importer per format: [`skill`], [`claude_plugin`], [`copilot`],
-//!   [`cursor`], [`instructions`], [`mcpb`], and Agent Plugins packages
-//!   ([`package`], on the rules of [`agent_plugin`]), each turning files
-//!   into a [`emit::Draft`], with [`activation`] for when a conditional
+//! - one importer per format: `skill`, `claude_plugin`, `copilot`,
+//!   `cursor`, `instructions`, `mcpb`, and Agent Plugins packages
+//!   (`package`, on the rules of [`agent_plugin`]), each turning files
+//!   into a [`emit::Draft`], with `activation` for when a conditional
 //!   text applies;
 //! - what is wrong with the sources as their own formats see it,
-//!   [`problem::Problem`]s found while reading and by [`checks`]: notes of
+//!   [`problem::Problem`]s found while reading and by `checks`: notes of
 //!   the import, and the diagnostics of `contrib check` on the sources in
-//!   place ([`in_place`]);
+//!   place (`in_place`);
 //! - [`emit`]: drafts → manifest text in the canonical layout, with budgets
 //!   measured by the workspace's tokenizer;
 //! - [`report`]: the summary table, with what the checker finds.

@@ -11,14 +11,14 @@ use super::{
 };
 
 /// An Agent Plugins package, read.
-pub struct Package {
+pub(super) struct Package {
     /// The `SKILL.md` files discovered and valid.
     pub skills: Vec<String>,
 }
 
 /// Reads an Agent Plugins package's manifest, skills and MCP servers, as
 /// a client would load it; `None` when the plugin is refused.
-pub fn read(
+pub(super) fn read(
     root: &str,
     manifest_file: &InputFile,
     files: &[(&InputFile, FileKind)],

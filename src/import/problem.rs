@@ -7,8 +7,8 @@
 //! them into notes and failures, and `contrib check` into diagnostics of
 //! the rule each [`ProblemKind`] names.
 
+use crate::codes;
 use crate::diagnostic::{Diagnostic, Rule};
-use crate::rules;
 use crate::source::Span;
 
 /// What kind of problem, which decides what happens to the source and, for
@@ -44,16 +44,16 @@ impl ProblemKind {
     /// The rule that reports it.
     pub fn rule(self) -> &'static Rule {
         match self {
-            ProblemKind::InvalidPluginManifest => &rules::INVALID_PLUGIN_MANIFEST,
-            ProblemKind::IgnoredManifestField => &rules::IGNORED_MANIFEST_FIELD,
-            ProblemKind::InvalidMcpConfig => &rules::INVALID_MCP_CONFIG,
-            ProblemKind::InvalidMcpServer => &rules::INVALID_MCP_SERVER,
-            ProblemKind::InvalidSkill => &rules::INVALID_SKILL,
-            ProblemKind::MissingPath => &rules::MISSING_PATH,
-            ProblemKind::BrokenLink => &rules::BROKEN_LINK,
-            ProblemKind::InvisibleCharacter => &rules::INVISIBLE_CHARACTER,
-            ProblemKind::ShellInSkill => &rules::SHELL_IN_SKILL,
-            ProblemKind::UnknownHookEvent => &rules::UNKNOWN_HOOK_EVENT,
+            ProblemKind::InvalidPluginManifest => &codes::INVALID_PLUGIN_MANIFEST,
+            ProblemKind::IgnoredManifestField => &codes::IGNORED_MANIFEST_FIELD,
+            ProblemKind::InvalidMcpConfig => &codes::INVALID_MCP_CONFIG,
+            ProblemKind::InvalidMcpServer => &codes::INVALID_MCP_SERVER,
+            ProblemKind::InvalidSkill => &codes::INVALID_SKILL,
+            ProblemKind::MissingPath => &codes::MISSING_PATH,
+            ProblemKind::BrokenLink => &codes::BROKEN_LINK,
+            ProblemKind::InvisibleCharacter => &codes::INVISIBLE_CHARACTER,
+            ProblemKind::ShellInSkill => &codes::SHELL_IN_SKILL,
+            ProblemKind::UnknownHookEvent => &codes::UNKNOWN_HOOK_EVENT,
         }
     }
 }

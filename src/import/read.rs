@@ -98,7 +98,7 @@ fn is_candidate(name: &str) -> bool {
 
 /// Reads a source folder, or a single file as a source of one.
 pub fn read_tree(path: &Path) -> Result<SourceTree, String> {
-    let metadata = std::fs::metadata(path).map_err(|error| fs::cannot("read", path, &error))?;
+    let metadata = std::fs::metadata(path).map_err(|error| fs::cannot("read", path, error))?;
     let absolute = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let mut tree = SourceTree::default();
     let root = if metadata.is_dir() {
@@ -233,8 +233,8 @@ fn read_file(root: &Root, path: &Path, relative: &str, tree: &mut SourceTree) {
     };
     let bytes = match root.read(path, MANIFEST) {
         Ok(bytes) => bytes,
-        Err(message) => {
-            tree.failures.push(fail(message));
+        Err(error) => {
+            tree.failures.push(fail(error.to_string()));
             return;
         }
     };

@@ -299,7 +299,7 @@ fn problems_table(out: &mut String, imports: &[Imported]) {
     }
     out.push_str("| code | rule | severity | count | in |\n|---|---|---|---:|---|\n");
     for (code, sources) in rules {
-        let Some(rule) = crate::rules::find(code) else {
+        let Some(rule) = crate::codes::find(code) else {
             continue;
         };
         let severity = rule

@@ -41,7 +41,12 @@ const MAPPED: &[&str] = &[
     "tools",
 ];
 
-pub fn import(file: &InputFile, always_loaded: &AlwaysLoaded, config: &Config, draft: &mut Draft) {
+pub(super) fn import(
+    file: &InputFile,
+    always_loaded: &AlwaysLoaded,
+    config: &Config,
+    draft: &mut Draft,
+) {
     draft.read(&file.path);
     let document = frontmatter::split(&file.text);
     let front = &document.frontmatter;
@@ -157,7 +162,7 @@ const SPECIFIED: &[&str] = &[
 /// `strict` (a skill an Agent Plugins client discovers) also refuses
 /// fields the specification does not define, as its reference does.
 /// Returns whether a client loads the skill.
-pub fn validate(path: &str, text: &str, strict: bool, problems: &mut Vec<Problem>) -> bool {
+pub(super) fn validate(path: &str, text: &str, strict: bool, problems: &mut Vec<Problem>) -> bool {
     let before = problems.len();
     let folder = folder_of(path);
     let folder_name = folder.rsplit('/').next().unwrap_or(folder);

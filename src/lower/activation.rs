@@ -11,10 +11,10 @@
 
 use super::values::{no_value, wrong_token};
 use super::Lowerer;
+use crate::codes::{INVALID_VALUE, LIMIT_EXCEEDED, LIST_TOO_LONG};
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Activation, ActivationKind};
 use crate::limits::{MAX_DESCRIPTION_CHARS, MAX_LIST_ITEMS};
-use crate::rules::{INVALID_VALUE, LIMIT_EXCEEDED, LIST_TOO_LONG};
 use crate::source::{Span, Spanned};
 use crate::suggest;
 use crate::syntax::tree::{Field, Token, Word};

@@ -7,9 +7,9 @@
 //! decided when the plugin is installed.
 
 use super::Lowerer;
+use crate::codes::{OWNER_CANNOT_PLACE, OWNER_WIDER_THAN_PLUGIN, PRIORITY_ABOVE_OWNER};
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::ir::{Owner, Placement, Priority, Setting};
-use crate::rules::{OWNER_CANNOT_PLACE, OWNER_WIDER_THAN_PLUGIN, PRIORITY_ABOVE_OWNER};
 use crate::source::{Span, Spanned};
 
 impl Lowerer<'_> {

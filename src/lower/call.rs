@@ -4,9 +4,9 @@ use indexmap::IndexMap;
 
 use super::strings;
 use super::Lowerer;
+use crate::codes::{DUPLICATE_FIELD, INVALID_VALUE, MISSING_FIELD, SYNTAX_ERROR};
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::ir::{Argument, Call, Value};
-use crate::rules::{DUPLICATE_FIELD, INVALID_VALUE, MISSING_FIELD, SYNTAX_ERROR};
 use crate::source::{Span, Spanned};
 use crate::syntax::tree::{Block, Item, Token};
 

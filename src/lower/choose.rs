@@ -14,9 +14,9 @@
 use super::strings;
 use super::values::{extra_tokens, no_value, wrong_token};
 use super::Lowerer;
+use crate::codes::INVALID_VALUE;
 use crate::diagnostic::Diagnostic;
 use crate::ir::Choose;
-use crate::rules::INVALID_VALUE;
 use crate::source::Spanned;
 use crate::suggest;
 use crate::syntax::tree::{Field, Token};

@@ -1,9 +1,9 @@
 //! `when CONDITION` and durations.
 
 use super::Lowerer;
+use crate::codes::{INVALID_DURATION, INVALID_VALUE};
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Condition, ConditionKind, Duration};
-use crate::rules::{INVALID_DURATION, INVALID_VALUE};
 use crate::source::{Span, Spanned};
 use crate::suggest;
 use crate::syntax::tree::{Field, Token};

@@ -6,13 +6,13 @@ use super::fields::{Entry, Fields};
 use super::placement;
 use super::values::{extra_tokens, no_value};
 use super::Lowerer;
+use crate::codes::{INVALID_ORIGIN, INVALID_VALUE, MISSING_BUDGET, MISSING_FIELD, SYNTAX_ERROR};
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::ir::kinds::{KindSpec, ReachRule};
 use crate::ir::{
     Activation, Contributor, ContributorBody, FactSection, Kind, Owner, Placement, Priority, Reach,
     Setting, SkillLoad, Source,
 };
-use crate::rules::{INVALID_ORIGIN, INVALID_VALUE, MISSING_BUDGET, MISSING_FIELD, SYNTAX_ERROR};
 use crate::source::{Span, Spanned};
 use crate::suggest;
 use crate::syntax::tree::{Block, Field, Token};

@@ -7,8 +7,8 @@ use indexmap::IndexMap;
 
 use super::lists::Unbracketed;
 use super::Lowerer;
+use crate::codes::{DUPLICATE_FIELD, MISSING_FIELD, SYNTAX_ERROR, UNKNOWN_FIELD};
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
-use crate::rules::{DUPLICATE_FIELD, MISSING_FIELD, SYNTAX_ERROR, UNKNOWN_FIELD};
 use crate::source::Span;
 use crate::suggest;
 use crate::syntax::tree::{Block, Field, Item, Pair};
@@ -21,7 +21,7 @@ pub(super) enum Entry<'t, 'a> {
 }
 
 impl Entry<'_, '_> {
-    pub fn key_span(&self) -> Span {
+    pub(super) fn key_span(&self) -> Span {
         match self {
             Entry::Field(field) => field.key.span,
             Entry::Block(block) => block.keyword.span,
@@ -47,12 +47,12 @@ pub(super) struct Fields<'t, 'a> {
 
 impl<'t, 'a> Fields<'t, 'a> {
     /// Takes a field or a block by name, as written.
-    pub fn take(&mut self, name: &str) -> Option<Entry<'t, 'a>> {
+    pub(super) fn take(&mut self, name: &str) -> Option<Entry<'t, 'a>> {
         self.entries.shift_remove(name)
     }
 
     /// Takes a one-line field the block may do without.
-    pub fn optional(&mut self, lowerer: &mut Lowerer, name: &str) -> Option<&'t Field<'a>> {
+    pub(super) fn optional(&mut self, lowerer: &mut Lowerer, name: &str) -> Option<&'t Field<'a>> {
         match self.take(name)? {
             Entry::Field(field) => Some(field),
             Entry::Block(block) => {
@@ -71,7 +71,7 @@ impl<'t, 'a> Fields<'t, 'a> {
 
     /// Takes a one-line field the block cannot do without, reporting its
     /// absence with an example of what to write.
-    pub fn required(
+    pub(super) fn required(
         &mut self,
         lowerer: &mut Lowerer,
         name: &str,
@@ -88,7 +88,7 @@ impl<'t, 'a> Fields<'t, 'a> {
 
     /// The diagnostic for a required field that is absent, or `None` when
     /// the author wrote it in a form already reported.
-    pub fn missing(&self, name: &str, example: &str) -> Option<Diagnostic> {
+    pub(super) fn missing(&self, name: &str, example: &str) -> Option<Diagnostic> {
         if self.was_attempted(name) {
             return None;
         }
@@ -100,22 +100,22 @@ impl<'t, 'a> Fields<'t, 'a> {
 
     /// Whether the author wrote `name` in a form already reported, such as
     /// `budgte 10 tokens` or `placement: agent`.
-    pub fn was_attempted(&self, name: &str) -> bool {
+    pub(super) fn was_attempted(&self, name: &str) -> bool {
         self.damaged || self.attempted.contains(name)
     }
 
     /// Treats every field as attempted: the block lost part of its text to
     /// a syntax error, already reported, and what is missing may be there.
-    pub fn mark_damaged(&mut self, damaged: bool) {
+    pub(super) fn mark_damaged(&mut self, damaged: bool) {
         self.damaged = damaged;
     }
 
-    pub fn header(&self) -> Span {
+    pub(super) fn header(&self) -> Span {
         self.header
     }
 
     /// How the block is named in messages: "the `text` contributor `voice`".
-    pub fn name(&self) -> &str {
+    pub(super) fn name(&self) -> &str {
         &self.owner
     }
 }

@@ -11,9 +11,9 @@ use std::collections::HashMap;
 
 use super::values::{no_value, wrong_token};
 use super::Lowerer;
+use crate::codes::{LIST_TOO_LONG, UNBRACKETED_LIST};
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::limits::MAX_LIST_ITEMS;
-use crate::rules::{LIST_TOO_LONG, UNBRACKETED_LIST};
 use crate::source::Span;
 use crate::syntax::tree::{Field, Item, Token, Word};
 
@@ -113,7 +113,7 @@ impl Lowerer<'_> {
         let text = self.text.get(span.range()).unwrap_or_default();
         self.report(
             Diagnostic::new(
-                &crate::rules::INVALID_VALUE,
+                &crate::codes::INVALID_VALUE,
                 format!("`{name}` takes a string, but this text is not quoted"),
             )
             .primary(span, "expected a string")
@@ -189,7 +189,7 @@ impl Lowerer<'_> {
                 other => {
                     self.report(
                         Diagnostic::new(
-                            &crate::rules::INVALID_VALUE,
+                            &crate::codes::INVALID_VALUE,
                             format!(
                                 "`{}` lists {expected}, not {}",
                                 field.key.text,
@@ -208,7 +208,7 @@ impl Lowerer<'_> {
         if words.is_empty() {
             self.report(
                 Diagnostic::new(
-                    &crate::rules::INVALID_VALUE,
+                    &crate::codes::INVALID_VALUE,
                     format!("`{}` lists no {expected}", field.key.text),
                 )
                 .primary(list.span, "an empty list")

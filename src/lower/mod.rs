@@ -31,9 +31,9 @@ pub use condition::parse_duration;
 /// The field names lowering accepts, for completion in the language server.
 pub use plugin::PLUGIN_FIELDS;
 
+use crate::codes::{SYNTAX_ERROR, UNKNOWN_FIELD};
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Kind, Plugin};
-use crate::rules::{SYNTAX_ERROR, UNKNOWN_FIELD};
 use crate::source::Span;
 use crate::suggest;
 use crate::syntax::tree::{Block, File, Item};

@@ -8,16 +8,16 @@
 //! change them.
 
 use super::Lowerer;
+use crate::codes::{
+    ACTIVATION_NOT_FOR_PLACEMENT, FIELD_NOT_FOR_KIND, PLACEMENT_NOT_FOR_KIND, PLACEMENT_TOO_WIDE,
+    REACH_NOT_FOR_PLACEMENT, VARIABLE_NOT_AVAILABLE,
+};
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::ir::kinds::{self, KindSpec};
 use crate::ir::variables::Availability;
 use crate::ir::variance::{self, Cause};
 use crate::ir::{
     Activation, ConditionKind, Contributor, ContributorBody, Kind, Placement, Reach, Setting,
-};
-use crate::rules::{
-    ACTIVATION_NOT_FOR_PLACEMENT, FIELD_NOT_FOR_KIND, PLACEMENT_NOT_FOR_KIND, PLACEMENT_TOO_WIDE,
-    REACH_NOT_FOR_PLACEMENT, VARIABLE_NOT_AVAILABLE,
 };
 use crate::source::Span;
 use crate::suggest;

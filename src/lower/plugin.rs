@@ -4,15 +4,15 @@ use std::collections::HashMap;
 
 use super::values::no_value;
 use super::Lowerer;
-use crate::diagnostic::{Applicability, Diagnostic, Fix};
-use crate::ir::names::{is_kebab, to_kebab};
-use crate::ir::{Kind, Owner, Plugin, PluginName, Requirement};
-use crate::limits::MAX_CONTRIBUTORS;
-use crate::rules::{
+use crate::codes::{
     DUPLICATE_FIELD, DUPLICATE_ID, INVALID_PLUGIN_NAME, INVALID_VALUE, INVALID_VERSION,
     INVALID_VERSION_REQ, LIMIT_EXCEEDED, MISSING_FIELD, MISSING_REQUIREMENT, SYNTAX_ERROR,
     UNKNOWN_FIELD,
 };
+use crate::diagnostic::{Applicability, Diagnostic, Fix};
+use crate::ir::names::{is_kebab, to_kebab};
+use crate::ir::{Kind, Owner, Plugin, PluginName, Requirement};
+use crate::limits::MAX_CONTRIBUTORS;
 use crate::source::{Span, Spanned};
 use crate::suggest;
 use crate::syntax::tree::{Block, Field, Item, Token, Word};

@@ -9,9 +9,9 @@
 //! Every decoded value keeps an [`OffsetMap`] back to the source, so that a
 //! template variable found in the value is reported where it was written.
 
+use crate::codes::{INVALID_ESCAPE, LIMIT_EXCEEDED, UNTERMINATED_STRING};
 use crate::diagnostic::Diagnostic;
 use crate::limits::MAX_STRING_BYTES;
-use crate::rules::{INVALID_ESCAPE, LIMIT_EXCEEDED, UNTERMINATED_STRING};
 use crate::source::{OffsetMap, Span};
 use crate::syntax::tree::{Quotes, StrLit};
 

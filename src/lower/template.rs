@@ -2,11 +2,11 @@
 
 use super::strings::Decoded;
 use super::Lowerer;
+use crate::codes::{INVALID_TEMPLATE, LIMIT_EXCEEDED, UNKNOWN_VARIABLE};
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::ir::variables::{self, VARIABLES};
 use crate::ir::{Template, TemplatePart, VariableUse};
 use crate::limits::MAX_TEMPLATE_VARIABLES;
-use crate::rules::{INVALID_TEMPLATE, LIMIT_EXCEEDED, UNKNOWN_VARIABLE};
 use crate::suggest;
 use crate::syntax::tree::Field;
 

@@ -3,11 +3,11 @@
 
 use super::strings::{self, Decoded};
 use super::Lowerer;
+use crate::codes::{INVALID_IDENTIFIER, INVALID_VALUE, NAME_TOO_LONG};
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::ir::names::{is_kebab, to_kebab};
 use crate::ir::Vocabulary;
 use crate::limits::MAX_NAME_CHARS;
-use crate::rules::{INVALID_IDENTIFIER, INVALID_VALUE, NAME_TOO_LONG};
 use crate::source::{Span, Spanned};
 use crate::suggest;
 use crate::syntax::tree::{Field, Token, Word};

@@ -4,7 +4,7 @@
 //!
 //! # Why a versioned page, and no files of the server's own
 //!
-//! The page is [`crate::rules::page`], the text `contrib explain` prints,
+//! The page is [`crate::codes::page`], the text `contrib explain` prints,
 //! checked into the repository (a test keeps every page equal to it), so
 //! the link always shows the explanation of the binary that reported the
 //! diagnostic, which a page for "the latest version" would not.

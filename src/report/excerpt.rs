@@ -23,16 +23,16 @@ use crate::source::{floor_char_boundary, SourceFile, Span};
 
 /// Lines of context shown before and after a label (miette's default,
 /// which the report keeps).
-pub const CONTEXT_LINES: usize = 1;
+pub(super) const CONTEXT_LINES: usize = 1;
 
 /// A line longer than this, in bytes, is cut around the labels.
-pub const MAX_LINE_BYTES: usize = 200;
+pub(super) const MAX_LINE_BYTES: usize = 200;
 
 /// Bytes kept on each side of a label's start and end on a cut line.
 const WINDOW_BYTES: usize = 48;
 
 /// A label over more lines than this is shown by its first line.
-pub const MAX_LABEL_LINES: usize = 12;
+pub(super) const MAX_LABEL_LINES: usize = 12;
 
 /// Labels this few lines apart (beyond their context) are shown in one
 /// snippet with the lines between; farther apart, in snippets of their own.
@@ -43,7 +43,7 @@ const ELLIPSIS: &str = "…";
 /// The lines of a file that a diagnostic's labels need, rewritten to be
 /// safe and short, with the source line numbers they came from.
 #[derive(Debug)]
-pub struct Excerpt {
+pub(super) struct Excerpt {
     name: String,
     text: String,
     lines: Vec<Line>,
@@ -62,7 +62,7 @@ struct Line {
 /// A label's span in the excerpt, and how many lines it went on for when
 /// it was cut to its first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Placed {
+pub(super) struct Placed {
     pub span: Span,
     pub cut_lines: Option<usize>,
 }
@@ -80,7 +80,7 @@ struct Run {
 impl Excerpt {
     /// The excerpt of `source` for labels at `spans` (byte spans in the
     /// file), and each span placed in it.
-    pub fn new(source: &SourceFile, name: String, spans: &[Span]) -> (Excerpt, Vec<Placed>) {
+    pub(super) fn new(source: &SourceFile, name: String, spans: &[Span]) -> (Excerpt, Vec<Placed>) {
         let builder = Builder::new(source);
         let (clamped, cut): (Vec<Span>, Vec<Option<usize>>) =
             spans.iter().map(|span| builder.clamp(*span)).unzip();

@@ -1,7 +1,7 @@
 //! Diagnostics for people: miette's graphical report, with the source
 //! snippet, every label and the help.
 //!
-//! The snippet is an [`Excerpt`]: only the lines the labels touch, found
+//! The snippet is an `Excerpt`: only the lines the labels touch, found
 //! through the file's line index, long lines cut around the labels and
 //! control characters escaped, so a report costs the same per diagnostic
 //! however large the file, never panics on a long line, and never lets a

@@ -160,7 +160,7 @@ pub fn render(source: &SourceFile, diagnostics: &[Diagnostic]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::UNKNOWN_FIELD;
+    use crate::codes::UNKNOWN_FIELD;
     use crate::source::Span;
 
     #[test]

@@ -148,7 +148,7 @@ fn driver() -> Driver {
         name: "contrib",
         version: env!("CARGO_PKG_VERSION"),
         information_uri: "https://github.com/contrib-lang/contrib",
-        rules: crate::rules::all()
+        rules: crate::codes::all()
             .iter()
             .map(|rule| RuleDescriptor {
                 id: rule.code,
@@ -179,7 +179,7 @@ fn driver() -> Driver {
 }
 
 fn result<'a>(source: &SourceFile, uri: &'a str, diagnostic: &'a Diagnostic) -> SarifResult<'a> {
-    let rule_index = crate::rules::all()
+    let rule_index = crate::codes::all()
         .iter()
         .position(|rule| std::ptr::eq(*rule, diagnostic.rule))
         .unwrap_or(0);
@@ -287,7 +287,7 @@ mod tests {
 
     #[test]
     fn results_stream_into_one_document_in_order_with_their_rule_and_regions() {
-        let rule = crate::rules::all()[3];
+        let rule = crate::codes::all()[3];
         let document = emitted(&[
             (
                 "a b.contrib",
@@ -302,7 +302,7 @@ mod tests {
         assert_eq!(run["columnKind"], "unicodeCodePoints");
         assert_eq!(
             run["tool"]["driver"]["rules"].as_array().map(Vec::len),
-            Some(crate::rules::all().len())
+            Some(crate::codes::all().len())
         );
         let results = run["results"].as_array().expect("results");
         assert_eq!(results.len(), 2);

@@ -3,7 +3,7 @@
 //! policy as it is at that turn.
 //!
 //! A host loads its workspace through the trust stage
-//! ([`crate::trust::load`]), which gives [`Approved`] bundles only: pinned
+//! ([`crate::trust::load()`]), which gives [`Approved`] bundles only: pinned
 //! by the lock, digest checked, re-checked under the current policy. An
 //! [`Installation`] is made from those and nothing else. Its conversations:
 //!

@@ -9,8 +9,8 @@ use pest::error::{Error, ErrorVariant, InputLocation};
 
 use super::parser::Rule;
 use super::tree::Block;
+use crate::codes::SYNTAX_ERROR;
 use crate::diagnostic::Diagnostic;
-use crate::rules::SYNTAX_ERROR;
 use crate::source::{floor_char_boundary, Span};
 
 pub(super) fn from_pest(text: &str, error: &Error<Rule>) -> Diagnostic {

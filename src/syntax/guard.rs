@@ -4,9 +4,9 @@
 //! be reported. The scan skips strings and comments the way the grammar
 //! does; it only needs to be right about brackets.
 
+use crate::codes::LIMIT_EXCEEDED;
 use crate::diagnostic::Diagnostic;
 use crate::limits::MAX_NESTING;
-use crate::rules::LIMIT_EXCEEDED;
 use crate::source::Span;
 
 pub(super) fn check_nesting(text: &str) -> Result<(), Diagnostic> {

@@ -1,11 +1,11 @@
 //! Source text → syntax tree.
 //!
 //! The pest grammar (`grammar/contrib.pest`) reads structure and literals;
-//! [`build`] turns pest's pairs into the spanned [`tree`]; pest's errors are
+//! `build` turns pest's pairs into the spanned [`tree`]; pest's errors are
 //! converted into our own diagnostics with byte spans over the whole source.
 //! [`parse`] wants the whole file right (the formatter rewrites nothing
 //! else); [`parse_recovering`] reads what it can around broken constructs
-//! (see [`recover`]), for the checker and the language server.
+//! (see `recover`), for the checker and the language server.
 
 mod build;
 mod errors;

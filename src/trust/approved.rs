@@ -23,8 +23,8 @@
 use std::path::{Path, PathBuf};
 
 use crate::bundle::Bundle;
+use crate::codes::NEEDS_APPROVAL;
 use crate::diagnostic::Rule;
-use crate::rules::NEEDS_APPROVAL;
 
 use super::lock::{Installed, WorkspaceLock};
 use super::refused::Refused;

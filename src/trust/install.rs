@@ -21,10 +21,10 @@ use std::path::{Path, PathBuf};
 
 use crate::bundle::diff::{self, Change};
 use crate::bundle::{catalog, Bundle};
+use crate::codes::{SYSTEM_PROMPT_OVER_BUDGET, WITHDRAWN_VERSION};
 use crate::config::{self, Config};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::ir::Owner;
-use crate::rules::{SYSTEM_PROMPT_OVER_BUDGET, WITHDRAWN_VERSION};
 use crate::source::Span;
 
 use super::load::{fetch, Fetched, Loaded};

@@ -18,12 +18,12 @@ use std::path::Path;
 use crate::bundle::catalog::{self, LockEntry};
 use crate::bundle::diff::{self, Class};
 use crate::bundle::{bundle_path, Bundle, LoadError};
-use crate::config::Config;
-use crate::diagnostic::Rule;
-use crate::rules::{
+use crate::codes::{
     DIGEST_MISMATCH, INVALID_BUNDLE, MISSING_BUNDLE, NEEDS_APPROVAL, UNTRUSTED_SIGNATURE,
     WITHDRAWN_VERSION,
 };
+use crate::config::Config;
+use crate::diagnostic::Rule;
 
 use super::lock::{catalog_path, Installed, WorkspaceLock};
 use super::recheck::{recheck, Relaxations};
@@ -124,8 +124,8 @@ fn offered(folder: &Path, entry: &Installed, approved: &Bundle) -> Result<(), Re
         ));
     }
     if !lock.trusted_keys.is_empty() {
-        let root =
-            crate::fs::Root::open(folder).map_err(|why| refuse(&UNTRUSTED_SIGNATURE, why))?;
+        let root = crate::fs::Root::open(folder)
+            .map_err(|why| refuse(&UNTRUSTED_SIGNATURE, why.to_string()))?;
         let path = bundle_path(folder, &entry.plugin, &entry.version);
         catalog::verify_signature(&root, &path, approved, &lock.trusted_keys).map_err(|why| {
             refuse(
@@ -165,7 +165,7 @@ pub fn fetch(folder: &Path, plugin: &str, version: &semver::Version) -> Result<F
     })?;
     let path = bundle_path(folder, plugin, version);
     let bytes = crate::fs::read_limited(&path, crate::limits::files::BUNDLE)
-        .map_err(|why| refuse(&MISSING_BUNDLE, why))?;
+        .map_err(|why| refuse(&MISSING_BUNDLE, why.to_string()))?;
     let bundle = Bundle::from_bytes(&bytes).map_err(|error| match error {
         LoadError::DigestMismatch { .. } => refuse(&DIGEST_MISMATCH, error.to_string()),
         LoadError::Io(_) => refuse(&MISSING_BUNDLE, error.to_string()),
@@ -188,8 +188,8 @@ pub fn fetch(folder: &Path, plugin: &str, version: &semver::Version) -> Result<F
         ));
     }
     if !lock.trusted_keys.is_empty() {
-        let root =
-            crate::fs::Root::open(folder).map_err(|why| refuse(&UNTRUSTED_SIGNATURE, why))?;
+        let root = crate::fs::Root::open(folder)
+            .map_err(|why| refuse(&UNTRUSTED_SIGNATURE, why.to_string()))?;
         catalog::verify_signature(&root, &path, &bundle, &lock.trusted_keys).map_err(|why| {
             refuse(
                 &UNTRUSTED_SIGNATURE,

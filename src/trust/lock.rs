@@ -167,7 +167,7 @@ impl WorkspaceLock {
         let text = format!(
             "# Written by `contrib install`, `update` and `uninstall`; do not edit by hand.\n{text}"
         );
-        crate::fs::write_atomically(&folder.join(LOCK_FILE), text.as_bytes())
+        crate::fs::write_atomically(&folder.join(LOCK_FILE), text.as_bytes()).map_err(String::from)
     }
 
     /// The entry of `plugin`, if installed.

@@ -12,7 +12,7 @@
 //! - [`reread`]: the bundle is written back as a manifest, with the
 //!   authority the installer grants ([`grant`]) in place of the one
 //!   requested;
-//! - [`recheck`]: the checker runs on it under the installer's
+//! - [`recheck`](mod@recheck): the checker runs on it under the installer's
 //!   configuration, every protective rule at its default whatever the
 //!   author waived, relaxed only by the installer's own `[trust]` table;
 //!   the bundle must read back as itself, and its own `permissions` must
@@ -25,7 +25,7 @@
 //! - [`install`]: install, update and uninstall, deciding what needs a new
 //!   approval, each holding the workspace's lock from reading
 //!   `contrib.lock` to writing it;
-//! - [`load`]: a workspace's runtime loads exactly what its lock pins,
+//! - [`load`](mod@load): a workspace's runtime loads exactly what its lock pins,
 //!   digests checked, each re-checked under the policy as it is now, and
 //!   gets [`Approved`] bundles, the only kind [`policy`] and the runtime's
 //!   installed path accept;

@@ -13,9 +13,9 @@
 use std::collections::BTreeMap;
 
 use crate::check::url;
+use crate::codes::{EAGER_RUN_WRITES, EGRESS_NOT_ALLOWED};
 use crate::config::{Config, Effect};
 use crate::ir::Value;
-use crate::rules::{EAGER_RUN_WRITES, EGRESS_NOT_ALLOWED};
 
 use super::lock::{Relaxed, WorkspaceLock};
 

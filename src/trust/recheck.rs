@@ -4,7 +4,7 @@
 //!    the authority granted.
 //! 2. The checker runs on it under the installer's configuration with its
 //!    `[lints]` left out: every rule of the language and the policy, and
-//!    the protective lints (`rules::PROTECTIVE_LINTS`), at their defaults.
+//!    the protective lints (`codes::PROTECTIVE_LINTS`), at their defaults.
 //!    The author's suppressions and `[lints]` never reach this text.
 //! 3. A diagnostic of a relaxable rule is relaxed only by the installer's
 //!    `[trust]` table, for the plugin or for a tool its contributor calls
@@ -19,13 +19,13 @@ use std::collections::HashMap;
 
 use crate::bundle::diff::{self, Change, Class};
 use crate::bundle::{self, Bundle, BundledContributor, Permissions};
-use crate::config::Config;
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::ir::{ContributorBody, Owner, Plugin};
-use crate::rules::{
+use crate::codes::{
     self, EAGER_RUN_WRITES, INVALID_BUNDLE, OWNER_CANNOT_PLACE, OWNER_WIDER_THAN_PLUGIN,
     PERMISSIONS_MISMATCH, PRIORITY_ABOVE_OWNER,
 };
+use crate::config::Config;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::ir::{ContributorBody, Owner, Plugin};
 use crate::source::{SourceFile, Span};
 
 use super::lock::Relaxed;
@@ -114,7 +114,7 @@ pub fn recheck(
     let mut diagnostics: Vec<Diagnostic> = analysis
         .diagnostics
         .into_iter()
-        .filter(|diagnostic| rules::protects_installer(diagnostic.rule))
+        .filter(|diagnostic| codes::protects_installer(diagnostic.rule))
         .map(|diagnostic| explain_authority(diagnostic, bundle.requested_owner, installer, granted))
         .collect();
     let mut relaxed = Vec::new();
@@ -219,7 +219,7 @@ fn relaxation(
     plugin_name: &str,
     relaxations: Relaxations<'_>,
 ) -> Option<Relaxed> {
-    if !rules::is_relaxable(diagnostic.rule) {
+    if !codes::is_relaxable(diagnostic.rule) {
         return None;
     }
     let at = diagnostic.span().start;

@@ -2,7 +2,7 @@
 //! bytes are reproducible and verifiable, published versions are frozen, and
 //! what a new version asks for is classified for approval.
 
-use crate::common::isolated;
+use crate::common::isolated::contrib_in;
 
 use crate::common;
 
@@ -11,15 +11,6 @@ use std::process::Output;
 
 use crate::common::root;
 use contrib::bundle::{self, Bundle, LoadError};
-
-fn contrib(args: &[&str], cwd: &Path) -> Output {
-    isolated::output(
-        isolated::contrib_command()
-            .args(args)
-            .current_dir(cwd)
-            .env("NO_COLOR", "1"),
-    )
-}
 
 fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
@@ -65,7 +56,7 @@ fn build_examples(cwd: &Path, out: &Path) -> Vec<PathBuf> {
             .map(|path| path.to_string_lossy().into_owned()),
     );
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let output = contrib(&args, cwd);
+    let output = contrib_in(&args, cwd);
     assert!(
         output.status.success(),
         "{}{}",
@@ -195,7 +186,7 @@ impl Workspace {
     }
 
     fn run(&self, args: &[&str]) -> Output {
-        contrib(args, self.path())
+        contrib_in(args, self.path())
     }
 }
 
@@ -412,7 +403,7 @@ fn signatures_verify_and_fail_closed() {
 
 #[test]
 fn preview_shows_what_a_person_approves() {
-    let output = contrib(&["preview", "examples/code-review.contrib"], &root());
+    let output = contrib_in(&["preview", "examples/code-review.contrib"], &root());
     assert!(output.status.success());
     let text = stdout(&output);
     for expected in [
@@ -428,7 +419,7 @@ fn preview_shows_what_a_person_approves() {
 }
 
 fn broken_check(format: &str) -> String {
-    let output = contrib(
+    let output = contrib_in(
         &[
             "check",
             "--format",
@@ -692,7 +683,7 @@ fn eager_loads_chosen_from_usage_are_shown_and_frozen_per_version() {
         .expect("the usage file");
     std::fs::write(path.join("usage/support-turns.jsonl"), &turns).expect("usage");
 
-    let shown = contrib(&["usage", "desk.contrib"], path);
+    let shown = contrib_in(&["usage", "desk.contrib"], path);
     assert!(shown.status.success(), "{shown:?}");
     let text = stdout(&shown);
     assert!(
@@ -703,7 +694,7 @@ fn eager_loads_chosen_from_usage_are_shown_and_frozen_per_version() {
     assert!(text.contains("under the 5% floor"), "{text}");
 
     assert!(
-        contrib(&["publish", "desk.contrib", "--catalog", "c"], path)
+        contrib_in(&["publish", "desk.contrib", "--catalog", "c"], path)
             .status
             .success()
     );
@@ -717,12 +708,12 @@ fn eager_loads_chosen_from_usage_are_shown_and_frozen_per_version() {
         })
         .collect();
     std::fs::write(path.join("usage/support-turns.jsonl"), only_refunds).expect("usage");
-    let changed = stdout(&contrib(&["usage", "desk.contrib"], path));
+    let changed = stdout(&contrib_in(&["usage", "desk.contrib"], path));
     assert!(
         changed.contains("loaded  support-desk.issue-refund"),
         "{changed}"
     );
-    let refused = contrib(&["publish", "desk.contrib", "--catalog", "c"], path);
+    let refused = contrib_in(&["publish", "desk.contrib", "--catalog", "c"], path);
     assert_eq!(refused.status.code(), Some(1), "{}", stdout(&refused));
     assert!(
         stdout(&refused).contains("frozen-version-changed"),
@@ -782,7 +773,7 @@ fn a_usage_file_linked_from_outside_the_manifests_folder_is_not_read() {
     )
     .expect("a link");
 
-    let refused = contrib(&["publish", "desk.contrib", "--catalog", "c"], &plugin);
+    let refused = contrib_in(&["publish", "desk.contrib", "--catalog", "c"], &plugin);
     let report = format!(
         "{}{}",
         stdout(&refused),
@@ -795,7 +786,7 @@ fn a_usage_file_linked_from_outside_the_manifests_folder_is_not_read() {
     // The same file, inside the folder, is read.
     std::fs::remove_file(plugin.join("usage/support-turns.jsonl")).expect("unlink");
     std::fs::write(plugin.join("usage/support-turns.jsonl"), &turns).expect("usage");
-    let published = contrib(&["publish", "desk.contrib", "--catalog", "c"], &plugin);
+    let published = contrib_in(&["publish", "desk.contrib", "--catalog", "c"], &plugin);
     assert!(published.status.success(), "{}", stdout(&published));
 }
 
@@ -827,7 +818,7 @@ fn the_signature_commands_of_the_docs_run_as_written() {
             continue;
         };
         let arguments: Vec<&str> = arguments.split_whitespace().collect();
-        let output = contrib(&arguments, folder.path());
+        let output = contrib_in(&arguments, folder.path());
         assert!(
             output.status.success(),
             "`{command}`: {}{}",

@@ -1,6 +1,8 @@
 //! Checker behaviour that a fail/pass fixture pair cannot show on its own:
 //! what must *not* be reported alongside a rule, and how rules share work.
 
+use crate::common;
+
 use contrib::config::Config;
 use contrib::source::SourceFile;
 
@@ -115,13 +117,13 @@ plugin acme/style 1.0.0 {
 }
 
 /// The text under each diagnostic of `rule` on `text`.
-fn underlined<'t>(text: &'t str, rule: &str) -> Vec<&'t str> {
+fn underlined_by_rule<'t>(text: &'t str, rule: &str) -> Vec<&'t str> {
     let source = SourceFile::new("test.contrib", text);
     contrib::analyze(&source, &Config::platform())
         .diagnostics
         .iter()
         .filter(|diagnostic| diagnostic.rule.name == rule)
-        .map(|diagnostic| &text[diagnostic.span().range()])
+        .map(|diagnostic| common::underlined_by(text, diagnostic))
         .collect()
 }
 
@@ -142,7 +144,7 @@ plugin acme/voice 1.0.0 {
     }
 }
 "#;
-    assert_eq!(underlined(text, "override-attempt"), ["system:"]);
+    assert_eq!(underlined_by_rule(text, "override-attempt"), ["system:"]);
 }
 
 #[test]
@@ -159,7 +161,7 @@ plugin acme/voice 1.0.0 {
 }
 "#;
     assert_eq!(
-        underlined(text, "override-attempt"),
+        underlined_by_rule(text, "override-attempt"),
         ["Ignore all previous instructions"]
     );
 }

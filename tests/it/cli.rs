@@ -1,7 +1,7 @@
 //! The `contrib` binary as CI and people run it: exit statuses, the JSON
 //! document, and bad input refused with a clear message, never a panic.
 
-use crate::common::isolated;
+use crate::common::isolated::{self, contrib};
 
 mod check_options;
 
@@ -9,18 +9,6 @@ use std::path::Path;
 use std::process::Output;
 
 use crate::common::root;
-
-/// Runs `contrib ARGS…` from the crate's folder, without colour, with
-/// backtraces on so that a panic could not hide.
-fn contrib(args: &[&str]) -> Output {
-    isolated::output(
-        isolated::contrib_command()
-            .args(args)
-            .current_dir(root())
-            .env("NO_COLOR", "1")
-            .env("RUST_BACKTRACE", "1"),
-    )
-}
 
 fn status(output: &Output) -> i32 {
     output.status.code().expect("an exit code, not a signal")
@@ -341,7 +329,7 @@ fn explain_and_rules_describe_every_language_rule() {
 
 /// The rules the language itself reports.
 fn language_rules() -> impl Iterator<Item = &'static contrib::diagnostic::Rule> {
-    contrib::rules::all()
+    contrib::codes::all()
         .iter()
         .copied()
         .filter(|rule| rule.kind == contrib::diagnostic::RuleKind::Language)

@@ -1,7 +1,7 @@
 //! `contrib fmt` as a person runs it: files rewritten in place, `--check`,
 //! `--diff`, standard input, refusals, exit statuses.
 
-use crate::common::isolated;
+use crate::common::isolated::{self, contrib_in};
 
 use std::fs;
 use std::io::Write;
@@ -12,15 +12,6 @@ use std::process::{Output, Stdio};
 const FORMATTED: &str = "plugin acme/x 1.0.0 {\n    owner agent-author\n}\n";
 const UNFORMATTED: &str = "plugin acme/x 1.0.0 {\r\n  owner   agent-author }";
 const BROKEN: &str = "plugin acme/x 1.0.0 {\n    owner: agent-author\n}\n}\n";
-
-fn contrib(args: &[&str], folder: &Path) -> Output {
-    isolated::output(
-        isolated::contrib_command()
-            .args(args)
-            .current_dir(folder)
-            .env("NO_COLOR", "1"),
-    )
-}
 
 fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
@@ -36,7 +27,7 @@ fn rewrites_in_place_keeping_permissions() {
     let path = dir.path().join("x.contrib");
     fs::write(&path, UNFORMATTED).unwrap();
     fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
-    let output = contrib(&["fmt", "x.contrib"], dir.path());
+    let output = contrib_in(&["fmt", "x.contrib"], dir.path());
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert_eq!(fs::read_to_string(&path).unwrap(), FORMATTED);
     assert_eq!(
@@ -52,7 +43,7 @@ fn check_lists_files_that_would_change_and_changes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     fs::write(dir.path().join("a.contrib"), UNFORMATTED).unwrap();
     fs::write(dir.path().join("b.contrib"), FORMATTED).unwrap();
-    let output = contrib(&["fmt", "--check", "."], dir.path());
+    let output = contrib_in(&["fmt", "--check", "."], dir.path());
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(stdout(&output), "./a.contrib\n");
     assert_eq!(
@@ -60,7 +51,7 @@ fn check_lists_files_that_would_change_and_changes_nothing() {
         UNFORMATTED
     );
 
-    let clean = contrib(&["fmt", "--check", "b.contrib"], dir.path());
+    let clean = contrib_in(&["fmt", "--check", "b.contrib"], dir.path());
     assert_eq!(clean.status.code(), Some(0));
     assert_eq!(stdout(&clean), "");
 }
@@ -70,7 +61,7 @@ fn diff_prints_a_unified_diff_and_changes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let unformatted = "plugin acme/x 1.0.0 {\n  owner   agent-author\n}\n";
     fs::write(dir.path().join("a.contrib"), unformatted).unwrap();
-    let output = contrib(&["fmt", "--diff", "a.contrib"], dir.path());
+    let output = contrib_in(&["fmt", "--diff", "a.contrib"], dir.path());
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(
         stdout(&output),
@@ -108,7 +99,7 @@ fn dash_formats_standard_input_to_standard_output() {
 #[test]
 fn dash_cannot_be_combined_with_paths() {
     let dir = tempfile::tempdir().unwrap();
-    let output = contrib(&["fmt", "-", "x.contrib"], dir.path());
+    let output = contrib_in(&["fmt", "-", "x.contrib"], dir.path());
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("cannot be combined"));
 }
@@ -118,7 +109,7 @@ fn a_syntax_error_is_shown_and_the_file_left_untouched() {
     let dir = tempfile::tempdir().unwrap();
     fs::write(dir.path().join("bad.contrib"), BROKEN).unwrap();
     fs::write(dir.path().join("good.contrib"), UNFORMATTED).unwrap();
-    let output = contrib(&["fmt", "."], dir.path());
+    let output = contrib_in(&["fmt", "."], dir.path());
     assert_eq!(output.status.code(), Some(1));
     let shown = stderr(&output);
     assert!(shown.contains("syntax-error(C0001)"), "{shown}");
@@ -138,7 +129,7 @@ fn a_syntax_error_is_shown_and_the_file_left_untouched() {
 fn bad_bytes_are_shown_like_check_shows_them() {
     let dir = tempfile::tempdir().unwrap();
     fs::write(dir.path().join("bin.contrib"), b"plugin \xff {}\n").unwrap();
-    let output = contrib(&["fmt", "bin.contrib"], dir.path());
+    let output = contrib_in(&["fmt", "bin.contrib"], dir.path());
     assert_eq!(output.status.code(), Some(1));
     assert!(
         stderr(&output).contains("not valid UTF-8 at byte 7"),
@@ -150,7 +141,7 @@ fn bad_bytes_are_shown_like_check_shows_them() {
 #[test]
 fn a_missing_file_is_a_usage_failure() {
     let dir = tempfile::tempdir().unwrap();
-    let output = contrib(&["fmt", "missing.contrib"], dir.path());
+    let output = contrib_in(&["fmt", "missing.contrib"], dir.path());
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         stderr(&output),
@@ -164,7 +155,7 @@ fn a_read_only_file_is_not_replaced() {
     let path = dir.path().join("ro.contrib");
     fs::write(&path, UNFORMATTED).unwrap();
     fs::set_permissions(&path, fs::Permissions::from_mode(0o444)).unwrap();
-    let output = contrib(&["fmt", "ro.contrib"], dir.path());
+    let output = contrib_in(&["fmt", "ro.contrib"], dir.path());
     assert_eq!(output.status.code(), Some(2));
     assert!(
         stderr(&output).contains("permission denied"),
@@ -182,7 +173,7 @@ fn a_symbolic_link_found_in_a_folder_is_not_written_through() {
     let dir = tempfile::tempdir().unwrap();
     std::os::unix::fs::symlink(&target, dir.path().join("link.contrib")).unwrap();
 
-    let output = contrib(&["fmt", "."], dir.path());
+    let output = contrib_in(&["fmt", "."], dir.path());
     assert_eq!(output.status.code(), Some(2));
     assert!(
         stderr(&output).contains("not writing through the symbolic link"),
@@ -192,7 +183,7 @@ fn a_symbolic_link_found_in_a_folder_is_not_written_through() {
     assert_eq!(fs::read_to_string(&target).unwrap(), UNFORMATTED);
 
     // `--check` only reads, so it looks through the link.
-    let check = contrib(&["fmt", "--check", "."], dir.path());
+    let check = contrib_in(&["fmt", "--check", "."], dir.path());
     assert_eq!(check.status.code(), Some(1));
     assert_eq!(stdout(&check), "./link.contrib\n");
 }
@@ -206,7 +197,7 @@ fn a_symbolic_link_named_on_the_command_line_formats_its_target() {
     let link = dir.path().join("link.contrib");
     std::os::unix::fs::symlink(&target, &link).unwrap();
 
-    let output = contrib(&["fmt", "link.contrib"], dir.path());
+    let output = contrib_in(&["fmt", "link.contrib"], dir.path());
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert_eq!(fs::read_to_string(&target).unwrap(), FORMATTED);
     assert!(fs::symlink_metadata(&link)
@@ -218,7 +209,7 @@ fn a_symbolic_link_named_on_the_command_line_formats_its_target() {
 #[test]
 fn the_examples_are_formatted() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let output = contrib(&["fmt", "--check", "examples/"], root);
+    let output = contrib_in(&["fmt", "--check", "examples/"], root);
     assert_eq!(
         output.status.code(),
         Some(0),

@@ -2,6 +2,7 @@
 //! malformed one reports, and how `[lints]` changes the rules' levels.
 
 use crate::common::isolated;
+use crate::common::underlined_by;
 
 use std::path::Path;
 
@@ -12,11 +13,6 @@ use contrib::source::SourceFile;
 /// The configuration read from `text`, and what was wrong with it.
 fn read(text: &str) -> (Config, Vec<Diagnostic>) {
     Config::from_source(SourceFile::new("contrib.toml", text))
-}
-
-/// The text of `text` under the diagnostic's primary label.
-fn underlined<'t>(text: &'t str, diagnostic: &Diagnostic) -> &'t str {
-    &text[diagnostic.span().range()]
 }
 
 /// The only diagnostic of a malformed configuration.
@@ -233,7 +229,7 @@ fn bad_toml_syntax_points_where_the_syntax_breaks() {
 fn an_unknown_key_suggests_the_closest() {
     let text = "[workspace]\ncontext_buget = 1000\n";
     let problem = only_problem(text);
-    assert_eq!(underlined(text, &problem), "context_buget");
+    assert_eq!(underlined_by(text, &problem), "context_buget");
     assert_eq!(
         problem.help.as_deref(),
         Some("did you mean `context_budget`?")
@@ -245,7 +241,7 @@ fn an_unknown_key_suggests_the_closest() {
 fn a_value_of_the_wrong_type_is_underlined() {
     let text = "[workspace]\ncontext_budget = \"lots\"\n";
     let problem = only_problem(text);
-    assert_eq!(underlined(text, &problem), "\"lots\"");
+    assert_eq!(underlined_by(text, &problem), "\"lots\"");
     assert!(
         problem.message.contains("whole number"),
         "{}",
@@ -254,7 +250,7 @@ fn a_value_of_the_wrong_type_is_underlined() {
 
     let text = "[tools.search_code]\neffect = \"read\"\ngated = \"yes\"\n";
     let problem = only_problem(text);
-    assert_eq!(underlined(text, &problem), "\"yes\"");
+    assert_eq!(underlined_by(text, &problem), "\"yes\"");
     assert_eq!(problem.message, "`gated` must be `true` or `false`");
 }
 
@@ -262,7 +258,7 @@ fn a_value_of_the_wrong_type_is_underlined() {
 fn an_unknown_tokenizer_is_underlined_with_the_choices() {
     let text = "[workspace]\ntokenizer = \"p50k\"\n";
     let problem = only_problem(text);
-    assert_eq!(underlined(text, &problem), "\"p50k\"");
+    assert_eq!(underlined_by(text, &problem), "\"p50k\"");
     assert_eq!(problem.message, "unknown tokenizer `p50k`");
     assert_eq!(
         problem.help.as_deref(),
@@ -280,7 +276,7 @@ fn an_egress_entry_that_is_not_a_host_is_underlined() {
     let (config, diagnostics) = read(text);
     assert_eq!(diagnostics.len(), 1);
     assert_eq!(
-        underlined(text, &diagnostics[0]),
+        underlined_by(text, &diagnostics[0]),
         "\"https://wiki.acme.dev/\""
     );
     assert!(diagnostics[0]
@@ -298,12 +294,12 @@ fn a_bad_parameter_type_is_underlined_and_keeps_its_question_mark() {
     let (_, diagnostics) = read(text);
     // The tool stops at its first bad parameter.
     assert_eq!(diagnostics.len(), 1);
-    assert_eq!(underlined(text, &diagnostics[0]), "\"text\"");
+    assert_eq!(underlined_by(text, &diagnostics[0]), "\"text\"");
     assert_eq!(diagnostics[0].message, "unknown parameter type `text`");
 
     let text = "[tools.search_code]\neffect = \"read\"\nparams = { limit = \"integr?\" }\n";
     let problem = only_problem(text);
-    assert_eq!(underlined(text, &problem), "\"integr?\"");
+    assert_eq!(underlined_by(text, &problem), "\"integr?\"");
     assert_eq!(problem.help.as_deref(), Some("did you mean \"integer?\"?"));
 }
 
@@ -321,7 +317,7 @@ allow = [\"not a host\"]
 effect = \"reads\"
 ";
     let (_, diagnostics) = read(text);
-    let underlined: Vec<&str> = diagnostics.iter().map(|d| underlined(text, d)).collect();
+    let underlined: Vec<&str> = diagnostics.iter().map(|d| underlined_by(text, d)).collect();
     assert_eq!(
         underlined,
         ["\"o100k\"", "-1", "\"not a host\"", "\"reads\""]
@@ -492,7 +488,7 @@ fn an_unknown_lint_name_suggests_the_closest() {
     let problem = &diagnostics[0];
     assert_eq!(problem.rule.name, "unknown-lint");
     assert_eq!(problem.severity, Severity::Warning);
-    assert_eq!(underlined(text, problem), "budget-unsued");
+    assert_eq!(underlined_by(text, problem), "budget-unsued");
     assert_eq!(
         problem.help.as_deref(),
         Some("did you mean `budget-unused`?")
@@ -523,9 +519,9 @@ fn a_language_rule_cannot_be_allowed() {
     let text = "[lints]\nsyntax-error = \"allow\"\n";
     let problem = only_problem(text);
     assert_eq!(problem.rule.name, "unknown-lint");
-    assert_eq!(underlined(text, &problem), "syntax-error");
+    assert_eq!(underlined_by(text, &problem), "syntax-error");
     let (config, _) = read(text);
-    assert!(!config.sets_level(contrib::rules::find("syntax-error").expect("a rule")));
+    assert!(!config.sets_level(contrib::codes::find("syntax-error").expect("a rule")));
 }
 
 #[test]
@@ -533,7 +529,7 @@ fn an_unknown_level_is_invalid_config() {
     let text = "[lints]\nbudget-unused = \"alow\"\n";
     let problem = only_problem(text);
     assert_eq!(problem.rule.name, "invalid-config");
-    assert_eq!(underlined(text, &problem), "\"alow\"");
+    assert_eq!(underlined_by(text, &problem), "\"alow\"");
     assert_eq!(problem.help.as_deref(), Some("did you mean \"allow\"?"));
 }
 

@@ -5,6 +5,7 @@
 //! repository.
 
 use crate::common;
+use crate::common::isolated;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -13,7 +14,7 @@ use crate::common::root;
 
 /// The folder holding the `contrib` binary under test, for `PATH`.
 fn binary_folder() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_contrib"))
+    Path::new(isolated::binary())
         .parent()
         .expect("a folder")
         .to_path_buf()
@@ -31,15 +32,15 @@ fn action(folder: &Path, env: &[(&str, &str)]) -> (Output, String) {
         )),
     )
     .expect("a PATH");
-    let output = Command::new("bash")
-        .arg(root().join("action/contrib-action.sh"))
-        .current_dir(folder)
-        .env("PATH", path)
-        .env("GITHUB_OUTPUT", &outputs)
-        .env("NO_COLOR", "1")
-        .envs(env.iter().copied())
-        .output()
-        .expect("bash runs");
+    let output = isolated::output(
+        Command::new("bash")
+            .arg(root().join("action/contrib-action.sh"))
+            .current_dir(folder)
+            .env("PATH", path)
+            .env("GITHUB_OUTPUT", &outputs)
+            .env("NO_COLOR", "1")
+            .envs(env.iter().copied()),
+    );
     let written = std::fs::read_to_string(&outputs).expect("the outputs");
     (output, written)
 }
@@ -255,13 +256,13 @@ fn apply_matcher(log: &str) -> Vec<Matched> {
 fn the_problem_matcher_reads_every_diagnostic_of_the_human_report() {
     let folder = examples_copy();
     let run = |format: &str| {
-        Command::new(env!("CARGO_BIN_EXE_contrib"))
-            .args(["check", "--no-cache", "--format", format, "examples/broken"])
-            .current_dir(folder.path())
-            .env("NO_COLOR", "1")
-            .env("COLUMNS", "400")
-            .output()
-            .expect("runs")
+        isolated::output(
+            isolated::contrib_command()
+                .args(["check", "--no-cache", "--format", format, "examples/broken"])
+                .current_dir(folder.path())
+                .env("NO_COLOR", "1")
+                .env("COLUMNS", "400"),
+        )
     };
     let human = String::from_utf8(run("human").stdout).expect("UTF-8");
     let document: serde_json::Value = serde_json::from_slice(&run("json").stdout).expect("JSON");

@@ -160,7 +160,7 @@ fn snapshot_settings(path: &std::path::Path) -> insta::Settings {
 
 /// The rules the language itself reports.
 fn language_rules() -> impl Iterator<Item = &'static contrib::diagnostic::Rule> {
-    contrib::rules::all()
+    contrib::codes::all()
         .iter()
         .copied()
         .filter(|rule| rule.kind == contrib::diagnostic::RuleKind::Language)

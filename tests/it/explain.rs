@@ -16,7 +16,7 @@ fn contrib(args: &[&str]) -> (Option<i32>, String, String) {
 fn explain_by_name_prints_the_explanation() {
     let (status, stdout, stderr) = contrib(&["explain", "placement-too-wide"]);
     assert_eq!(status, Some(0), "{stderr}");
-    let rule = contrib::rules::find("placement-too-wide").expect("the rule exists");
+    let rule = contrib::codes::find("placement-too-wide").expect("the rule exists");
     assert!(
         stdout.starts_with("# placement-too-wide (C0101)\n"),
         "{stdout}"
@@ -41,7 +41,7 @@ fn explain_by_code_prints_the_same_in_any_case() {
 
 #[test]
 fn explain_names_every_rule() {
-    for rule in contrib::rules::all() {
+    for rule in contrib::codes::all() {
         let (status, stdout, stderr) = contrib(&["explain", rule.code]);
         assert_eq!(status, Some(0), "{}: {stderr}", rule.name);
         assert!(
@@ -75,7 +75,7 @@ fn explain_an_unrelated_word_points_at_the_list() {
 fn rules_lists_every_rule_with_code_name_and_level() {
     let (status, stdout, stderr) = contrib(&["rules"]);
     assert_eq!(status, Some(0), "{stderr}");
-    let rules = contrib::rules::all();
+    let rules = contrib::codes::all();
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), rules.len(), "{stdout}");
     for (line, rule) in lines.iter().zip(rules) {

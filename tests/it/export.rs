@@ -14,11 +14,10 @@
 //! The packages are checked by an independent validator (skillsaw) in
 //! `tests/export/skillsaw.sh`.
 
-use crate::common::isolated;
+use crate::common::isolated::contrib_in;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::Output;
 
 use contrib::config::Config;
 use contrib::export::{self, Package, Target};
@@ -298,15 +297,6 @@ fn the_agent_plugins_manifest_is_what_the_specification_loads() {
     assert_eq!(read.version.as_deref(), Some("1.0.0"));
 }
 
-fn contrib(args: &[&str], cwd: &Path) -> Output {
-    isolated::output(
-        isolated::contrib_command()
-            .args(args)
-            .current_dir(cwd)
-            .env("NO_COLOR", "1"),
-    )
-}
-
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -320,7 +310,7 @@ fn the_command_writes_whole_folders_and_never_over_other_work() {
     let export = |out: &str, extra: &[&str]| {
         let mut args = vec!["export", "--format", "agent-plugin", manifest, "-o", out];
         args.extend_from_slice(extra);
-        contrib(&args, work)
+        contrib_in(&args, work)
     };
 
     let first = export("pkg", &["--report", "json"]);
@@ -391,7 +381,7 @@ fn several_manifests_are_packages_side_by_side_and_errors_write_nothing() {
     let examples = root().join("examples");
     let a = examples.join("project-rules.contrib");
     let b = examples.join("house-style.contrib");
-    let both = contrib(
+    let both = contrib_in(
         &[
             "export",
             "--format",
@@ -413,7 +403,7 @@ fn several_manifests_are_packages_side_by_side_and_errors_write_nothing() {
 
     let broken = work.join("broken.contrib");
     std::fs::write(&broken, "plugin acme/broken 1.0.0 {\n    owner nobody\n}\n").expect("written");
-    let refused = contrib(
+    let refused = contrib_in(
         &[
             "export",
             "--format",

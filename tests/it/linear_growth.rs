@@ -16,7 +16,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use contrib::cli::check::check_bytes;
+use contrib::check_bytes;
 use contrib::config::Config;
 use contrib::fmt;
 use contrib::report::{self, Format};

@@ -10,9 +10,9 @@
 //! kept text becomes `with-person`, which is what the first runtime did.
 
 use crate::common;
+use crate::common::isolated;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use contrib::bundle::{Bundle, BundledContributor};
 use contrib::ir::{Placement, Reach};
@@ -133,13 +133,7 @@ fn the_command_rewrites_in_place_and_checks_without_writing() {
         "[lints]\nbudget-unused = \"warn\"\nplacement-not-for-kind = \"allow\" # old\n",
     )
     .expect("config");
-    let contrib = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_contrib"))
-            .args(args)
-            .current_dir(folder.path())
-            .output()
-            .expect("contrib runs")
-    };
+    let contrib = |args: &[&str]| isolated::contrib_in(args, folder.path());
     let check = contrib(&["migrate", "--check", "."]);
     assert_eq!(check.status.code(), Some(1));
     let listed = String::from_utf8_lossy(&check.stdout).into_owned();

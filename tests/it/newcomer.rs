@@ -11,22 +11,8 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+use crate::common::isolated::{self, contrib, contrib_in};
 use crate::common::root;
-
-fn contrib_in(folder: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_contrib"))
-        .args(args)
-        .current_dir(folder)
-        .env("NO_COLOR", "1")
-        .env_remove("COLUMNS")
-        .env("RUST_BACKTRACE", "1")
-        .output()
-        .expect("the contrib binary runs")
-}
-
-fn contrib(args: &[&str]) -> Output {
-    contrib_in(&root(), args)
-}
 
 fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
@@ -117,15 +103,15 @@ fn explain_and_rules_are_results_on_stdout() {
 /// Runs `contrib ARGS` in `folder` with its output read one line and then
 /// closed, as `| head -1` does.
 fn read_one_line_and_close(folder: &Path, args: &[&str]) -> (Option<i32>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_contrib"))
-        .args(args)
-        .current_dir(folder)
-        .env("NO_COLOR", "1")
-        .env("RUST_BACKTRACE", "1")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the contrib binary runs");
+    let (mut child, _cache) = isolated::spawn(
+        isolated::contrib_command()
+            .args(args)
+            .current_dir(folder)
+            .env("NO_COLOR", "1")
+            .env("RUST_BACKTRACE", "1")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    );
     let mut reader = BufReader::new(child.stdout.take().expect("stdout"));
     let mut line = String::new();
     reader.read_line(&mut line).expect("a line");
@@ -194,13 +180,13 @@ fn prose_wraps_at_columns_without_breaking_a_code_span() {
     )
     .expect("write");
     let run = |columns: &str| {
-        let output = Command::new(env!("CARGO_BIN_EXE_contrib"))
-            .args(["check", "m.contrib"])
-            .current_dir(folder.path())
-            .env("NO_COLOR", "1")
-            .env("COLUMNS", columns)
-            .output()
-            .expect("runs");
+        let output = isolated::output(
+            isolated::contrib_command()
+                .args(["check", "m.contrib"])
+                .current_dir(folder.path())
+                .env("NO_COLOR", "1")
+                .env("COLUMNS", columns),
+        );
         stdout(&output)
     };
     let narrow = run("40");
@@ -218,9 +204,9 @@ fn prose_wraps_at_columns_without_breaking_a_code_span() {
 
 #[test]
 fn a_code_span_longer_than_the_width_stays_whole() {
+    use contrib::codes::UNKNOWN_FIELD;
     use contrib::diagnostic::Diagnostic;
     use contrib::report::human::{Human, Style};
-    use contrib::rules::UNKNOWN_FIELD;
     use contrib::source::{SourceFile, Span};
     let source = SourceFile::new("m.contrib", "plugin acme/x 1.0.0 {\n}\n");
     let code = "`# contrib: allow(budget-unused) -- approved at four times for growth`";
@@ -244,7 +230,7 @@ fn fix_says_what_it_fixed() {
     let folder = tempfile::tempdir().expect("a temp folder");
     copy_into(folder.path(), "tests/fix/typos.contrib", "typos.contrib");
     copy_into(folder.path(), "tests/rules/contrib.toml", "contrib.toml");
-    let output = contrib_in(folder.path(), &["check", "--fix", "--no-cache", "."]);
+    let output = contrib_in(&["check", "--fix", "--no-cache", "."], folder.path());
     let errors = stderr(&output);
     let line = errors
         .lines()
@@ -282,7 +268,7 @@ fn deny_warnings_says_why_it_failed() {
 fn import_of_a_file_it_cannot_read_is_an_error_that_names_it() {
     let folder = tempfile::tempdir().expect("a temp folder");
     std::fs::write(folder.path().join("notes.xyz"), "hello\n").expect("write");
-    let output = contrib_in(folder.path(), &["import", "auto", "notes.xyz"]);
+    let output = contrib_in(&["import", "auto", "notes.xyz"], folder.path());
     assert_eq!(code(&output), 1, "{}", stderr(&output));
     assert!(
         stderr(&output).contains("`notes.xyz`"),
@@ -297,8 +283,8 @@ fn import_creates_the_out_folder_even_with_nothing_to_write() {
     let folder = tempfile::tempdir().expect("a temp folder");
     std::fs::write(folder.path().join("notes.xyz"), "hello\n").expect("write");
     contrib_in(
-        folder.path(),
         &["import", "auto", "notes.xyz", "-o", "out/deeper"],
+        folder.path(),
     );
     assert!(folder.path().join("out/deeper").is_dir());
 }
@@ -314,7 +300,7 @@ fn import_says_how_much_it_imported() {
     )
     .expect("write");
     std::fs::write(skill.join("logo.png"), [0u8, 1, 2]).expect("write");
-    let output = contrib_in(folder.path(), &["import", "auto", "skills", "-o", "out"]);
+    let output = contrib_in(&["import", "auto", "skills", "-o", "out"], folder.path());
     assert_eq!(code(&output), 0, "{}", stderr(&output));
     assert!(
         stderr(&output).contains("imported skills: 1 manifest from 1 file, 1 file skipped"),
@@ -334,7 +320,7 @@ fn fmt_refuses_a_syntax_error_that_lowering_finds() {
         "m.contrib",
     );
     let before = std::fs::read(&manifest).expect("read");
-    let output = contrib_in(folder.path(), &["fmt", "m.contrib"]);
+    let output = contrib_in(&["fmt", "m.contrib"], folder.path());
     assert_eq!(code(&output), 1);
     assert!(
         stderr(&output).contains("syntax-error(C0001)"),
@@ -348,13 +334,13 @@ fn fmt_refuses_a_syntax_error_that_lowering_finds() {
 
 fn build_to(folder: &Path, manifest: &Path) -> PathBuf {
     let output = contrib_in(
-        folder,
         &[
             "build",
             &manifest.to_string_lossy(),
             "-o",
             &folder.join("dist").to_string_lossy(),
         ],
+        folder,
     );
     assert_eq!(code(&output), 0, "{}", stderr(&output));
     let line = stderr(&output);
@@ -392,8 +378,8 @@ fn diff_of_a_downgrade_needs_approval() {
     let newer = build_to(folder.path(), &new);
     let older = build_to(folder.path(), &old);
     let output = contrib_in(
-        folder.path(),
         &["diff", &newer.to_string_lossy(), &older.to_string_lossy()],
+        folder.path(),
     );
     assert_eq!(code(&output), 3, "{}", stdout(&output));
     assert!(
@@ -402,8 +388,8 @@ fn diff_of_a_downgrade_needs_approval() {
         stdout(&output)
     );
     let upgrade = contrib_in(
-        folder.path(),
         &["diff", &older.to_string_lossy(), &newer.to_string_lossy()],
+        folder.path(),
     );
     assert_eq!(code(&upgrade), 0, "{}", stdout(&upgrade));
 }
@@ -492,7 +478,7 @@ fn sarif_uris_are_percent_encoded_and_validate_with_formats_on() {
         "examples/broken/unknown-field.contrib",
         "my plugins/50% #1 é.contrib",
     );
-    let output = contrib_in(folder.path(), &["check", "--format", "sarif", "."]);
+    let output = contrib_in(&["check", "--format", "sarif", "."], folder.path());
     assert_eq!(code(&output), 1, "{}", stderr(&output));
     let sarif: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
     let uri = &sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
@@ -592,20 +578,20 @@ fn man_pages_cover_every_command() {
 fn init_scaffolds_a_workspace_that_checks_and_formats_clean() {
     let folder = tempfile::tempdir().expect("a temp folder");
     let workspace = folder.path().join("My Plugin");
-    let output = contrib_in(folder.path(), &["init", "My Plugin"]);
+    let output = contrib_in(&["init", "My Plugin"], folder.path());
     assert_eq!(code(&output), 0, "{}", stderr(&output));
     assert_eq!(stdout(&output), "");
     let manifest = workspace.join("my-plugin.contrib");
     let text = std::fs::read_to_string(&manifest).expect("the manifest");
     assert!(text.contains("plugin local/my-plugin 0.1.0 {"), "{text}");
-    let check = contrib_in(&workspace, &["check", "--no-cache", ".", "contrib.toml"]);
+    let check = contrib_in(&["check", "--no-cache", ".", "contrib.toml"], &workspace);
     assert_eq!(code(&check), 0, "{}{}", stdout(&check), stderr(&check));
     assert_eq!(stderr(&check), "checked 2 files: no problems\n");
-    let fmt = contrib_in(&workspace, &["fmt", "--check", "."]);
+    let fmt = contrib_in(&["fmt", "--check", "."], &workspace);
     assert_eq!(code(&fmt), 0, "{}", stdout(&fmt));
     // A second init overwrites nothing.
     std::fs::write(&manifest, "kept").expect("write");
-    let again = contrib_in(folder.path(), &["init", "My Plugin"]);
+    let again = contrib_in(&["init", "My Plugin"], folder.path());
     assert_eq!(code(&again), 2);
     assert_eq!(std::fs::read_to_string(&manifest).expect("read"), "kept");
 }
@@ -618,7 +604,7 @@ fn check_reads_a_named_contrib_toml_as_configuration() {
         "[workspace]\ntokeniser = \"o200k\"\n",
     )
     .expect("write");
-    let output = contrib_in(folder.path(), &["check", "--no-cache", "contrib.toml"]);
+    let output = contrib_in(&["check", "--no-cache", "contrib.toml"], folder.path());
     assert_eq!(code(&output), 1);
     let text = stdout(&output);
     assert!(text.contains("invalid-config(C0201)"), "{text}");

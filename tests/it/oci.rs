@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::common::isolated;
 use crate::common::unavailable::cannot_run;
 
 mod check;
@@ -181,7 +182,7 @@ impl Scene {
     }
 
     fn run(&self, args: &[&str]) -> Output {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_contrib"));
+        let mut command = isolated::contrib_command();
         command
             .args(args)
             .current_dir(self.folder.path())
@@ -197,7 +198,7 @@ impl Scene {
         for (key, value) in &self.env {
             command.env(key, value);
         }
-        command.output().expect("the contrib binary runs")
+        isolated::output(&mut command)
     }
 
     /// A manifest of `plugin` at `version` whose text says `body`.
@@ -373,42 +374,42 @@ fn concurrent_publishers_lose_nothing() {
     let files: Vec<String> = (0..6)
         .map(|n| scene.author(&format!("acme/p{n}"), "1.0.0", &format!("Rule {n}.")))
         .collect();
-    let children: Vec<Child> = files
+    let children: Vec<(Child, tempfile::TempDir)> = files
         .iter()
         .map(|file| {
-            Command::new(env!("CARGO_BIN_EXE_contrib"))
-                .args(["publish", file, "--catalog", &scene.catalog])
-                .current_dir(scene.folder.path())
-                .env("HOME", scene.path("home"))
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .expect("contrib starts")
+            isolated::spawn(
+                isolated::contrib_command()
+                    .args(["publish", file, "--catalog", &scene.catalog])
+                    .current_dir(scene.folder.path())
+                    .env("HOME", scene.path("home"))
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped()),
+            )
         })
         .collect();
-    for child in children {
+    for (child, _cache) in children {
         let output = child.wait_with_output().expect("contrib ends");
         succeeds(&output);
     }
     // Yanks racing publishes are not lost either.
-    let yanks: Vec<Child> = (0..3)
+    let yanks: Vec<(Child, tempfile::TempDir)> = (0..3)
         .map(|n| {
-            Command::new(env!("CARGO_BIN_EXE_contrib"))
-                .args([
-                    "yank",
-                    &format!("acme/p{n}@1.0.0"),
-                    "--catalog",
-                    &scene.catalog,
-                ])
-                .current_dir(scene.folder.path())
-                .env("HOME", scene.path("home"))
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .expect("contrib starts")
+            isolated::spawn(
+                isolated::contrib_command()
+                    .args([
+                        "yank",
+                        &format!("acme/p{n}@1.0.0"),
+                        "--catalog",
+                        &scene.catalog,
+                    ])
+                    .current_dir(scene.folder.path())
+                    .env("HOME", scene.path("home"))
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped()),
+            )
         })
         .collect();
-    for child in yanks {
+    for (child, _cache) in yanks {
         succeeds(&child.wait_with_output().expect("contrib ends"));
     }
     succeeds(&scene.run(&["catalog", "pull", &scene.catalog, "mirror"]));

@@ -9,10 +9,11 @@
 //! installs Chromium.
 
 use crate::common;
+use crate::common::isolated::contrib;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 /// A manifest whose every text tries to break out of the page.
 /// Its author silenced `hidden-character`, as a hostile author would: the
@@ -34,15 +35,6 @@ plugin acme/hostile 1.0.0 {
     }
 }
 ";
-
-fn contrib(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_contrib"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the contrib binary runs")
-}
 
 fn examples() -> Vec<PathBuf> {
     let mut manifests: Vec<PathBuf> =

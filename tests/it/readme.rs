@@ -4,6 +4,8 @@
 //! CI runs, and the first-manifest and author-to-conversation
 //! walk-throughs work as written with the binary this build made.
 
+use crate::common::isolated;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -47,22 +49,22 @@ fn run(line: &str, folder: &Path) -> Output {
 /// Runs `script` with `sh` in `folder` with `env`, the built `contrib`
 /// first on the `PATH`.
 fn run_in(script: &str, folder: &Path, env: &[(&str, &std::ffi::OsStr)]) -> Output {
-    let binary = PathBuf::from(env!("CARGO_BIN_EXE_contrib"));
+    let binary = PathBuf::from(isolated::binary());
     let path = std::env::join_paths(
         std::iter::once(binary.parent().expect("a folder").to_path_buf()).chain(
             std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
         ),
     )
     .expect("a PATH");
-    Command::new("sh")
-        .args(["-c", script])
-        .current_dir(folder)
-        .env("PATH", path)
-        .env("NO_COLOR", "1")
-        .env_remove("COLUMNS")
-        .envs(env.iter().copied())
-        .output()
-        .expect("sh runs")
+    isolated::output(
+        Command::new("sh")
+            .args(["-c", script])
+            .current_dir(folder)
+            .env("PATH", path)
+            .env("NO_COLOR", "1")
+            .env_remove("COLUMNS")
+            .envs(env.iter().copied()),
+    )
 }
 
 fn text(output: &Output) -> String {
@@ -248,7 +250,7 @@ fn the_install_line_that_works_today_installs_a_working_contrib() {
     let home = tempfile::tempdir().expect("a temporary folder");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     // target/debug/contrib: the target folder is two levels up.
-    let binary = PathBuf::from(env!("CARGO_BIN_EXE_contrib"));
+    let binary = PathBuf::from(isolated::binary());
     let target = binary
         .parent()
         .and_then(Path::parent)

@@ -269,11 +269,8 @@ fn run_everything(bytes: &[u8]) {
 /// control character of the file to the terminal.
 fn render_everywhere(bytes: &[u8]) {
     use contrib::report::{self, Format};
-    let (source, diagnostics) = contrib::cli::check::check_bytes(
-        "fuzz.contrib",
-        bytes,
-        &contrib::config::Config::platform(),
-    );
+    let (source, diagnostics) =
+        contrib::check_bytes("fuzz.contrib", bytes, &contrib::config::Config::platform());
     for format in [Format::Human, Format::Json, Format::Sarif, Format::Github] {
         let mut emitter = report::emitter(format, report::human::Style::default());
         let mut out = Vec::new();

@@ -23,7 +23,7 @@ fn index(rules: &[&Rule]) -> String {
          Every diagnostic `contrib` reports, by code. Each page is what\n\
          `contrib explain <name>` prints; `contrib rules` lists them in a\n\
          terminal. These pages are generated from the rule registry\n\
-         (`src/rules/`): edit the explanation there, then run\n\
+         (`src/codes/`): edit the explanation there, then run\n\
          `CONTRIB_BLESS=1 cargo test --test it rule_docs::`.\n\n",
     );
     for rule in rules {
@@ -42,10 +42,10 @@ fn index(rules: &[&Rule]) -> String {
 
 /// What `docs/rules/` should hold: file name to contents.
 fn expected() -> BTreeMap<String, String> {
-    let rules = contrib::rules::all();
+    let rules = contrib::codes::all();
     let mut files: BTreeMap<String, String> = rules
         .iter()
-        .map(|rule| (format!("{}.md", rule.name), contrib::rules::page(rule)))
+        .map(|rule| (format!("{}.md", rule.name), contrib::codes::page(rule)))
         .collect();
     files.insert("README.md".to_string(), index(rules));
     files
@@ -92,10 +92,7 @@ fn every_rule_has_its_page_and_nothing_else_is_there() {
 
 #[test]
 fn a_page_is_what_contrib_explain_prints() {
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_contrib"))
-        .args(["explain", "C0101"])
-        .output()
-        .unwrap();
+    let output = crate::common::isolated::contrib(&["explain", "C0101"]);
     assert!(output.status.success());
     let page = std::fs::read_to_string(folder().join("placement-too-wide.md")).unwrap();
     assert_eq!(String::from_utf8_lossy(&output.stdout), page);

@@ -34,7 +34,7 @@ fn root() -> PathBuf {
 /// The checker's and the configuration's rules, which have fixtures here
 /// (the language's have theirs in `examples/broken/`).
 fn configurable_rules() -> Vec<&'static Rule> {
-    contrib::rules::all()
+    contrib::codes::all()
         .iter()
         .copied()
         .filter(|rule| {
@@ -406,7 +406,7 @@ fn fail_fixture_snapshots() {
 fn every_rule_is_documented_and_uniquely_named() {
     let code = regex::Regex::new(r"^C\d{4}$").expect("valid regex");
     let kebab = regex::Regex::new(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$").expect("valid regex");
-    let rules = contrib::rules::all();
+    let rules = contrib::codes::all();
     let mut problems = Vec::new();
     for rule in rules {
         let name = rule.name;
@@ -441,11 +441,11 @@ fn every_rule_is_documented_and_uniquely_named() {
         if rules.iter().filter(|other| other.name == name).count() > 1 {
             problems.push(format!("{name}: the name is used twice"));
         }
-        let found_by_code = contrib::rules::find(rule.code).map(|rule| rule.name);
-        let found_by_name = contrib::rules::find(name).map(|rule| rule.code);
+        let found_by_code = contrib::codes::find(rule.code).map(|rule| rule.name);
+        let found_by_name = contrib::codes::find(name).map(|rule| rule.code);
         if found_by_code != Some(name) || found_by_name != Some(rule.code) {
             problems.push(format!(
-                "{name}: `rules::find` does not find it by code and name"
+                "{name}: `codes::find` does not find it by code and name"
             ));
         }
     }

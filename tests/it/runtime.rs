@@ -3,48 +3,22 @@
 //! and every turn recorded. Bundles are built here from small manifests, so
 //! each test shows the contributors it is about.
 
-use crate::common::isolated;
+use crate::common::isolated::contrib;
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Output;
 
 use contrib::bundle::{self, Bundle, LoadError};
 use contrib::config::Effect;
 use contrib::runtime::layout::{self, Segment};
 use contrib::runtime::simulate::{self, simulate};
 use contrib::runtime::{
-    Agent, CliGate, Conversation, Environment, Gate, GateOutcome, GateRequest, Model, ModelChange,
-    Options, Permissions, Person, Profile, Profiles, RequestInput, Session, Skill, Timestamp, Turn,
-    TurnInput,
+    CliGate, Conversation, Gate, GateOutcome, GateRequest, Model, ModelChange, Options, Profile,
+    Profiles, RequestInput, Session, Skill, Turn, TurnInput,
 };
 
-/// The workspace the manifests below are checked against: the platform's
-/// tools, plus a memory reader and a write tool opted in to eager runs.
-const CONFIG: &str = r#"
-[tools.read_memory]
-effect = "read"
-params = { store = "string" }
-schema_tokens = 70
-
-[tools.deploy]
-effect = "write"
-eager = true
-params = { target = "string" }
-schema_tokens = 50
-
-[skills.code-review]
-version = "2.3.0"
-manifest_tokens = 300
-operations = { diff = { tokens = 400 } }
-"#;
-
 use crate::common;
-
-/// The bundle a manifest builds to, failing on any error diagnostic.
-fn build(manifest: &str) -> Bundle {
-    common::bundle_in(CONFIG, manifest)
-}
+use crate::common::runtime::{at, build, person, session};
 
 const BASE: &str = r#"
 plugin acme/base 1.0.0 {
@@ -139,42 +113,8 @@ plugin acme/deployer 1.0.0 {
 }
 "#;
 
-fn at(text: &str) -> Timestamp {
-    Timestamp::parse(text).expect("an RFC 3339 time")
-}
-
-fn person(id: &str, name: &str, offset_minutes: i32) -> Person {
-    Person {
-        id: id.into(),
-        name: name.into(),
-        locale: "en-GB".into(),
-        timezone: "Europe/London".into(),
-        utc_offset: Some(offset_minutes),
-    }
-}
-
-fn session(person: Option<Person>) -> Session {
-    Session {
-        started_at: at("2026-03-02T09:00:00Z"),
-        tools: vec!["get_current_time".into(), "read_memory".into()],
-        agent: Agent {
-            name: "Review Assistant".into(),
-        },
-        person,
-        max_tokens: None,
-        model: Model {
-            name: "claude-sonnet-4-5".into(),
-            effort: Some("medium".into()),
-        },
-        environment: Environment::default(),
-        skills: BTreeMap::new(),
-        permissions: Permissions::default(),
-        origins: BTreeMap::new(),
-    }
-}
-
 fn sam() -> Session {
-    session(Some(person("sam", "Sam Okafor", 0)))
+    session(Some(common::runtime::sam()))
 }
 
 /// The host's side in tests: answers from a script (the time for tools it
@@ -1086,15 +1026,6 @@ fn a_busy_agent_with_a_long_prefix_reads_it_from_other_conversations() {
 }
 
 // The command line
-
-fn contrib(args: &[&str]) -> Output {
-    isolated::output(
-        isolated::contrib_command()
-            .args(args)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .env("NO_COLOR", "1"),
-    )
-}
 
 /// The examples built into `out`.
 fn build_examples(out: &Path) {

@@ -4,6 +4,7 @@
 //! from a session log, cut at every byte.
 
 use crate::common;
+use crate::common::runtime::at;
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -13,40 +14,27 @@ use std::rc::Rc;
 use contrib::bundle::Bundle;
 use contrib::runtime::{
     Agent, CliGate, Conversation, Environment, FactsAt, Model, Note, NoteKind, Options,
-    Permissions, Position, Profile, Request, RequestInput, Role, Session, Timestamp, Told,
-    TurnInput,
+    Permissions, Position, Profile, Request, RequestInput, Role, Session, Told, TurnInput,
 };
-
-fn at(text: &str) -> Timestamp {
-    Timestamp::parse(text).expect("an RFC 3339 time")
-}
 
 /// A session with no person, as Crucible has: the workspace, the machine,
 /// a model, two tools, the default mode.
 fn session() -> Session {
     Session {
-        started_at: at("2026-03-02T09:00:00Z"),
         tools: vec!["read_object".into(), "search_code".into()],
         agent: Agent {
             name: "Coder".into(),
-        },
-        person: None,
-        max_tokens: None,
-        model: Model {
-            name: "claude-sonnet-4-5".into(),
-            effort: Some("medium".into()),
         },
         environment: Environment {
             os: Some("linux".into()),
             arch: Some("x86_64".into()),
             workspace_root: Some("/home/sam/acme".into()),
         },
-        skills: BTreeMap::new(),
         permissions: Permissions {
             mode: Some("default".into()),
             allowed: Vec::new(),
         },
-        origins: BTreeMap::new(),
+        ..common::runtime::session(None)
     }
 }
 

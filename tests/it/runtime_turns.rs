@@ -4,65 +4,28 @@
 //! where the designs disagree, and `contrib compose --log` / `--resume`.
 
 use crate::common;
+use crate::common::isolated::contrib;
+use crate::common::runtime::{at, build, sam};
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Command, Output};
 
 use contrib::bundle::Bundle;
 use contrib::runtime::{
-    Agent, CliGate, Conversation, Environment, Gate, GateOutcome, GateRequest, MidTurn, Model,
-    ModelChange, Note, NoteKind, OpeningKind, Options, Permissions, Person, PersonPart, Position,
-    PrefacesAt, Profile, Session, Skill, SkillPick, Timestamp, TurnInput, READ_AHEAD_BYTES,
+    CliGate, Conversation, Environment, Gate, GateOutcome, GateRequest, MidTurn, Model,
+    ModelChange, Note, NoteKind, OpeningKind, Options, Person, PersonPart, Position, PrefacesAt,
+    Profile, Session, Skill, SkillPick, TurnInput, READ_AHEAD_BYTES,
 };
 
-const CONFIG: &str = r#"
-[tools.read_memory]
-effect = "read"
-params = { store = "string" }
-schema_tokens = 70
-
-[skills.code-review]
-version = "2.3.0"
-manifest_tokens = 300
-operations = { diff = { tokens = 400 } }
-"#;
-
-fn build(manifest: &str) -> Bundle {
-    common::bundle_in(CONFIG, manifest)
-}
-
-fn at(text: &str) -> Timestamp {
-    Timestamp::parse(text).expect("an RFC 3339 time")
-}
-
-fn sam() -> Person {
-    Person {
-        id: "sam".into(),
-        name: "Sam Okafor".into(),
-        locale: "en-GB".into(),
-        timezone: "Europe/London".into(),
-        utc_offset: Some(0),
-    }
-}
-
+/// The Review Assistant's session for Sam, with a model that names no
+/// effort.
 fn session() -> Session {
     Session {
-        started_at: at("2026-03-02T09:00:00Z"),
-        tools: vec!["get_current_time".into(), "read_memory".into()],
-        agent: Agent {
-            name: "Review Assistant".into(),
-        },
-        person: Some(sam()),
-        max_tokens: None,
         model: Model {
             name: "claude-sonnet-4-5".into(),
             effort: None,
         },
-        environment: Environment::default(),
-        skills: BTreeMap::new(),
-        permissions: Permissions::default(),
-        origins: BTreeMap::new(),
+        ..common::runtime::session(Some(sam()))
     }
 }
 
@@ -1214,15 +1177,6 @@ fn a_host_may_put_retrieved_content_at_position_0() {
 }
 
 // The command line
-
-fn contrib(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_contrib"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the contrib binary runs")
-}
 
 fn write(folder: &Path, name: &str, text: &str) -> String {
     let path = folder.join(name);

@@ -24,7 +24,7 @@ fn root() -> PathBuf {
 }
 
 fn source_rules() -> Vec<&'static Rule> {
-    contrib::rules::all()
+    contrib::codes::all()
         .iter()
         .copied()
         .filter(|rule| rule.kind == RuleKind::Source)

@@ -4,6 +4,8 @@
 //! folder holding an author's workspace, a catalog and an installer's
 //! workspace.
 
+use crate::common::isolated;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -37,13 +39,13 @@ impl Scene {
     }
 
     fn run(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_contrib"))
-            .args(args)
-            .current_dir(self.folder.path())
-            .env("NO_COLOR", "1")
-            .env("SOURCE_DATE_EPOCH", "1772442000")
-            .output()
-            .expect("the contrib binary runs")
+        isolated::output(
+            isolated::contrib_command()
+                .args(args)
+                .current_dir(self.folder.path())
+                .env("NO_COLOR", "1")
+                .env("SOURCE_DATE_EPOCH", "1772442000"),
+        )
     }
 
     /// An author's manifest and `contrib.toml`, in their own folder.
@@ -1135,13 +1137,13 @@ fn the_approved_copy_follows_the_umask() {
     let file = scene.author("notes", EGRESS, &notes("1.0.0"));
     scene.publish(&file);
     scene.workspace(&format!("{EGRESS}\n[trust]\nas = \"workspace\"\n"));
-    let output = Command::new("sh")
-        .arg("-c")
-        .arg("umask 027 && exec \"$0\" install --catalog catalog acme/notes@1.0.0 --workspace ws --yes")
-        .arg(env!("CARGO_BIN_EXE_contrib"))
-        .current_dir(scene.path(""))
-        .output()
-        .expect("sh runs");
+    let output = isolated::output(
+        Command::new("sh")
+            .arg("-c")
+            .arg("umask 027 && exec \"$0\" install --catalog catalog acme/notes@1.0.0 --workspace ws --yes")
+            .arg(isolated::binary())
+            .current_dir(scene.path("")),
+    );
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
     let mode = std::fs::metadata(approved_copy(&scene))
         .expect("the copy")

@@ -12,11 +12,11 @@
 //! - A runtime `Conversation<'w>` borrows its `Workspace` and holds
 //!   `Rc<RefCell<…>>` inside: it never leaves the JavaScript thread, and
 //!   each JavaScript conversation owns an `Rc` of its workspace together
-//!   with the conversation borrowing it ([`conversation::Held`], a
+//!   with the conversation borrowing it (`conversation::Held`, a
 //!   `self_cell`).
 //! - The host's gate and reader are JavaScript functions the runtime calls
 //!   in the middle of a turn: every method that may reach them runs inside
-//!   [`callbacks::with_env`], which lends them the call's `Env` and
+//!   `callbacks::with_env`, which lends them the call's `Env` and
 //!   rethrows what they threw once the runtime returns.
 
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]

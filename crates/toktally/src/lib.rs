@@ -10,7 +10,7 @@
 //! - each piece's count is remembered ([`Memo`]): pieces follow Zipf's
 //!   law, so most are counted once and looked up after;
 //! - a piece that is not remembered is looked up whole in the vocabulary,
-//!   and only when it is not one token is it merged ([`merge`]), with no
+//!   and only when it is not one token is it merged (`merge`), with no
 //!   allocation per piece.
 //!
 //! The vocabularies are compiled in and loaded on first use; pre-tokenizing

@@ -26,10 +26,10 @@ use serde::{Deserialize, Serialize};
 
 use super::{find_span, Lock, LockEntry};
 use crate::bundle::{bundle_path, Bundle, BundledActivation};
+use crate::codes::{AMBIGUOUS_CONTRIBUTOR, CATALOG_OVER_BUDGET, DUPLICATE_PLUGIN};
 use crate::config::Config;
 use crate::diagnostic::Diagnostic;
 use crate::fs::Root;
-use crate::rules::{AMBIGUOUS_CONTRIBUTOR, CATALOG_OVER_BUDGET, DUPLICATE_PLUGIN};
 use crate::source::Span;
 
 /// What the catalog-wide rules read of one version: all they need, so a

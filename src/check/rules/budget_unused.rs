@@ -1,6 +1,6 @@
 use super::prelude::*;
 
-pub use crate::rules::BUDGET_UNUSED as RULE;
+pub use crate::codes::BUDGET_UNUSED as RULE;
 
 /// How many times the measured size a budget may be before it is unused.
 const SLACK: u64 = 4;

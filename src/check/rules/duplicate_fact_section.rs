@@ -3,7 +3,7 @@ use crate::ir::facts::sections_of;
 use crate::ir::FactSection;
 use crate::source::Spanned;
 
-pub use crate::rules::DUPLICATE_FACT_SECTION as RULE;
+pub use crate::codes::DUPLICATE_FACT_SECTION as RULE;
 
 /// A fact: its contributor, its heading if written, what it says.
 type Fact<'c> = (&'c Contributor, Option<&'c Spanned<String>>, &'c [Spanned<FactSection>]);

@@ -1,6 +1,6 @@
 use super::prelude::*;
 
-pub use crate::rules::EAGER_RUN_WRITES as RULE;
+pub use crate::codes::EAGER_RUN_WRITES as RULE;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (contributor, call) in cx.calls() {

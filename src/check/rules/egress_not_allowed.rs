@@ -1,7 +1,7 @@
 use super::prelude::*;
 use crate::check::url;
 
-pub use crate::rules::EGRESS_NOT_ALLOWED as RULE;
+pub use crate::codes::EGRESS_NOT_ALLOWED as RULE;
 
 /// Every host an argument carries, whatever its parameter is called (the
 /// registry's `hosts` says which do), must be allowed; a host built from a

@@ -1,7 +1,7 @@
 use super::prelude::*;
 use crate::ir::Source;
 
-pub use crate::rules::EXTERNAL_PREFACE as RULE;
+pub use crate::codes::EXTERNAL_PREFACE as RULE;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (_, contributor) in cx.contributors() {

@@ -1,7 +1,7 @@
 use super::prelude::*;
 use crate::ir::facts::{sections_of, worst_case, MAX_ITEMS, MAX_ITEM_CHARS};
 
-pub use crate::rules::FACT_OVER_BUDGET as RULE;
+pub use crate::codes::FACT_OVER_BUDGET as RULE;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (_, contributor) in cx.contributors() {

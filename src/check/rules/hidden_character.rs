@@ -4,7 +4,7 @@ use crate::source::hidden::{hidden_chars, Hidden};
 use crate::source::SourceFile;
 use crate::syntax::tree::{File, Item, StrLit, Token};
 
-pub use crate::rules::HIDDEN_CHARACTER as RULE;
+pub use crate::codes::HIDDEN_CHARACTER as RULE;
 
 /// Checks the manifest's text as written, and what its strings' escapes
 /// decode to. Runs on the source rather than the plugin: comments and

@@ -1,7 +1,7 @@
 use super::prelude::*;
 use crate::ir::origin::{pieces, OriginPiece};
 
-pub use crate::rules::INVALID_ORIGIN_PLACEHOLDER as RULE;
+pub use crate::codes::INVALID_ORIGIN_PLACEHOLDER as RULE;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (_, contributor) in cx.contributors() {

@@ -4,7 +4,7 @@ use crate::config::ParamKind;
 use crate::ir::{Call, Value};
 use crate::suggest;
 
-pub use crate::rules::INVALID_TOOL_ARGUMENTS as RULE;
+pub use crate::codes::INVALID_TOOL_ARGUMENTS as RULE;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (_, call) in cx.calls() {

@@ -48,13 +48,13 @@ pub static TEXT_REGISTRY: &[TextRule] = &[TextRule {
 
 /// What every rule file needs.
 mod prelude {
-    pub use crate::check::Context;
-    pub use crate::diagnostic::{Applicability, Diagnostic, Fix, Severity};
-    pub use crate::ir::{Contributor, ContributorBody, Kind, Owner, Placement, Reach};
-    pub use crate::source::Span;
+    pub(super) use crate::check::Context;
+    pub(super) use crate::diagnostic::{Applicability, Diagnostic, Fix, Severity};
+    pub(super) use crate::ir::{Contributor, ContributorBody, Kind, Owner, Placement, Reach};
+    pub(super) use crate::source::Span;
 
     /// `1 token`, `15 tokens`.
-    pub fn tokens(count: u64) -> String {
+    pub(super) fn tokens(count: u64) -> String {
         if count == 1 {
             "1 token".to_string()
         } else {

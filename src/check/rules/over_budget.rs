@@ -2,7 +2,7 @@ use super::prelude::*;
 use crate::check::Measure;
 use crate::tokenizer::TokenizerKind;
 
-pub use crate::rules::OVER_BUDGET as RULE;
+pub use crate::codes::OVER_BUDGET as RULE;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (index, contributor) in cx.contributors() {

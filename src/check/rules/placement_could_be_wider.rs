@@ -1,7 +1,7 @@
 use super::prelude::*;
 use crate::ir::{variance, ActivationKind};
 
-pub use crate::rules::PLACEMENT_COULD_BE_WIDER as RULE;
+pub use crate::codes::PLACEMENT_COULD_BE_WIDER as RULE;
 
 /// What the placement of a text decides, by its activation.
 enum Decides {

@@ -1,6 +1,6 @@
 use super::prelude::*;
 
-pub use crate::rules::REACH_WITHOUT_AUDIENCE as RULE;
+pub use crate::codes::REACH_WITHOUT_AUDIENCE as RULE;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (_, contributor) in cx.contributors() {

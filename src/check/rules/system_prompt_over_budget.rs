@@ -1,7 +1,7 @@
 use super::prelude::*;
 use crate::ir::{framing, on_request_listing, Activation, Delivery};
 
-pub use crate::rules::SYSTEM_PROMPT_OVER_BUDGET as RULE;
+pub use crate::codes::SYSTEM_PROMPT_OVER_BUDGET as RULE;
 
 /// What one contributor adds to the part of every request that precedes
 /// the conversation, counted where it really goes: its budget when it is

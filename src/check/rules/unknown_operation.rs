@@ -1,7 +1,7 @@
 use super::prelude::*;
 use crate::suggest;
 
-pub use crate::rules::UNKNOWN_OPERATION as RULE;
+pub use crate::codes::UNKNOWN_OPERATION as RULE;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (_, contributor) in cx.contributors() {

@@ -3,7 +3,7 @@ use crate::ir::ContributorBody;
 use crate::source::Spanned;
 use crate::suggest;
 
-pub use crate::rules::UNKNOWN_TOOL as RULE;
+pub use crate::codes::UNKNOWN_TOOL as RULE;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (_, contributor) in cx.contributors() {

@@ -1,6 +1,6 @@
 use super::prelude::*;
 
-pub use crate::rules::UNSATISFIED_REQUIREMENT as RULE;
+pub use crate::codes::UNSATISFIED_REQUIREMENT as RULE;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for requirement in &cx.plugin.requires {

@@ -49,7 +49,7 @@ pub(super) struct Step {
 
 impl Step {
     /// A turn answering a person at `at`, with nothing else said.
-    pub fn reply_at(at: crate::runtime::Timestamp) -> Step {
+    pub(super) fn reply_at(at: crate::runtime::Timestamp) -> Step {
         Step {
             input: TurnInput::reply_at(at),
             events: Events::default(),

@@ -30,7 +30,7 @@ struct Line<'a> {
 impl Bodies {
     /// Bodies on `wire`, with the tool definitions in `tools` (a JSON
     /// array of `{name, description, input_schema, deferred}`), if given.
-    pub fn new(wire: Wire, tools: Option<&Path>) -> Result<Bodies, String> {
+    pub(super) fn new(wire: Wire, tools: Option<&Path>) -> Result<Bodies, String> {
         let tools = match tools {
             None => Vec::new(),
             Some(path) => {
@@ -54,7 +54,7 @@ impl Bodies {
 
     /// A turn begins: a compaction first, then the turn's notes and the
     /// person's message.
-    pub fn begin(&mut self, turn: &Turn, step: &Step) {
+    pub(super) fn begin(&mut self, turn: &Turn, step: &Step) {
         if step.input.compaction {
             let kept = step
                 .recap
@@ -71,7 +71,7 @@ impl Bodies {
     }
 
     /// The model's round before the next request.
-    pub fn round(&mut self, round: &Round) {
+    pub(super) fn round(&mut self, round: &Round) {
         self.transcript
             .model(round.said.clone(), round.calls.clone());
         if !round.results.is_empty() {
@@ -80,7 +80,7 @@ impl Bodies {
     }
 
     /// A request: its facts stored, its body written.
-    pub fn request<G: Gate>(
+    pub(super) fn request<G: Gate>(
         &mut self,
         conversation: &Conversation<'_, G>,
         request: &Request,
@@ -101,14 +101,14 @@ impl Bodies {
     }
 
     /// The turn ends with the model's reply.
-    pub fn end(&mut self, step: &Step) {
+    pub(super) fn end(&mut self, step: &Step) {
         if let Some(reply) = &step.reply {
             self.transcript.model(reply.clone(), Vec::new());
         }
     }
 
     /// The JSON lines, one per request.
-    pub fn finish(self) -> String {
+    pub(super) fn finish(self) -> String {
         self.lines.join("\n")
     }
 

@@ -201,7 +201,8 @@ pub fn publish(bundle: &Bundle, catalog: &OciCatalog) -> Result<Published, Publi
             changes,
         } => (path, previous, changes),
     };
-    let bytes = crate::fs::read_limited(&path, crate::limits::files::BUNDLE)?;
+    let bytes =
+        crate::fs::read_limited(&path, crate::limits::files::BUNDLE).map_err(String::from)?;
     let manifest = push_version(&registry, bundle, &bytes)?;
     let event = Event {
         kind: EventKind::Publish,

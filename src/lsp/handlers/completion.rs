@@ -410,7 +410,7 @@ impl Items<'_, '_> {
         let typed = inside.rsplit(',').next().unwrap_or("").trim_start();
         let start = self.cursor.offset - typed.len();
         let range = convert::range(self.snapshot.source, Span::new(start, self.cursor.offset));
-        for rule in crate::rules::all()
+        for rule in crate::codes::all()
             .iter()
             .filter(|rule| rule.is_configurable())
         {

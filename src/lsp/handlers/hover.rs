@@ -528,7 +528,7 @@ fn suppression(cursor: &Cursor<'_>, comment: Span) -> Option<(String, Span)> {
         .iter()
         .position(|&byte| !is_name(byte))
         .map_or(bytes.len(), |i| at + i);
-    let rule = crate::rules::find(text.get(start..end)?)?;
+    let rule = crate::codes::find(text.get(start..end)?)?;
     let span = Span::new(comment.start + start, comment.start + end);
     Some((
         format!(
@@ -580,7 +580,7 @@ fn with_rules(
 /// where the whole explanation is.
 fn rule_note(rule: &Rule) -> String {
     let mut text = format!("**{}** ({}): {}\n\n", rule.name, rule.code, rule.summary);
-    if let Some(why) = crate::rules::section(rule, "Why is this bad?") {
+    if let Some(why) = crate::codes::section(rule, "Why is this bad?") {
         let _ = write!(text, "{why}\n\n");
     }
     let _ = writeln!(

@@ -5,6 +5,7 @@
 pub mod imported;
 pub mod isolated;
 pub mod meaning;
+pub mod runtime;
 pub mod unavailable;
 
 use std::path::{Path, PathBuf};
@@ -36,13 +37,7 @@ pub fn config_for(name: &str) -> Config {
 /// A file's source (decoded lossily when it is not UTF-8) and its
 /// diagnostics, as `contrib check` computes them.
 pub fn check_bytes(name: &str, bytes: &[u8]) -> (SourceFile, Vec<Diagnostic>) {
-    match contrib::decode_bytes(name, bytes) {
-        Ok(source) => {
-            let diagnostics = contrib::analyze(&source, &config_for(name)).diagnostics;
-            (source, diagnostics)
-        }
-        Err((source, diagnostic)) => (source, vec![diagnostic]),
-    }
+    contrib::check_bytes(name, bytes, &config_for(name))
 }
 
 /// The plugin a manifest lowers to, and the language's diagnostics (syntax
@@ -61,6 +56,12 @@ pub fn language_only(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
         .collect()
 }
 
+/// The text of `text` under `diagnostic`'s primary label, as a person
+/// reads the diagnostic.
+pub fn underlined_by<'t>(text: &'t str, diagnostic: &Diagnostic) -> &'t str {
+    text.get(diagnostic.span().range()).unwrap_or("")
+}
+
 /// Each diagnostic as its name and the text its primary label underlines,
 /// in the order they are reported (by position).
 pub fn underlined(text: &str) -> Vec<(&'static str, String)> {
@@ -70,7 +71,7 @@ pub fn underlined(text: &str) -> Vec<(&'static str, String)> {
         .map(|diagnostic| {
             (
                 diagnostic.rule.name,
-                source.slice(diagnostic.span()).to_string(),
+                underlined_by(&source.text, diagnostic).to_string(),
             )
         })
         .collect()

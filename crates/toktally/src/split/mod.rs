@@ -16,7 +16,7 @@
 //!
 //! Each module here computes where that match ends, alternative by
 //! alternative, in one forward scan of the characters with the classes of
-//! [`crate::classes`]; what the backtracking would try is worked out in the
+//! `crate::classes`; what the backtracking would try is worked out in the
 //! comments next to each alternative. `tests/reference.rs` compares every
 //! piece with the reference's on the corpus and on generated Unicode.
 

@@ -3,12 +3,12 @@ mod prose;
 use super::prelude::*;
 use crate::ir::read::Part;
 
-pub use crate::rules::OVERRIDE_ATTEMPT as RULE;
+pub use crate::codes::OVERRIDE_ATTEMPT as RULE;
 
 /// Reads every string a contributor sends the model (its body, its
 /// `applies on request` description, a fact's heading, a preface's
 /// origin, a call's arguments) for phrases that claim authority the text
-/// does not have ([`prose`]).
+/// does not have (`prose`).
 ///
 /// In a body at agent priority or above, the author may be setting the
 /// agent's role, so a phrase is a warning to look at. Anywhere else it is

@@ -191,13 +191,13 @@ fn matches(regex: &LazyLock<Option<Regex>>, text: &str) -> bool {
 
 /// One phrase found: its byte range in the text and what it tries.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Found {
+pub(super) struct Found {
     pub range: Range<usize>,
     pub what: &'static str,
 }
 
 /// Every override phrase `text` says, in pattern order.
-pub fn find(text: &str) -> Vec<Found> {
+pub(super) fn find(text: &str) -> Vec<Found> {
     let mut found = Vec::new();
     let mut code: Option<Vec<Range<usize>>> = None;
     let candidates = ANY.as_ref().map(|any| any.matches(text));
@@ -325,7 +325,7 @@ fn single_quoted(before: &str, after: &str) -> bool {
 /// or `~~~`, to their closing fence or the end), indented blocks (four
 /// spaces or a tab, after a blank line, not inside a list item), and
 /// inline code spans.
-pub fn code_regions(text: &str) -> Vec<Range<usize>> {
+pub(super) fn code_regions(text: &str) -> Vec<Range<usize>> {
     let mut regions = Vec::new();
     let mut fence: Option<(char, usize, usize)> = None;
     let mut indented: Option<usize> = None;

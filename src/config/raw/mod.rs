@@ -6,16 +6,19 @@
 //! unknown keys get a suggestion, wrong types and ranges name what was
 //! expected, and whatever could be read still applies.
 
-use indexmap::IndexMap;
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
-use super::{Config, Effect, HostPattern, Param, ParamKind, Relaxation, Skill, Tool};
+use super::{Config, HostPattern};
+use crate::codes::{INVALID_CONFIG, UNKNOWN_LINT};
 use crate::diagnostic::{Applicability, Diagnostic, Fix, Level};
-use crate::rules::{INVALID_CONFIG, UNKNOWN_LINT};
 use crate::source::{SourceFile, Span};
 use crate::suggest;
 use crate::tokenizer::TokenizerKind;
+
+mod skills;
+mod tools;
+mod trust;
 
 type Value<'i> = Spanned<DeValue<'i>>;
 
@@ -371,374 +374,6 @@ impl Reader {
         }
     }
 
-    fn tool(&mut self, name: &str, value: &Value<'_>) -> Option<Tool> {
-        let table = self.table(value, &format!("tools.{name}"))?;
-        self.known_keys(
-            table,
-            &[
-                "effect",
-                "gated",
-                "egress",
-                "eager",
-                "params",
-                "hosts",
-                "schema_tokens",
-            ],
-            &format!("`[tools.{name}]`"),
-        );
-        let mut tool = Tool {
-            effect: Effect::Read,
-            gated: false,
-            egress: false,
-            hosts: None,
-            eager: false,
-            params: IndexMap::new(),
-            schema_tokens: 0,
-            declared: self.declared.then(|| span_of(value)),
-        };
-        match table.get("effect") {
-            Some(value) => match self.string(value, "effect")? {
-                "read" => tool.effect = Effect::Read,
-                "write" => tool.effect = Effect::Write,
-                other => {
-                    self.unknown_word(value, "effect", other, &["read", "write"]);
-                    return None;
-                }
-            },
-            None => {
-                self.error(span_of(value), "no `effect`", format!("tool `{name}` does not say its effect"), "add `effect = \"read\"` or `effect = \"write\"`: the checker must know whether a tool changes anything");
-                return None;
-            }
-        }
-        for (key, slot) in [
-            ("gated", &mut tool.gated),
-            ("egress", &mut tool.egress),
-            ("eager", &mut tool.eager),
-        ] {
-            if let Some(value) = table.get(key) {
-                *slot = self.boolean(value, key)?;
-            }
-        }
-        if let Some(value) = table.get("schema_tokens") {
-            tool.schema_tokens = self.integer(value, "schema_tokens")?;
-        }
-        if let Some(value) = table.get("params") {
-            tool.params = self.params(value)?;
-        }
-        if let Some(value) = table.get("hosts") {
-            tool.hosts = Some(self.hosts(name, &tool, value)?);
-        }
-        Some(tool)
-    }
-
-    /// `hosts = ["url"]`: parameters of an egress tool that carry hosts.
-    fn hosts(&mut self, name: &str, tool: &Tool, value: &Value<'_>) -> Option<Vec<String>> {
-        if !tool.egress {
-            self.error(
-                span_of(value),
-                "on a tool without egress",
-                format!(
-                    "`{name}` lists parameters that carry hosts but does not reach the network"
-                ),
-                "add `egress = true`: a tool whose arguments name hosts reaches them",
-            );
-            return None;
-        }
-        let names = self.names(value, "hosts")?;
-        let mut hosts = Vec::new();
-        for (param, span) in names {
-            if tool.params.contains_key(&param) {
-                hosts.push(param);
-                continue;
-            }
-            let known = tool.params.keys().map(String::as_str);
-            let diagnostic = Diagnostic::new(
-                &INVALID_CONFIG,
-                format!("`{name}` has no parameter `{param}`"),
-            )
-            .primary(span, "not one of its `params`");
-            self.diagnostics
-                .push(match suggest::closest(&param, known) {
-                    Some(suggestion) => diagnostic.help(format!("did you mean \"{suggestion}\"?")),
-                    None => diagnostic.help("list parameters declared in `params`"),
-                });
-            return None;
-        }
-        Some(hosts)
-    }
-
-    /// A list of strings, each with its span.
-    fn names(&mut self, value: &Value<'_>, what: &str) -> Option<Vec<(String, Span)>> {
-        let Some(items) = value.get_ref().as_array() else {
-            self.error(
-                span_of(value),
-                "expected a list",
-                format!("`{what}` must be a list of names"),
-                format!("write `{what} = [\"…\"]`"),
-            );
-            return None;
-        };
-        let mut names = Vec::new();
-        for item in items {
-            names.push((self.string(item, what)?.to_string(), span_of(item)));
-        }
-        Some(names)
-    }
-
-    /// `[trust]`: the authority installs grant, and relaxations.
-    fn trust(&mut self, config: &mut Config, table: &DeTable<'_>) {
-        self.known_keys(
-            table,
-            &["as", "plugins", "tools", "required", "optional"],
-            "`[trust]`",
-        );
-        for (key, list) in [
-            ("required", &mut config.trust.required),
-            ("optional", &mut config.trust.optional),
-        ] {
-            if let Some(value) = table.get(key) {
-                let names = self.names(value, key).unwrap_or_default();
-                list.extend(names.into_iter().map(|(name, _)| name));
-            }
-        }
-        if let Some(value) = table.get("as") {
-            if let Some(text) = self.string(value, "as") {
-                match crate::ir::Owner::parse(text) {
-                    Some(owner) => config.trust.installs_as = Some(owner),
-                    None => {
-                        let owners: Vec<&str> = crate::ir::Owner::spellings().collect();
-                        self.unknown_word(value, "owner", text, &owners);
-                    }
-                }
-            }
-        }
-        for (key, slot) in [("plugins", true), ("tools", false)] {
-            let Some(value) = table.get(key) else {
-                continue;
-            };
-            let Some(entries) = self.table(value, &format!("trust.{key}")) else {
-                continue;
-            };
-            for (name, value) in entries {
-                let name = name.get_ref().to_string();
-                let context = format!("trust.{key}.\"{name}\"");
-                if let Some(relaxation) = self.relaxation(value, &context) {
-                    let map = if slot {
-                        &mut config.trust.plugins
-                    } else {
-                        &mut config.trust.tools
-                    };
-                    map.insert(name, relaxation);
-                }
-            }
-        }
-    }
-
-    /// `{ relax = ["rule", …], reason = "…" }`.
-    fn relaxation(&mut self, value: &Value<'_>, context: &str) -> Option<Relaxation> {
-        let table = self.table(value, context)?;
-        self.known_keys(table, &["relax", "reason"], &format!("`[{context}]`"));
-        let reason = match table.get("reason") {
-            Some(reason) => self.string(reason, "reason")?.trim().to_string(),
-            None => String::new(),
-        };
-        if reason.is_empty() {
-            self.error(
-                span_of(value),
-                "no `reason`",
-                format!("`[{context}]` relaxes rules without saying why"),
-                "add `reason = \"…\"`: it is recorded in `contrib.lock` with every install it allows",
-            );
-            return None;
-        }
-        let Some(relax) = table.get("relax") else {
-            self.error(
-                span_of(value),
-                "no `relax`",
-                format!("`[{context}]` names no rule to relax"),
-                "add `relax = [\"rule-name\"]`",
-            );
-            return None;
-        };
-        let mut rules = Vec::new();
-        for (name, span) in self.names(relax, "relax")? {
-            match crate::rules::find(&name) {
-                Some(rule) if crate::rules::is_relaxable(rule) => rules.push(rule),
-                found => {
-                    let names = crate::rules::RELAXABLE.iter().map(|rule| rule.name);
-                    let message = match found {
-                        Some(rule) => format!("`{}` cannot be relaxed at install", rule.name),
-                        None => format!("no rule is named `{name}`"),
-                    };
-                    self.diagnostics.push(
-                        Diagnostic::new(&INVALID_CONFIG, message)
-                            .primary(span, "not a rule an installer may relax")
-                            .help(format!("an installer may relax {}", suggest::list(names))),
-                    );
-                }
-            }
-        }
-        Some(Relaxation {
-            rules,
-            reason,
-            declared: self.declared.then(|| span_of(value)),
-        })
-    }
-
-    fn params(&mut self, value: &Value<'_>) -> Option<IndexMap<String, Param>> {
-        let table = self.table(value, "params")?;
-        let mut params = IndexMap::new();
-        for (key, value) in table {
-            let text = self.string(value, "params")?;
-            let (kind, required) = match text.strip_suffix('?') {
-                Some(kind) => (kind, false),
-                None => (text, true),
-            };
-            let kind = match kind {
-                "string" => ParamKind::String,
-                "integer" => ParamKind::Integer,
-                "boolean" => ParamKind::Boolean,
-                "list" => ParamKind::List,
-                _ => {
-                    self.unknown_param_type(value, text, required);
-                    return None;
-                }
-            };
-            params.insert(key.get_ref().to_string(), Param { kind, required });
-        }
-        Some(params)
-    }
-
-    /// A parameter type that is not one of the four, keeping its `?`.
-    fn unknown_param_type(&mut self, value: &Value<'_>, text: &str, required: bool) {
-        let kind = text.strip_suffix('?').unwrap_or(text);
-        let mark = if required { "" } else { "?" };
-        let span = span_of(value);
-        let diagnostic =
-            Diagnostic::new(&INVALID_CONFIG, format!("unknown parameter type `{text}`"))
-                .primary(span, "not a parameter type");
-        let kinds = ["string", "integer", "boolean", "list"];
-        self.diagnostics.push(match suggest::closest(kind, kinds) {
-            Some(suggestion) => diagnostic
-                .help(format!("did you mean \"{suggestion}{mark}\"?"))
-                .fix(Fix::replace(
-                    format!("Replace with \"{suggestion}{mark}\""),
-                    Applicability::Safe,
-                    span,
-                    format!("\"{suggestion}{mark}\""),
-                )),
-            None => diagnostic.help(
-                "a parameter is \"string\", \"integer\", \"boolean\" or \"list\"; add `?` for an optional one, as in \"integer?\"",
-            ),
-        });
-    }
-
-    fn skill(&mut self, name: &str, value: &Value<'_>) -> Option<Skill> {
-        let table = self.table(value, &format!("skills.{name}"))?;
-        self.known_keys(
-            table,
-            &["version", "operations", "manifest_tokens"],
-            &format!("`[skills.{name}]`"),
-        );
-        let Some(version_value) = table.get("version") else {
-            self.error(
-                span_of(value),
-                "no `version`",
-                format!("skill `{name}` has no version"),
-                "add `version = \"1.0.0\"`: requirements are checked against it",
-            );
-            return None;
-        };
-        let text = self.string(version_value, "version")?;
-        let version = match semver::Version::parse(text) {
-            Ok(version) => version,
-            Err(error) => {
-                self.error(
-                    span_of(version_value),
-                    "not a semantic version",
-                    format!("skill version `{text}` is not a semantic version: {error}"),
-                    "write `MAJOR.MINOR.PATCH`, such as \"2.3.0\"",
-                );
-                return None;
-            }
-        };
-        let manifest_tokens = match table.get("manifest_tokens") {
-            Some(value) => self.integer(value, "manifest_tokens")?,
-            None => 0,
-        };
-        let operations = match table.get("operations") {
-            Some(value) => self.operations(value)?,
-            None => IndexMap::new(),
-        };
-        Some(Skill {
-            version,
-            manifest_tokens,
-            operations,
-            declared: self.declared.then(|| span_of(value)),
-        })
-    }
-
-    /// `[{ name = "diff", tokens = 400 }]` or `{ diff = { tokens = 400 } }`.
-    fn operations(&mut self, value: &Value<'_>) -> Option<IndexMap<String, u64>> {
-        let mut operations = IndexMap::new();
-        match value.get_ref() {
-            DeValue::Array(items) => {
-                for item in items {
-                    let table = self.table(item, "operations")?;
-                    self.known_keys(table, &["name", "tokens"], "an operation");
-                    let Some(name) = table.get("name") else {
-                        self.error(
-                            span_of(item),
-                            "no `name`",
-                            "an operation has no name",
-                            "write `{ name = \"diff\", tokens = 400 }`",
-                        );
-                        return None;
-                    };
-                    let name = self.string(name, "name")?.to_string();
-                    let tokens = self.operation_tokens(table, item)?;
-                    operations.insert(name, tokens);
-                }
-            }
-            DeValue::Table(table) => {
-                for (name, item) in table {
-                    let inner = self.table(item, "operations")?;
-                    self.known_keys(inner, &["tokens"], "an operation");
-                    let tokens = self.operation_tokens(inner, item)?;
-                    operations.insert(name.get_ref().to_string(), tokens);
-                }
-            }
-            other => {
-                self.error(
-                    span_of(value),
-                    "expected a list or a table",
-                    format!(
-                        "`operations` must be a list or a table, not {}",
-                        other.type_str()
-                    ),
-                    "write `operations = [{ name = \"diff\", tokens = 400 }]`",
-                );
-                return None;
-            }
-        }
-        Some(operations)
-    }
-
-    fn operation_tokens(&mut self, table: &DeTable<'_>, item: &Value<'_>) -> Option<u64> {
-        match table.get("tokens") {
-            Some(value) => self.integer(value, "tokens"),
-            None => {
-                self.error(
-                    span_of(item),
-                    "no `tokens`",
-                    "an operation does not say what it costs",
-                    "add `tokens = N`: what loading the operation adds to the context",
-                );
-                None
-            }
-        }
-    }
-
     fn lints(&mut self, config: &mut Config, table: &DeTable<'_>) {
         for (key, value) in table {
             let name = key.get_ref().as_ref();
@@ -755,7 +390,7 @@ impl Reader {
                 }
             };
             let span = span_of(key);
-            match crate::rules::find(name) {
+            match crate::codes::find(name) {
                 Some(rule) if rule.is_configurable() => {
                     config.lints.insert(rule.code, level);
                 }
@@ -785,7 +420,7 @@ impl Reader {
                     );
                 }
                 None => {
-                    let names = crate::rules::all()
+                    let names = crate::codes::all()
                         .iter()
                         .filter(|rule| rule.is_configurable())
                         .map(|rule| rule.name);

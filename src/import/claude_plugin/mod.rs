@@ -37,18 +37,20 @@
 use serde_json::{Map, Value};
 
 use super::detect::Host;
-use super::emit::{kebab, Activation, Content, Draft, DraftContributor};
-use super::frontmatter;
-use super::{
-    body_text, frontmatter_notes, json, metadata_note, shorten, stem, tool_vocabulary,
-    AlwaysLoaded, Failure, InputFile, Note,
-};
-use crate::config::Config;
+use super::emit::{kebab, Content, Draft, DraftContributor};
+use super::{json, metadata_note, shorten, AlwaysLoaded, Failure, InputFile, Note};
 use crate::ir::Placement;
+
+mod hooks;
+mod prompts;
+
+use hooks::hook_events;
+pub(super) use hooks::hooks;
+pub(super) use prompts::{agent, command};
 
 /// The tool an imported hook's `eager-run` calls. No workspace declares it
 /// unless it chooses to, so the checker cannot take a hook for read-only.
-pub const HOOK_TOOL: &str = "run_shell_command";
+pub(super) const HOOK_TOOL: &str = "run_shell_command";
 
 /// Manifest keys that only describe the package.
 const PACKAGE_KEYS: &[&str] = &[
@@ -75,7 +77,7 @@ const LOCATION_KEYS: &[&str] = &["skills", "agents", "commands", "rules", "conte
 ///
 /// `named`: an Agent Plugins manifest already named the plugin, so every
 /// manifest here only adds what it says beyond that.
-pub fn manifests(
+pub(super) fn manifests(
     root: &str,
     files: &[&InputFile],
     draft: &mut Draft,
@@ -399,7 +401,7 @@ fn servers(file: &InputFile, value: &Value, draft: &mut Draft) {
 /// `.mcp.json` or a project's `mcp.json`: servers under `mcpServers`
 /// (VS Code: `servers`), or at the top. VS Code's `inputs` (values asked
 /// of the person) are noted.
-pub fn mcp_servers(file: &InputFile, draft: &mut Draft) -> Result<(), Failure> {
+pub(super) fn mcp_servers(file: &InputFile, draft: &mut Draft) -> Result<(), Failure> {
     let value = json(file)?;
     draft.read(&file.path);
     match value.get("mcpServers").or_else(|| value.get("servers")) {
@@ -420,7 +422,11 @@ pub fn mcp_servers(file: &InputFile, draft: &mut Draft) -> Result<(), Failure> {
 }
 
 /// Servers an Agent Plugins `mcp.json` declares, already checked.
-pub fn checked_servers(file: &str, servers: Vec<super::agent_plugin::Server>, draft: &mut Draft) {
+pub(super) fn checked_servers(
+    file: &str,
+    servers: Vec<super::agent_plugin::Server>,
+    draft: &mut Draft,
+) {
     draft.read(file);
     for server in servers {
         let start = match server.transport.as_str() {
@@ -436,379 +442,12 @@ pub fn checked_servers(file: &str, servers: Vec<super::agent_plugin::Server>, dr
     }
 }
 
-/// A subagent: its listing and its prompt.
-pub fn agent(file: &InputFile, config: &Config, draft: &mut Draft) {
-    draft.read(&file.path);
-    let document = frontmatter::split(&file.text);
-    let front = &document.frontmatter;
-    let written = front.text("name").unwrap_or(stem(&file.path));
-    let name = kebab(written, "agent");
-    let body = body_text(document.body);
-    let mut notes = frontmatter_notes(&file.path, front, &["name", "description", "tools"]);
-    let mut comments = Vec::new();
-    if written != name {
-        comments.push(format!(
-            "the subagent `{written}` is named `{name}` in the language"
-        ));
-        notes.push(super::renamed(&file.path, "subagent", written, &name));
-    }
-    let what = if is_copilot_agent(&file.path) {
-        "the GitHub Copilot custom agent"
-    } else {
-        "the subagent"
-    };
-    if let Some(tools) = front.list("tools") {
-        comments.push(tool_vocabulary("tools", &tools, config, draft));
-    }
-    match front.text("description") {
-        Some(description) => {
-            draft.contributors.push(DraftContributor {
-                activation: None,
-                id: format!("agent-{name}"),
-                source: file.path.clone(),
-                comments: vec![format!(
-                    "from {}: {what} `{name}`, as the main agent sees it when deciding to delegate",
-                    file.path
-                )],
-                notes: std::mem::take(&mut notes),
-                placement: Placement::Agent,
-                content: Content::Text(format!("{name}: {description}")),
-            });
-        }
-        None => notes.push(Note::new(
-            &file.path,
-            "listing",
-            "the subagent has no description, so the main agent is not told about it",
-        )),
-    }
-    let origin = format!(
-        "from {}: {what} `{name}`'s own system prompt, told when the agent delegates to it",
-        file.path
-    );
-    let prompt = Prompt {
-        id: format!("agent-{name}-prompt"),
-        origin,
-        empty: "the subagent has no prompt",
-        activation: Activation::Subagent(name.clone()),
-    };
-    push_prompt(draft, file, prompt, comments, notes, body);
-}
-
-/// Whether a subagent file is a Copilot custom agent.
-fn is_copilot_agent(path: &str) -> bool {
-    path.ends_with(".agent.md") || format!("/{path}").contains("/.github/agents/")
-}
-
-const COMMAND_MAPPED: &[&str] = &[
-    "description",
-    "allowed-tools",
-    "argument-hint",
-    "disable-model-invocation",
-    "hide-from-slash-command-tool",
-    "tools",
-];
-
-/// A slash command: its listing and its text.
-pub fn command(file: &InputFile, config: &Config, draft: &mut Draft) {
-    draft.read(&file.path);
-    let document = frontmatter::split(&file.text);
-    let front = &document.frontmatter;
-    let written = stem(&file.path);
-    let name = kebab(written, "command");
-    let body = body_text(document.body);
-    let tool = if file.path.ends_with(".prompt.md") {
-        "GitHub Copilot prompt file"
-    } else if file.path.contains(".cursor/") {
-        "Cursor"
-    } else {
-        "Claude Code"
-    };
-    let mut notes = frontmatter_notes(&file.path, front, COMMAND_MAPPED);
-    notes.extend(expansions(&file.path, &body));
-    let mut comments = Vec::new();
-    if written != name {
-        comments.push(format!(
-            "the command `/{written}` is named `{name}` in the language"
-        ));
-    }
-    for key in ["allowed-tools", "tools"] {
-        if let Some(tools) = front.list(key) {
-            comments.push(tool_vocabulary(key, &tools, config, draft));
-        }
-    }
-    let hidden = front.flag("disable-model-invocation") == Some(true)
-        || front.flag("hide-from-slash-command-tool") == Some(true);
-    match (front.text("description"), hidden) {
-        (Some(description), false) => {
-            // `[message]` is a YAML list to the reader; the hint is what
-            // was written either way.
-            let hint = front.get("argument-hint").map(frontmatter::Value::display);
-            let invocation = match hint.as_deref().map(str::trim) {
-                Some(hint) if !hint.is_empty() => format!("/{written} {hint}"),
-                _ => format!("/{written}"),
-            };
-            draft.contributors.push(DraftContributor {
-                activation: None,
-                id: format!("command-{name}"),
-                source: file.path.clone(),
-                comments: vec![format!(
-                    "from {}: the {tool} command `/{written}`, as listed to the model",
-                    file.path
-                )],
-                notes: Vec::new(),
-                placement: Placement::Agent,
-                content: Content::Text(format!("{invocation}: {description}")),
-            });
-        }
-        (_, true) => comments.push("not listed to the model: the command hides itself".into()),
-        (None, false) => comments.push("not listed to the model: no description".into()),
-    }
-    let prompt = Prompt {
-        id: format!("command-{name}-prompt"),
-        origin: format!(
-            "from {}: the text `/{written}` adds to the conversation when a person runs it",
-            file.path
-        ),
-        empty: "the command has no text",
-        activation: Activation::Command(name.clone()),
-    };
-    push_prompt(draft, file, prompt, comments, notes, body);
-}
-
-/// Shell expansions and argument placeholders of a command's text.
-pub(super) fn expansions(file: &str, body: &str) -> Vec<Note> {
-    let mut notes = Vec::new();
-    let commands: Vec<String> = body
-        .split("!`")
-        .skip(1)
-        .filter_map(|rest| {
-            rest.split_once('`')
-                .map(|(command, _)| format!("`{command}`"))
-        })
-        .collect();
-    if !commands.is_empty() {
-        notes.push(
-            Note::new(
-                file,
-                "shell",
-                format!(
-                    "runs {} shell command(s) when invoked, whose output joins the text; the language cannot run them",
-                    commands.len()
-                ),
-            )
-            .detail(commands.join(", ")),
-        );
-    }
-    let mut placeholders = ["$ARGUMENTS", "$1", "$2", "$3"]
-        .into_iter()
-        .filter(|placeholder| body.contains(placeholder))
-        .map(str::to_string)
-        .collect::<Vec<_>>();
-    placeholders.extend(super::copilot::prompt_variables(body));
-    if !placeholders.is_empty() {
-        notes.push(Note::new(
-            file,
-            "arguments",
-            format!(
-                "takes the person's arguments ({}); the language has no variable for them, so they stay literal",
-                placeholders.join(", ")
-            ),
-        ));
-    }
-    notes
-}
-
-/// `hooks/*.json` of a plugin, or a project's `.claude/settings.json`.
-pub fn hooks(file: &InputFile, draft: &mut Draft) -> Result<(), Failure> {
-    let Value::Object(object) = json(file)? else {
-        return Err(Failure {
-            file: file.path.clone(),
-            message: "a hooks or settings file must be a JSON object".into(),
-        });
-    };
-    draft.read(&file.path);
-    let description = object.get("description").and_then(Value::as_str);
-    for (key, value) in &object {
-        match key.as_str() {
-            "hooks" => hook_events(file, description, value, draft),
-            // The hooks file's format version; its description of itself
-            // goes with each hook.
-            "version" | "description" => {}
-            "permissions" => draft.notes.push(
-                Note::new(
-                    &file.path,
-                    "permissions",
-                    "tool permissions: which tool calls run without asking; the language has no permissions",
-                )
-                .detail(shorten(&display(value))),
-            ),
-            key => draft.notes.push(unmapped_field(file, key, value)),
-        }
-    }
-    Ok(())
-}
-
-/// `{ Event: [ { matcher, hooks: [handler] } | handler ] }`; `description`
-/// is what the hooks file says about itself.
-pub(super) fn hook_events(
-    file: &InputFile,
-    description: Option<&str>,
-    hooks: &Value,
-    draft: &mut Draft,
-) {
-    let Value::Object(events) = hooks else { return };
-    for (event, groups) in events {
-        let groups: Vec<&Value> = match groups {
-            Value::Array(groups) => groups.iter().collect(),
-            other => vec![other],
-        };
-        for group in groups {
-            let matcher = group.get("matcher").and_then(Value::as_str);
-            let handlers: Vec<&Value> = match group.get("hooks") {
-                Some(Value::Array(handlers)) => handlers.iter().collect(),
-                _ => vec![group],
-            };
-            for handler in handlers {
-                hook(file, description, event, matcher, handler, draft);
-            }
-        }
-    }
-}
-
-fn hook(
-    file: &InputFile,
-    description: Option<&str>,
-    event: &str,
-    matcher: Option<&str>,
-    handler: &Value,
-    draft: &mut Draft,
-) {
-    // Copilot's hooks say `bash` (and `powershell`) where Claude Code says
-    // `command`.
-    let command = ["command", "bash", "powershell"]
-        .into_iter()
-        .find_map(|key| handler.get(key).and_then(Value::as_str));
-    let kind = handler
-        .get("type")
-        .and_then(Value::as_str)
-        .unwrap_or("command");
-    let session_start = event
-        .replace(['_', '-'], "")
-        .eq_ignore_ascii_case("sessionstart");
-    let (Some(command), true, "command") = (command, session_start, kind) else {
-        let what = match command {
-            Some(command) => format!("runs `{command}`"),
-            None => format!("is a `{kind}` hook"),
-        };
-        let why = if event.eq_ignore_ascii_case("UserPromptSubmit") {
-            "before every turn; what it adds is only known by running it, so it has no `preface` here"
-        } else {
-            "the language has no hook events besides conversation start"
-        };
-        draft.notes.push(
-            Note::new(
-                &file.path,
-                "hook",
-                format!("a `{event}` hook {what}: {why}"),
-            )
-            .detail(shorten(&display(handler))),
-        );
-        return;
-    };
-    let mut comments = vec![format!(
-        "from {}: a `{event}` hook{}",
-        file.path,
-        matcher.map_or(String::new(), |m| format!(" (matcher `{m}`)"))
-    )];
-    if let Some(description) = description {
-        comments.push(format!("the hooks file says: {description}"));
-    }
-    comments.push(
-        "REVIEW: this runs a shell command at every conversation start, on nobody's instruction."
-            .into(),
-    );
-    comments.push(
-        "REVIEW the budget too: it bounds the hook's output, known only when it runs; as imported it covers the call alone"
-            .into(),
-    );
-    comments.push(format!(
-        "`{HOOK_TOOL}` is undeclared on purpose, so `contrib check` refuses it (`unknown-tool`); declare it only with `effect = \"write\"`, which `eager-run-writes` refuses in turn"
-    ));
-    let settings: Vec<String> = handler
-        .as_object()
-        .into_iter()
-        .flatten()
-        .filter(|(key, _)| Some(key.as_str()) != command_key(handler) && key.as_str() != "type")
-        .map(|(key, value)| format!("{key} {}", display(value)))
-        .collect();
-    if !settings.is_empty() {
-        comments.push(format!("hook settings: {}", settings.join(", ")));
-    }
-    draft.contributors.push(DraftContributor {
-        activation: None,
-        id: format!("{}-hook", kebab(event, "session-start")),
-        source: file.path.clone(),
-        comments,
-        notes: Vec::new(),
-        placement: Placement::Conversation,
-        content: Content::Run {
-            tool: HOOK_TOOL.into(),
-            arguments: vec![("command".into(), command.to_string())],
-        },
-    });
-}
-
-/// The key a hook handler's command is under.
-fn command_key(handler: &Value) -> Option<&'static str> {
-    ["command", "bash", "powershell"]
-        .into_iter()
-        .find(|key| handler.get(*key).is_some_and(Value::is_string))
-}
-
 /// A JSON value on one line: strings without quotes, the rest as JSON.
 pub(super) fn display(value: &Value) -> String {
     match value {
         Value::String(text) => text.clone(),
         other => other.to_string(),
     }
-}
-
-/// A subagent's or command's prompt: a text told when it is invoked.
-struct Prompt {
-    id: String,
-    /// The first comment: where the text comes from and what it is.
-    origin: String,
-    /// The note when there is no text.
-    empty: &'static str,
-    /// The invocation it waits for.
-    activation: Activation,
-}
-
-/// Adds `body` as a text that applies on the prompt's invocation, or notes
-/// that there is none.
-fn push_prompt(
-    draft: &mut Draft,
-    file: &InputFile,
-    prompt: Prompt,
-    mut comments: Vec<String>,
-    mut notes: Vec<Note>,
-    body: String,
-) {
-    if body.trim().is_empty() {
-        notes.push(Note::new(&file.path, "empty", prompt.empty));
-        draft.notes.append(&mut notes);
-        return;
-    }
-    comments.insert(0, prompt.origin);
-    draft.contributors.push(DraftContributor {
-        activation: Some(prompt.activation),
-        id: prompt.id,
-        source: file.path.clone(),
-        comments,
-        notes,
-        placement: Placement::Agent,
-        content: Content::Body(body),
-    });
 }
 
 /// The note for a manifest key the language has no counterpart for.
