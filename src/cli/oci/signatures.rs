@@ -199,7 +199,8 @@ pub fn pull_beside(
         .find(|(signature, _)| trusted.contains(&signature.key_id))
         .or(signatures.first());
     match chosen {
-        Some((_, bytes)) => crate::fs::write_atomically(&sign::signature_path(bundle_file), bytes),
+        Some((_, bytes)) => crate::fs::write_atomically(&sign::signature_path(bundle_file), bytes)
+            .map_err(String::from),
         None => Ok(()),
     }
 }
