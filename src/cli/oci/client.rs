@@ -247,13 +247,22 @@ impl Registry {
         let reference = self.reference(repository, tag.unwrap_or(&digest));
         self.authenticate(&reference, RegistryOperation::Push)?;
         let content_type = http::HeaderValue::from_static(media_type);
-        self.runtime
-            .block_on(
-                self.client
-                    .push_manifest_raw(&reference, bytes, content_type),
-            )
-            .map_err(|error| self.explain(&error))?;
-        Ok(digest)
+        let mut attempt = 0;
+        loop {
+            let pushed = self.runtime.block_on(self.client.push_manifest_raw(
+                &reference,
+                bytes.clone(),
+                content_type.clone(),
+            ));
+            match pushed {
+                Ok(_) => return Ok(digest),
+                Err(error) if attempt < BLOB_RACE_RETRIES && is_blob_in_flight(&error) => {
+                    attempt += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(50 << attempt));
+                }
+                Err(error) => return Err(self.explain(&error)),
+            }
+        }
     }
 
     /// The bytes of the index `tag` names in `repository`, or `None` when
@@ -404,6 +413,30 @@ pub fn sha256(bytes: &[u8]) -> String {
     let hash = Sha256::digest(bytes);
     let hex: String = hash.iter().map(|byte| format!("{byte:02x}")).collect();
     format!("sha256:{hex}")
+}
+
+/// How often a manifest is pushed again while a blob it names is still
+/// being committed by another publisher (50, 100, … 1,600 ms apart).
+const BLOB_RACE_RETRIES: u32 = 5;
+
+/// Whether the registry refused a manifest because a blob it names is not
+/// there yet. Publishers on other machines push the same small blobs (the
+/// empty config every event and signature shares) at the same moment, and
+/// `distribution` answers `MANIFEST_BLOB_UNKNOWN` (with `DIGEST_INVALID`)
+/// while another upload of that blob is being committed; a moment later
+/// the blob is there. Every blob a manifest names was pushed (or found)
+/// before it, so the refusal is the race, not a missing upload.
+fn is_blob_in_flight(error: &OciDistributionError) -> bool {
+    match error {
+        OciDistributionError::ServerError { code, message, .. } => {
+            *code == 400 && message.contains("MANIFEST_BLOB_UNKNOWN")
+        }
+        OciDistributionError::RegistryError { envelope, .. } => envelope
+            .errors
+            .iter()
+            .any(|e| matches!(e.code, OciErrorCode::ManifestBlobUnknown)),
+        _ => false,
+    }
 }
 
 fn is_not_found(error: &OciDistributionError) -> bool {
