@@ -463,18 +463,27 @@ fn kilobytes_50() -> String {
 }
 
 /// About 98 KB of contributors broken in every way a half-typed file is:
-/// the 5,000-line manifest's shape with stray tokens and an opened brace
-/// on one line in nine, a closing brace dropped, a string's quote dropped,
-/// and a stray `= ]`, each on another.
+/// the 5,000-line manifest's shape with a stray token on one line in
+/// nine, a closing brace dropped, a one-line string's quote dropped, and a
+/// stray `= ]`, each on another (915 diagnostics).
 fn broken_98k() -> String {
     let broken = |count: usize| -> String {
         manifest(count)
             .lines()
             .enumerate()
+            // The plugin's own line stays whole: broken, it would make the
+            // file one error, and the contributors' recovery would not run.
             .map(|(at, line)| match at % 9 {
-                0 => format!("{line} @@ {{"),
+                _ if at == 0 => line.to_string(),
+                // A stray token, without a brace: opened braces that never
+                // close pile up past the nesting limit (32), and the file
+                // is then refused whole, as one diagnostic.
+                0 => format!("{line} @@"),
                 3 => line.replacen('}', "", 1),
-                5 => line.replacen('"', "", 1),
+                // A quote dropped from a one-line string; one dropped from
+                // a `"""` would turn the rest of the file into one string
+                // and one diagnostic, and nothing would be recovered.
+                5 if !line.contains("\"\"\"") => line.replacen('"', "", 1),
                 7 => format!("{line} = ]"),
                 _ => line.to_string(),
             })
