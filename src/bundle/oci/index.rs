@@ -16,7 +16,7 @@ pub enum EventKind {
     Yank,
     Restore,
     /// A signature of a published version, stored as a referrer of its
-    /// manifest ([`referrer`]); the event is what makes it impossible to
+    /// manifest ([`super::referrer`]); the event is what makes it impossible to
     /// lose when signers race.
     Sign,
 }
