@@ -31,11 +31,16 @@
 //! A file that reads cleanly never gets here, and its tree is the same as
 //! before; so is the tree of every chunk that parses.
 
-use super::build::{self, Piece};
+mod layout;
+mod regions;
+
+use layout::Layout;
+use regions::read;
+
+use super::build::Piece;
+use super::parser;
 use super::tree::{Block, Comment, File, Item};
-use super::{errors, parser};
 use crate::diagnostic::Diagnostic;
-use crate::ir::Kind;
 use crate::source::Span;
 
 /// At most this many regions are blanked in one chunk; past it the rest of
@@ -262,195 +267,12 @@ fn broken(text: &str, chunk: Chunk) -> bool {
     parser::parse_file(&text[chunk.start..chunk.end]).is_err()
 }
 
-/// Reads a chunk of `text`, recovering from its syntax errors; the first
-/// is added to `errors`.
-fn read<'a>(text: &'a str, chunk: Chunk, errors: &mut Vec<Diagnostic>) -> Piece<'a> {
-    let Chunk {
-        start,
-        end,
-        cut,
-        in_plugin,
-    } = chunk;
-    let chunk = &text[start..end];
-    let first = match parser::parse_file(chunk) {
-        Ok(pairs) => {
-            let mut piece = build::piece(text, start, pairs);
-            if piece.ends_inside_string {
-                // Lowering reports the string; the braces it swallowed are
-                // not missing. The block it is in is the one left open.
-                for block in piece.items.iter_mut().filter_map(block_mut) {
-                    block.damaged |= block.close.is_none();
-                }
-            }
-            return piece;
-        }
-        Err(error) => error,
-    };
-    errors.push(errors::from_pest_at(text, start, &first, in_plugin));
-    let mut blanked = chunk.to_string();
-    let mut error_at = offset_of(&first);
-    let mut first_region = None;
-    for _ in 0..MAX_REGIONS {
-        let region = region(&blanked, error_at, cut);
-        first_region.get_or_insert(region.start);
-        blank(&mut blanked, region);
-        match parser::parse_file(&blanked) {
-            Ok(pairs) => {
-                let mut piece = build::piece(text, start, pairs);
-                mark_damaged(&mut piece, start + region_start(first_region));
-                return piece;
-            }
-            Err(error) => error_at = offset_of(&error),
-        }
-    }
-    // Give up on the rest of the chunk.
-    let from = region_start(first_region);
-    let len = blanked.len();
-    blank(&mut blanked, Span::new(from, len));
-    match parser::parse_file(&blanked) {
-        Ok(pairs) => {
-            let mut piece = build::piece(text, start, pairs);
-            mark_damaged(&mut piece, start + from);
-            piece
-        }
-        Err(_) => Piece {
-            items: Vec::new(),
-            comments: Vec::new(),
-            bom: None,
-            ends_inside_string: false,
-        },
-    }
-}
-
-fn region_start(first: Option<usize>) -> usize {
-    first.unwrap_or(0)
-}
-
+/// The block an item is, if it is one.
 fn block_mut<'i, 'a>(item: &'i mut Item<'a>) -> Option<&'i mut Block<'a>> {
     match item {
         Item::Block(block) => Some(block),
         _ => None,
     }
-}
-
-/// Marks the top-level block of the piece that holds `at`, if any: the
-/// contributor the broken region was in.
-fn mark_damaged(piece: &mut Piece<'_>, at: usize) {
-    let holder = piece
-        .items
-        .iter_mut()
-        .filter_map(block_mut)
-        .find(|block| block.span.start <= at && (block.close.is_none() || at < block.span.end));
-    if let Some(block) = holder {
-        block.damaged = true;
-    }
-}
-
-fn offset_of(error: &pest::error::Error<parser::Rule>) -> usize {
-    match error.location {
-        pest::error::InputLocation::Pos(at) => at,
-        pest::error::InputLocation::Span((at, _)) => at,
-    }
-}
-
-/// The broken region around the error at `error_at`: from the end of the
-/// longest prefix that parses, no later than where `at` says, to the end
-/// of the error's line.
-fn region(text: &str, error_at: usize, at: Cut) -> Span {
-    let error_at = crate::source::floor_char_boundary(text, error_at.min(text.len()));
-    let mut cut = match at {
-        Cut::AtItem => item_start(text, error_at),
-        Cut::AtError => error_at,
-    };
-    loop {
-        cut = parsing_prefix(text, cut);
-        // A block opened inside the contributor and left open at the cut
-        // (`call t { url: …`) is part of what broke: it goes whole.
-        match nested_open(text, cut) {
-            Some(start) if start < cut => cut = start,
-            _ => break,
-        }
-    }
-    let mut end = line_end(text, error_at);
-    if end <= cut {
-        end = line_end(text, (end + 1).min(text.len()));
-    }
-    Span::new(cut, end.max(cut))
-}
-
-/// The end of the longest prefix of `text[..cut]` that parses, trying
-/// `cut` itself first, then the starts of the lines before it.
-fn parsing_prefix(text: &str, mut cut: usize) -> usize {
-    while cut > 0 {
-        let Err(error) = parser::parse_file(&text[..cut]) else {
-            break;
-        };
-        let at = offset_of(&error);
-        let content = content_end(text, cut);
-        let next = if at >= content {
-            // Stopped at the end: the construct began on the last line
-            // that has anything on it.
-            line_start(text, content.saturating_sub(1))
-        } else {
-            line_start(text, at)
-        };
-        cut = if next < cut {
-            next
-        } else {
-            line_start(text, cut.saturating_sub(1))
-        };
-    }
-    cut
-}
-
-/// Where the item starts that opened a block inside a top-level block of
-/// `text[..cut]` and left it open there.
-fn nested_open(text: &str, cut: usize) -> Option<usize> {
-    let pairs = parser::parse_file(&text[..cut]).ok()?;
-    let piece = build::piece(text, 0, pairs);
-    fn open<'i, 'a>(item: Option<&'i Item<'a>>) -> Option<&'i Block<'a>> {
-        match item {
-            Some(Item::Block(block)) if block.close.is_none() => Some(block),
-            _ => None,
-        }
-    }
-    let top = open(piece.items.last())?;
-    let inner = open(top.items.last())?;
-    Some(item_start(text, inner.keyword.span.start))
-}
-
-/// Where the item holding `at` starts: after the last `,` or `{` before it
-/// on its line, outside strings, or at the line's start.
-fn item_start(text: &str, at: usize) -> usize {
-    let line = line_start(text, at);
-    let bytes = text.as_bytes();
-    let mut start = line;
-    let mut in_string = false;
-    let mut i = line;
-    while i < at {
-        match bytes[i] {
-            b'"' => in_string = !in_string,
-            b'\\' if in_string => i += 1,
-            b',' | b'{' if !in_string => start = i + 1,
-            _ => {}
-        }
-        i += 1;
-    }
-    start.min(at)
-}
-
-/// `text` with `region` replaced by spaces, its line breaks kept, so that
-/// every offset stays where it was.
-fn blank(text: &mut String, region: Span) {
-    let region = Span::new(region.start.min(text.len()), region.end.min(text.len()));
-    let replaced: String = text[region.range()]
-        .chars()
-        .map(|c| match c {
-            '\n' | '\r' => c.to_string(),
-            other => " ".repeat(other.len_utf8()),
-        })
-        .collect();
-    text.replace_range(region.range(), &replaced);
 }
 
 /// The offset after the last character before `at` that is not white
@@ -471,151 +293,10 @@ fn line_end(text: &str, at: usize) -> usize {
     text[at..].find(['\n', '\r']).map_or(text.len(), |i| at + i)
 }
 
-/// Where the chunks of a file start, read from its layout.
-#[derive(Debug, PartialEq, Eq)]
-struct Layout {
-    /// The start of the plugin's header line.
-    plugin: usize,
-    /// Just after the `{` of the plugin's header.
-    open: usize,
-    /// Where each contributor starts (its kind's keyword), ascending.
-    contributors: Vec<usize>,
-    /// The plugin's closing `}`.
-    close: Option<usize>,
-}
-
-impl Layout {
-    fn of(text: &str) -> Option<Layout> {
-        let mut plugin: Option<(usize, usize)> = None;
-        let mut candidates: Vec<(usize, usize)> = Vec::new();
-        let mut closes: Vec<usize> = Vec::new();
-        for (start, end) in lines(text) {
-            let line = &text[start..end];
-            let indent = line.len() - line.trim_start_matches([' ', '\t']).len();
-            let rest = &line[indent..];
-            let Some((plugin_start, plugin_indent)) = plugin else {
-                if is_header(rest, |word| word == "plugin") {
-                    plugin = Some((start, indent));
-                }
-                continue;
-            };
-            let _ = plugin_start;
-            if rest.starts_with('}') && indent <= plugin_indent {
-                closes.push(start + indent);
-            }
-            // A header may follow the brackets a slip left before it on
-            // its line: `}    text b {`, `{text b {`.
-            let after_braces = rest.trim_start_matches(['{', '}', '[', ']', ',', ' ', '\t']);
-            if is_header(after_braces, |word| Kind::parse(word).is_some()) {
-                candidates.push((end - after_braces.len(), indent));
-            }
-        }
-        let (plugin, _) = plugin?;
-        let open = plugin + text[plugin..].find('{')? + 1;
-        // Contributors sit at one indentation; a header a whole step deeper
-        // than most is text in a body or a block nested by mistake, not a
-        // boundary.
-        let usual = mode(candidates.iter().map(|&(_, indent)| indent));
-        let deepest = usual.map_or(0, |usual| if usual == 0 { 1 } else { 2 * usual - 1 });
-        let contributors: Vec<usize> = candidates
-            .into_iter()
-            .filter(|&(_, indent)| indent <= deepest)
-            .map(|(at, _)| at)
-            .collect();
-        let last = contributors.last().copied().unwrap_or(plugin);
-        let close = closes.into_iter().rev().find(|&at| at > last);
-        let contributors = contributors
-            .into_iter()
-            .filter(|&at| close.is_none_or(|close| at < close))
-            .map(|at| comments_above(text, at))
-            .collect();
-        Some(Layout {
-            plugin,
-            open,
-            contributors,
-            close,
-        })
-    }
-}
-
-/// Where a contributor starting at `at` really starts: at the comment
-/// lines right above its header, which speak of it (a suppression there
-/// governs it), when the header starts its line.
-fn comments_above(text: &str, at: usize) -> usize {
-    let mut start = line_start(text, at);
-    if !text[start..at].trim().is_empty() {
-        return at;
-    }
-    while start > 0 {
-        let above = line_start(text, start - 1);
-        if !text[above..start].trim_start().starts_with('#') {
-            break;
-        }
-        start = above;
-    }
-    start
-}
-
-/// Whether `rest` (a line without its indentation) opens a block whose
-/// keyword passes `keyword`: `keyword word… {`, the `{` before any comment.
-fn is_header(rest: &str, keyword: impl Fn(&str) -> bool) -> bool {
-    let word_end = rest.find([' ', '\t']).unwrap_or(rest.len());
-    if word_end == rest.len() || !keyword(&rest[..word_end]) {
-        return false;
-    }
-    let code = rest.split('#').next().unwrap_or("");
-    code.contains('{')
-}
-
-/// The most common value, the largest of those tied (a header just typed
-/// at the margin must not hide the one contributor already there).
-fn mode(values: impl Iterator<Item = usize>) -> Option<usize> {
-    let mut counts: std::collections::BTreeMap<usize, usize> = std::collections::BTreeMap::new();
-    for value in values {
-        *counts.entry(value).or_default() += 1;
-    }
-    let most = counts.values().copied().max()?;
-    counts
-        .into_iter()
-        .rev()
-        .find(|&(_, count)| count == most)
-        .map(|(value, _)| value)
-}
-
-/// The lines of `text` as `(start, end)` without their line breaks;
-/// `\n`, `\r\n` and a lone `\r` each end one.
-fn lines(text: &str) -> Vec<(usize, usize)> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut start = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\n' => {
-                out.push((start, i));
-                i += 1;
-                start = i;
-            }
-            b'\r' => {
-                out.push((start, i));
-                i += if bytes.get(i + 1) == Some(&b'\n') {
-                    2
-                } else {
-                    1
-                };
-                start = i;
-            }
-            _ => i += 1,
-        }
-    }
-    if start < bytes.len() {
-        out.push((start, bytes.len()));
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
+    use super::layout::lines;
+    use super::regions::region;
     use super::*;
 
     #[test]

@@ -23,16 +23,20 @@
 //! at its variables' worst case, after the framing that precedes a
 //! contribution below agent priority.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
-use std::fmt::Write as _;
+use std::collections::BTreeMap;
 
 use crate::config::Config;
-use crate::ir::names::{lowercase_words, to_kebab};
 use crate::ir::{framing_for, ActivationKind, Kind, Owner, Placement, PluginName};
 use crate::limits::MAX_STRING_BYTES;
-use crate::source::hidden::{classify, hidden_chars};
 
 use super::{Manifest, Note, Produced};
+
+mod names;
+mod text;
+
+pub use names::{kebab, tool_name, Unique};
+use text::{comment, field, note_comment};
+pub use text::{quoted, string};
 
 const INDENT: &str = "    ";
 
@@ -371,253 +375,9 @@ pub fn round_up(tokens: u64) -> u64 {
     tokens.div_ceil(BUDGET_STEP).max(1) * BUDGET_STEP
 }
 
-fn field(out: &mut String, depth: usize, text: &str) {
-    out.push_str(&INDENT.repeat(depth));
-    out.push_str(text);
-    out.push('\n');
-}
-
-/// One or more comment lines; continuation lines start with `|`.
-fn comment(out: &mut String, depth: usize, text: &str) {
-    for (index, line) in text.lines().enumerate() {
-        let line = clean_comment(line);
-        out.push_str(&INDENT.repeat(depth));
-        match (index, line.is_empty()) {
-            (0, true) => out.push('#'),
-            (0, false) => {
-                out.push_str("# ");
-                out.push_str(&line);
-            }
-            (_, true) => out.push_str("# |"),
-            (_, false) => {
-                out.push_str("# | ");
-                out.push_str(&line);
-            }
-        }
-        out.push('\n');
-    }
-}
-
-fn note_comment(out: &mut String, depth: usize, note: &Note) {
-    let label = if note.warning {
-        "WARNING"
-    } else {
-        "not mapped"
-    };
-    let mut text = format!("{label} ({}): {}", note.file, note.message);
-    if let Some(detail) = &note.detail {
-        text.push('\n');
-        text.push_str(detail);
-    }
-    comment(out, depth, &text);
-}
-
-/// A comment line cannot hold a line break or control characters, and
-/// keeps no trailing white space (the canonical layout trims it); other
-/// hidden characters are written as escapes, which a comment shows as they
-/// are.
-fn clean_comment(line: &str) -> String {
-    let mut out = String::with_capacity(line.len());
-    for c in line.chars() {
-        if c.is_control() {
-            out.push(' ');
-        } else if classify(c).is_some() {
-            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
-        } else {
-            out.push(c);
-        }
-    }
-    out.trim_end().to_string()
-}
-
-/// A string field's value: `"…"` on one line, a `"""` block otherwise.
-/// `depth` is the depth of the field line.
-pub fn string(value: &str, depth: usize, template: bool) -> String {
-    if value.contains('\n') {
-        block(value, depth, template)
-    } else {
-        quoted(value, template)
-    }
-}
-
-/// `"…"`, escaped.
-pub fn quoted(value: &str, template: bool) -> String {
-    let mut out = String::with_capacity(value.len() + 2);
-    out.push('"');
-    let hidden = hidden_offsets(value);
-    for (at, c) in value.char_indices() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\t' => out.push_str("\\t"),
-            '{' | '}' if template => {
-                out.push(c);
-                out.push(c);
-            }
-            c => push_char(&mut out, c, hidden.binary_search(&at).is_ok()),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// A `"""` block whose decoded value is `value` exactly.
-fn block(value: &str, depth: usize, template: bool) -> String {
-    let pad = INDENT.repeat(depth + 1);
-    let mut lines: Vec<String> = value
-        .split('\n')
-        .map(|line| block_line(line, template))
-        .collect();
-    // The decoder strips the indentation all non-blank lines share; if the
-    // text itself is indented throughout, escape the first white space
-    // character of one line so that only the block's own indentation goes.
-    let indented_throughout = lines
-        .iter()
-        .filter(|line| !line.is_empty())
-        .all(|line| line.starts_with([' ', '\t']));
-    if indented_throughout {
-        if let Some(line) = lines.iter_mut().find(|line| !line.is_empty()) {
-            let escaped = if line.starts_with('\t') {
-                "\\t"
-            } else {
-                "\\u{20}"
-            };
-            line.replace_range(..1, escaped);
-        }
-    }
-    let mut out = String::from("\"\"\"\n");
-    for line in &lines {
-        if !line.is_empty() {
-            out.push_str(&pad);
-            out.push_str(line);
-        }
-        out.push('\n');
-    }
-    out.push_str(&pad);
-    out.push_str("\"\"\"");
-    out
-}
-
-/// One line of a block, escaped. A line of only white space is escaped
-/// whole, since the decoder reads such a line as empty.
-fn block_line(line: &str, template: bool) -> String {
-    let mut out = String::with_capacity(line.len());
-    if !line.is_empty() && line.chars().all(|c| c == ' ' || c == '\t') {
-        for c in line.chars() {
-            out.push_str(if c == '\t' { "\\t" } else { "\\u{20}" });
-        }
-        return out;
-    }
-    let mut quotes = 0;
-    let chars: Vec<char> = line.chars().collect();
-    let hidden = hidden_offsets(line);
-    for (index, (at, c)) in line.char_indices().enumerate() {
-        if c == '"' {
-            // Escape every quote of a run of three or more, which would
-            // otherwise close the block.
-            if quotes == 0 {
-                quotes = chars[index..].iter().take_while(|&&q| q == '"').count();
-            }
-            if quotes >= 3 {
-                out.push('\\');
-            }
-            out.push('"');
-            continue;
-        }
-        quotes = 0;
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\t' => out.push('\t'),
-            '{' | '}' if template => {
-                out.push(c);
-                out.push(c);
-            }
-            c => push_char(&mut out, c, hidden.binary_search(&at).is_ok()),
-        }
-    }
-    out
-}
-
-/// Where `text` holds hidden characters (`hidden-character`), judged in
-/// context: an emoji's presentation selector or joiner is text.
-fn hidden_offsets(text: &str) -> Vec<usize> {
-    hidden_chars(text).map(|(at, _, _)| at).collect()
-}
-
-/// One character of a string, as an escape when it is a control character
-/// (a carriage return would otherwise be read as a line break) or
-/// `hidden`: the manifest then shows every reader what the imported text
-/// holds, and decodes to it exactly.
-fn push_char(out: &mut String, c: char, hidden: bool) {
-    match c {
-        '\r' => out.push_str("\\r"),
-        c if c.is_control() || hidden => {
-            let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
-        }
-        c => out.push(c),
-    }
-}
-
-/// Lowercase kebab-case, as the language wants identifiers:
-/// `BrandGuidelines` → `brand-guidelines`, `copilot_money` →
-/// `copilot-money`. A name that would start with a digit or be empty gets
-/// `fallback` in front, and long names are cut at a word.
-pub fn kebab(text: &str, fallback: &str) -> String {
-    let mut out = to_kebab(text);
-    if out.len() > MAX_NAME {
-        let cut = out[..MAX_NAME].rfind('-').unwrap_or(MAX_NAME);
-        out.truncate(cut);
-    }
-    match out.chars().next() {
-        None => fallback.to_string(),
-        Some(first) if !first.is_ascii_lowercase() => format!("{fallback}-{out}"),
-        Some(_) => out,
-    }
-}
-
-/// A tool name as the language reads it: lowercase letters, digits, `_`
-/// and `-`, starting with a letter. `getTransactions` → `get_transactions`.
-pub fn tool_name(text: &str) -> String {
-    let out = lowercase_words(text, '_', &['-', '_']);
-    let out = out.trim_matches(['_', '-']).to_string();
-    match out.chars().next() {
-        None => "tool".to_string(),
-        Some(first) if !first.is_ascii_lowercase() => format!("tool_{out}"),
-        Some(_) => out,
-    }
-}
-
-/// Names given out so far, each unique.
-#[derive(Debug, Default)]
-pub struct Unique {
-    taken: HashSet<String>,
-    /// For each name asked for, the suffix to try next: a thousand hooks
-    /// all named `session-start-hook` cost a thousand looks, not half a
-    /// million.
-    next: HashMap<String, usize>,
-}
-
-impl Unique {
-    /// `name`, or `name-2`, `name-3`… when taken.
-    pub fn name(&mut self, name: &str) -> String {
-        let mut candidate = name.to_string();
-        if self.taken.contains(&candidate) {
-            let n = self.next.entry(name.to_string()).or_insert(2);
-            loop {
-                candidate = format!("{name}-{n}");
-                *n += 1;
-                if !self.taken.contains(&candidate) {
-                    break;
-                }
-            }
-        }
-        self.taken.insert(candidate.clone());
-        candidate
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::text::block_line;
     use super::*;
     use crate::ir::ContributorBody;
     use crate::source::SourceFile;
