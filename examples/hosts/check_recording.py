@@ -7,16 +7,19 @@ Each LABEL given must have arrived (ci.sh names every host's resumed
 conversation, so a host that stops labelling its requests is noticed).
 
 - the labelled Anthropic requests (a host labels its conversations with
-  the `x-contrib-conversation` header, which no provider reads) carry the
-  same tools and system blocks through the agent breakpoint, whoever the
-  person, and at least two persons' conversations arrived;
+  the `x-contrib-conversation` header, which no provider reads:
+  `[HOST:]PERSON[-resumed]`) of one host carry the same tools and system
+  blocks through the agent breakpoint, whoever the person, and at least
+  two persons' conversations arrived;
 - at most four cache breakpoints per request;
 - every tool call in a request is answered in it, and every call the
   provider made is answered by a later request;
 - a resumed conversation (a `*-resumed` label) keeps what the conversation
   before the restart sent and tells nothing twice: every text of the
   last request before the restart is still there, once, and no text
-  appears twice.
+  appears twice. Prefaces (`<retrieved_content …>`) are the exception:
+  they are retrieved again every turn and never stored (docs/runtime.md),
+  so the turn after the restart has its own.
 """
 
 import json
@@ -75,7 +78,7 @@ def main() -> int:
     failures: List[str] = []
     if not lines:
         failures.append("no request arrived")
-    prefixes = set()
+    prefixes: Dict[str, Set[str]] = defaultdict(set)
     persons: Set[str] = set()
     by_label: Dict[str, List[Dict[str, Any]]] = defaultdict(list)
     made: Set[str] = set()
@@ -96,10 +99,14 @@ def main() -> int:
         answered |= answers
         made |= {call for call in calls if call.startswith("local_call_")}
         if path.endswith("/messages") and line.get("conversation"):
-            prefixes.add(agent_prefix(body))
+            host, _, person = line["conversation"].rpartition(":")
+            prefixes[host].add(agent_prefix(body))
             persons.add(line["conversation"].removesuffix("-resumed"))
-    if len(prefixes) > 1:
-        failures.append(f"the agent's requests differ before the agent breakpoint ({len(prefixes)} variants)")
+    for host, variants in sorted(prefixes.items()):
+        if len(variants) > 1:
+            failures.append(
+                f"{host or 'the default'} host's agent requests differ before the agent breakpoint ({len(variants)} variants)"
+            )
     if len(persons) < 2:
         failures.append("fewer than two persons' conversations arrived on the Anthropic wire")
     if made - answered:
@@ -121,7 +128,11 @@ def main() -> int:
         repeated = sorted({text for text in told if told.count(text) > 1})
         if repeated:
             failures.append(f"{label}: told twice after resuming: {repeated}")
-        lost = [text for text in texts(before[-1]) if text not in told]
+        lost = [
+            text
+            for text in texts(before[-1])
+            if text not in told and not text.startswith("<retrieved_content ")
+        ]
         if lost:
             failures.append(f"{label}: what was said before the restart is missing: {lost}")
     for failure in failures:

@@ -25,5 +25,5 @@ ANTHROPIC_BASE_URL="$url" ANTHROPIC_API_KEY=local-test-key \
     OPENAI_BASE_URL="$url/v1" OPENAI_API_KEY=local-test-key \
     bash "$here/run.sh"
 # The Python hosts label their conversations sam, priya, sam-resumed; the
-# TypeScript host ts-sam, ts-priya, ts-sam-resumed.
-python3 "$here/check_recording.py" "$work/recording.jsonl" sam-resumed ts-sam-resumed
+# TypeScript host ts:sam, ts:priya, ts:sam-resumed.
+python3 "$here/check_recording.py" "$work/recording.jsonl" sam-resumed ts:sam-resumed

@@ -196,14 +196,14 @@ try {
   const priya = workspace
     .conversation(priyaSession, { gate, reader, tools, log: join(store, 'priya.log') })
     .start();
-  const samFirst = await turn(sam, 'Sam', 'ts-sam', '2026-03-02T09:01:00Z', 'Can you review the login fix on branch fix-login?');
-  const priyaFirst = await turn(priya, 'Priya', 'ts-priya', '2026-03-02T09:05:00Z', 'What does the review checklist say?');
+  const samFirst = await turn(sam, 'Sam', 'ts:sam', '2026-03-02T09:01:00Z', 'Can you review the login fix on branch fix-login?');
+  const priyaFirst = await turn(priya, 'Priya', 'ts:priya', '2026-03-02T09:05:00Z', 'What does the review checklist say?');
   check(
     agentPrefix(samFirst.first) === agentPrefix(priyaFirst.first),
     "two people's requests to one agent are identical through the agent breakpoint",
   );
-  await turn(sam, 'Sam', 'ts-sam', '2026-03-02T09:20:00Z', 'Does it need a test?');
-  await turn(priya, 'Priya', 'ts-priya', '2026-03-02T09:25:00Z', 'And about errors?');
+  await turn(sam, 'Sam', 'ts:sam', '2026-03-02T09:20:00Z', 'Does it need a test?');
+  await turn(priya, 'Priya', 'ts:priya', '2026-03-02T09:25:00Z', 'And about errors?');
 
   // Stored by the host: what was said (the session log is already written).
   writeFileSync(join(store, 'sam.said.json'), JSON.stringify(sam.said()));
@@ -216,7 +216,7 @@ try {
   const resumed = reopened
     .conversation(samSession, { gate, reader, tools, log: samLog })
     .resume(readFileSync(samLog, 'utf8'), said);
-  const after = await turn(resumed, 'Sam (resumed)', 'ts-sam-resumed', '2026-03-02T10:00:00Z', 'I added the test. Anything else?');
+  const after = await turn(resumed, 'Sam (resumed)', 'ts:sam-resumed', '2026-03-02T10:00:00Z', 'I added the test. Anything else?');
   check(after.number === 3, 'turns carry on after the restart');
   check(after.told === 0, 'nothing changed while closed, so no fact is told again');
   check(
