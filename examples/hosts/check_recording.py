@@ -99,7 +99,7 @@ def main() -> int:
         answered |= answers
         made |= {call for call in calls if call.startswith("local_call_")}
         if path.endswith("/messages") and line.get("conversation"):
-            host, _, person = line["conversation"].rpartition(":")
+            host = line["conversation"].rpartition(":")[0]
             prefixes[host].add(agent_prefix(body))
             persons.add(line["conversation"].removesuffix("-resumed"))
     for host, variants in sorted(prefixes.items()):

@@ -51,7 +51,20 @@ use super::time::Timestamp;
 /// Every front end (the command line, the Python and Node modules) opens
 /// its logs here, so none of them overwrites one.
 pub fn create_log_file(path: &Path) -> io::Result<File> {
-    OpenOptions::new().write(true).create_new(true).open(path)
+    OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(|error| match error.kind() {
+            io::ErrorKind::AlreadyExists => io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                format!(
+                    "`{}` already exists: it is another conversation's log; resume it, or choose another file",
+                    path.display()
+                ),
+            ),
+            _ => error,
+        })
 }
 
 /// The first line of a log this runtime writes.

@@ -100,11 +100,7 @@ pub fn start_conversation(
             let path = setup.log_path.unwrap_or_default();
             return Ok(Either::B(
                 if error.kind() == std::io::ErrorKind::AlreadyExists {
-                    failure::failure(
-                    "log",
-                    "log-exists",
-                    format!("`{path}` already exists: it is another conversation's log; resume it, or choose another file"),
-                )
+                    failure::failure("log", "log-exists", error.to_string())
                 } else {
                     failure::failure(
                         "log",

@@ -174,10 +174,9 @@ impl Workspace {
 /// conversation's log, never overwritten: `FileExistsError`, naming it.
 fn new_log(path: &std::path::Path) -> PyResult<File> {
     contrib_runtime::create_log_file(path).map_err(|error| match error.kind() {
-        std::io::ErrorKind::AlreadyExists => pyo3::exceptions::PyFileExistsError::new_err(format!(
-            "`{}` already exists: it is another conversation's log; resume it, or choose another file",
-            path.display()
-        )),
+        std::io::ErrorKind::AlreadyExists => {
+            pyo3::exceptions::PyFileExistsError::new_err(error.to_string())
+        }
         _ => pyo3::exceptions::PyOSError::new_err(format!(
             "cannot create `{}`: {error}",
             path.display()
