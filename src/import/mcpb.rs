@@ -18,8 +18,8 @@
 
 use serde_json::{Map, Value};
 
-use super::claude_plugin::{display, unmapped_field, warn_version};
-use super::emit::{kebab, tool_name, Content, Draft, DraftContributor};
+use super::claude_plugin::{display, unmapped_field};
+use super::emit::{tool_name, Content, Draft, DraftContributor};
 use super::{json, metadata_note, shorten, Failure, InputFile, Note};
 use crate::ir::Placement;
 
@@ -93,20 +93,7 @@ fn spec_version(file: &InputFile, object: &Map<String, Value>, draft: &mut Draft
 }
 
 fn identity(file: &InputFile, object: &Map<String, Value>, draft: &mut Draft) {
-    if let Some(name) = object.get("name").and_then(Value::as_str) {
-        draft.name = kebab(name, "bundle");
-    }
-    match object.get("version") {
-        Some(Value::String(version)) => match semver::Version::parse(version) {
-            Ok(parsed) => draft.version = parsed,
-            Err(_) => warn_version(
-                draft,
-                &file.path,
-                format!("the bundle's version `{version}` is not a semantic version"),
-            ),
-        },
-        _ => warn_version(draft, &file.path, "the bundle gives no version".to_string()),
-    }
+    super::claude_plugin::name_and_version(file, object, "the bundle", "bundle", draft);
     super::claude_plugin::describe(draft, object);
 }
 

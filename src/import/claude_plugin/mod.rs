@@ -138,35 +138,8 @@ fn host_of(path: &str) -> Host {
 
 /// Name, version, summary, author and licence, from the first manifest.
 fn identity(host: Host, file: &InputFile, object: &Map<String, Value>, draft: &mut Draft) {
-    if let Some(name) = object.get("name").and_then(Value::as_str) {
-        draft.name = kebab(name, "plugin");
-    }
-    match object.get("version") {
-        Some(Value::String(version)) => match semver::Version::parse(version) {
-            Ok(parsed) => draft.version = parsed,
-            Err(_) => warn_version(
-                draft,
-                &file.path,
-                format!(
-                    "the {} manifest's version `{version}` is not a semantic version",
-                    host.as_str()
-                ),
-            ),
-        },
-        Some(other) => warn_version(
-            draft,
-            &file.path,
-            format!(
-                "the {} manifest's version `{other}` is not a semantic version",
-                host.as_str()
-            ),
-        ),
-        None => warn_version(
-            draft,
-            &file.path,
-            format!("the {} manifest gives no version", host.as_str()),
-        ),
-    }
+    let manifest = format!("the {} manifest", host.as_str());
+    name_and_version(file, object, &manifest, "plugin", draft);
     describe(draft, object);
     // Codex's `interface` says in a line what the plugin is for: the
     // summary, when the manifest gives no description.
@@ -179,6 +152,33 @@ fn identity(host: Host, file: &InputFile, object: &Map<String, Value>, draft: &m
             .filter(|text| !text.is_empty())
             .map(str::to_string);
     }
+}
+
+/// The name (as kebab case, else `fallback`) and semantic version a
+/// manifest (plugin.json, an MCP bundle's manifest.json) gives; a missing
+/// or unreadable version is a warning naming `manifest` ("the bundle").
+pub(super) fn name_and_version(
+    file: &InputFile,
+    object: &Map<String, Value>,
+    manifest: &str,
+    fallback: &str,
+    draft: &mut Draft,
+) {
+    if let Some(name) = object.get("name").and_then(Value::as_str) {
+        draft.name = kebab(name, fallback);
+    }
+    let message = match object.get("version") {
+        Some(Value::String(version)) => match semver::Version::parse(version) {
+            Ok(parsed) => {
+                draft.version = parsed;
+                return;
+            }
+            Err(_) => format!("{manifest}'s version `{version}` is not a semantic version"),
+        },
+        Some(other) => format!("{manifest}'s version `{other}` is not a semantic version"),
+        None => format!("{manifest} gives no version"),
+    };
+    warn_version(draft, &file.path, message);
 }
 
 /// The summary, author and licence a manifest (plugin.json, an MCP
