@@ -11,6 +11,8 @@
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
+# The checker first: it must refuse recordings that break its rules.
+python3 -m unittest -q "$here/test_check_recording.py"
 work=$(mktemp -d)
 python3 "$here/provider.py" "$work/recording.jsonl" "$work/url" &
 provider=$!
