@@ -62,18 +62,23 @@ impl Bundle {
             Some(1) => {
                 let old: super::v1::Bundle = serde_json::from_value(value)
                     .map_err(|error| LoadError::Schema(error.to_string()))?;
-                let actual = old.digest().map_err(LoadError::Schema)?;
+                let actual = old
+                    .digest()
+                    .map_err(|error| LoadError::Schema(error.to_string()))?;
                 (old.upgrade(), actual)
             }
             Some(current) if current == u64::from(FORMAT) => {
                 let bundle: Bundle = serde_json::from_value(value)
                     .map_err(|error| LoadError::Schema(error.to_string()))?;
-                let actual = digest_of(&bundle).map_err(LoadError::Schema)?;
+                let actual =
+                    digest_of(&bundle).map_err(|error| LoadError::Schema(error.to_string()))?;
                 (bundle, actual)
             }
             other => return Err(LoadError::UnknownFormat(other)),
         };
-        bundle.validate().map_err(LoadError::Schema)?;
+        bundle
+            .validate()
+            .map_err(|error| LoadError::Schema(error.to_string()))?;
         let recorded = bundle.digest.clone().ok_or(LoadError::MissingDigest)?;
         if recorded != actual {
             return Err(LoadError::DigestMismatch { recorded, actual });

@@ -279,7 +279,8 @@ fn check_config(
     match (&args.config, folder) {
         (Some(path), _) => Config::load(path),
         (None, Some(folder)) => crate::bundle::catalog::consistency::policy_of(folder)
-            .map(|config| (config, Vec::new())),
+            .map(|config| (config, Vec::new()))
+            .map_err(String::from),
         (None, None) => Ok((Config::platform(), Vec::new())),
     }
 }
@@ -458,7 +459,8 @@ pub(super) fn yank(args: &YankArgs) -> Outcome {
     let yanked = match super::oci::catalog_of(&args.catalog) {
         Some(Ok(registry)) => super::oci::yank(&registry, plugin, &version, args.undo),
         Some(Err(message)) => Err(message),
-        None => catalog::yank(&args.catalog, plugin, &version, args.undo, &waiting),
+        None => catalog::yank(&args.catalog, plugin, &version, args.undo, &waiting)
+            .map_err(String::from),
     };
     match yanked {
         Ok(version) => {

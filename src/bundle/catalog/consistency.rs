@@ -217,7 +217,7 @@ pub const POLICY_FILE: &str = crate::config::FILE_NAME;
 /// `contrib.toml`, read inside the catalog, else the platform's. Never a
 /// publisher's configuration: a publisher does not choose the budget every
 /// workspace installing from the catalog shares.
-pub fn policy(root: &Root) -> Result<Config, String> {
+pub fn policy(root: &Root) -> Result<Config, PolicyError> {
     let path = root.path().join(POLICY_FILE);
     if std::fs::symlink_metadata(&path).is_err() {
         return Ok(Config::platform());
@@ -225,22 +225,72 @@ pub fn policy(root: &Root) -> Result<Config, String> {
     let bytes = root.read(&path, crate::limits::files::CONFIG)?;
     let name = crate::fs::display_name(&path);
     let source = crate::decode::decode_bytes(&name, &bytes).map_err(|(_, diagnostic)| {
-        format!(
-            "the catalog's policy `{name}` cannot be read: {}",
-            diagnostic.message
-        )
+        PolicyError::NotText {
+            name: name.clone(),
+            why: diagnostic.message,
+        }
     })?;
     let (config, diagnostics) = Config::from_source(source);
     if let Some(error) = diagnostics.iter().find(|d| d.is_error()) {
-        return Err(format!(
-            "the catalog's policy `{name}` has errors ({}); fix it before publishing or checking",
-            error.message
-        ));
+        return Err(PolicyError::HasErrors {
+            name,
+            first: error.message.clone(),
+        });
     }
     Ok(config)
 }
 
 /// The policy of the catalog at `folder`; see [`policy`].
-pub fn policy_of(folder: &Path) -> Result<Config, String> {
+pub fn policy_of(folder: &Path) -> Result<Config, PolicyError> {
     policy(&Root::open(folder)?)
+}
+
+/// Why a catalog's own policy cannot be used; publishing and checking
+/// stop rather than judge by another.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum PolicyError {
+    /// The catalog or its policy file could not be read.
+    Fs(crate::fs::Error),
+    /// The policy file `name` is not text.
+    NotText { name: String, why: String },
+    /// The policy file `name` has errors; `first` is the first.
+    HasErrors { name: String, first: String },
+}
+
+impl std::fmt::Display for PolicyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PolicyError::Fs(error) => error.fmt(f),
+            PolicyError::NotText { name, why } => {
+                write!(f, "the catalog's policy `{name}` cannot be read: {why}")
+            }
+            PolicyError::HasErrors { name, first } => write!(
+                f,
+                "the catalog's policy `{name}` has errors ({first}); fix it before publishing or checking"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PolicyError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PolicyError::Fs(error) => Some(error),
+            _ => None,
+        }
+    }
+}
+
+impl From<crate::fs::Error> for PolicyError {
+    fn from(error: crate::fs::Error) -> PolicyError {
+        PolicyError::Fs(error)
+    }
+}
+
+/// The command line reports errors as text: the message.
+impl From<PolicyError> for String {
+    fn from(error: PolicyError) -> String {
+        error.to_string()
+    }
 }
