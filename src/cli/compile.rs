@@ -44,7 +44,9 @@ pub(super) fn compile_with_usage(
     resolver: &mut Resolver,
     usage: Option<&Path>,
 ) -> Result<Compiled, NotBuilt> {
-    let (loaded, first_use) = resolver.for_manifest(path).map_err(NotBuilt::Failed)?;
+    let (loaded, first_use) = resolver
+        .for_manifest(path)
+        .map_err(|error| NotBuilt::Failed(error.to_string()))?;
     if loaded.diagnostics.iter().any(Diagnostic::is_error) {
         let shown = first_use
             .then(|| loaded.config.source.as_deref().cloned())
