@@ -35,7 +35,7 @@ const INDENT: &str = "    ";
 /// back and re-checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum Unwritable {
+pub(crate) enum Unwritable {
     /// `what` (a contributor id, a skill, a command…) is named `name`,
     /// which is not kebab-case.
     Name { what: &'static str, name: String },
@@ -76,7 +76,7 @@ impl std::error::Error for Unwritable {}
 /// The manifest of `bundle` with its plugin owned by `granted` and each
 /// contributor's owner narrowed to it, or why the bundle holds something no
 /// manifest can say.
-pub fn manifest(bundle: &Bundle, granted: Owner) -> Result<String, Unwritable> {
+pub(crate) fn manifest(bundle: &Bundle, granted: Owner) -> Result<String, Unwritable> {
     let mut out = String::new();
     let _ = writeln!(out, "plugin {} {} {{", bundle.plugin, bundle.version);
     let _ = writeln!(out, "{INDENT}owner {granted}");
@@ -100,7 +100,7 @@ pub fn manifest(bundle: &Bundle, granted: Owner) -> Result<String, Unwritable> {
 }
 
 /// The narrower of two owners: authority only narrows.
-pub fn narrower(owner: Owner, granted: Owner) -> Owner {
+pub(crate) fn narrower(owner: Owner, granted: Owner) -> Owner {
     if owner.is_within(granted) {
         owner
     } else {
