@@ -24,7 +24,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{find_span, Lock, LockEntry};
+use super::{find_span, Lock, LockEntry, PolicyError};
 use crate::bundle::{bundle_path, Bundle, BundledActivation};
 use crate::codes::{AMBIGUOUS_CONTRIBUTOR, CATALOG_OVER_BUDGET, DUPLICATE_PLUGIN};
 use crate::config::Config;
@@ -243,54 +243,4 @@ pub fn policy(root: &Root) -> Result<Config, PolicyError> {
 /// The policy of the catalog at `folder`; see [`policy`].
 pub fn policy_of(folder: &Path) -> Result<Config, PolicyError> {
     policy(&Root::open(folder)?)
-}
-
-/// Why a catalog's own policy cannot be used; publishing and checking
-/// stop rather than judge by another.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum PolicyError {
-    /// The catalog or its policy file could not be read.
-    Fs(crate::fs::Error),
-    /// The policy file `name` is not text.
-    NotText { name: String, why: String },
-    /// The policy file `name` has errors; `first` is the first.
-    HasErrors { name: String, first: String },
-}
-
-impl std::fmt::Display for PolicyError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            PolicyError::Fs(error) => error.fmt(f),
-            PolicyError::NotText { name, why } => {
-                write!(f, "the catalog's policy `{name}` cannot be read: {why}")
-            }
-            PolicyError::HasErrors { name, first } => write!(
-                f,
-                "the catalog's policy `{name}` has errors ({first}); fix it before publishing or checking"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for PolicyError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            PolicyError::Fs(error) => Some(error),
-            _ => None,
-        }
-    }
-}
-
-impl From<crate::fs::Error> for PolicyError {
-    fn from(error: crate::fs::Error) -> PolicyError {
-        PolicyError::Fs(error)
-    }
-}
-
-/// The command line reports errors as text: the message.
-impl From<PolicyError> for String {
-    fn from(error: PolicyError) -> String {
-        error.to_string()
-    }
 }

@@ -4,7 +4,6 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use super::consistency::PolicyError;
 use crate::bundle::sign;
 use crate::bundle::{LoadError, WriteError};
 use crate::report::terminal::visible;
@@ -161,5 +160,55 @@ impl std::error::Error for Unverified {
             Unverified::Sign(error) => Some(error),
             _ => None,
         }
+    }
+}
+
+/// Why a catalog's own policy cannot be used; publishing and checking
+/// stop rather than judge by another.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum PolicyError {
+    /// The catalog or its policy file could not be read.
+    Fs(crate::fs::Error),
+    /// The policy file `name` is not text.
+    NotText { name: String, why: String },
+    /// The policy file `name` has errors; `first` is the first.
+    HasErrors { name: String, first: String },
+}
+
+impl std::fmt::Display for PolicyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PolicyError::Fs(error) => error.fmt(f),
+            PolicyError::NotText { name, why } => {
+                write!(f, "the catalog's policy `{name}` cannot be read: {why}")
+            }
+            PolicyError::HasErrors { name, first } => write!(
+                f,
+                "the catalog's policy `{name}` has errors ({first}); fix it before publishing or checking"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PolicyError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PolicyError::Fs(error) => Some(error),
+            _ => None,
+        }
+    }
+}
+
+impl From<crate::fs::Error> for PolicyError {
+    fn from(error: crate::fs::Error) -> PolicyError {
+        PolicyError::Fs(error)
+    }
+}
+
+/// The command line reports errors as text: the message.
+impl From<PolicyError> for String {
+    fn from(error: PolicyError) -> String {
+        error.to_string()
     }
 }

@@ -5,15 +5,9 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{read_lock_text, Error};
+use super::{read_lock_text, Error, LOCK_FILE};
 use crate::bundle::Permissions;
 use crate::fs::{self, Root};
-
-pub const LOCK_FILE: &str = "catalog.lock";
-
-/// The folder, under a catalog, that holds the public keys its lock
-/// trusts (`keys/<key id>.pub`).
-pub const KEYS_FOLDER: &str = "keys";
 
 /// `catalog.lock`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

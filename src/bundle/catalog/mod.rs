@@ -34,13 +34,19 @@ use crate::fs::{self, Access, Guard, Root};
 use crate::limits::files::{BUNDLE, LOCK};
 use crate::source::Span;
 
-pub use error::{Error, Unverified};
+pub use error::{Error, PolicyError, Unverified};
 pub use inspect::{check, CatalogReport, Delta};
-pub use lock::{Lock, LockEntry, KEYS_FOLDER, LOCK_FILE};
+pub use lock::{Lock, LockEntry};
 pub(crate) use publish::change_lock;
 pub use publish::{publish, yank, PublishError, Published, Refusal};
 pub use verify::installable;
 pub(crate) use verify::verify_signature;
+
+pub const LOCK_FILE: &str = "catalog.lock";
+
+/// The folder, under a catalog, that holds the public keys its lock
+/// trusts (`keys/<key id>.pub`).
+pub const KEYS_FOLDER: &str = "keys";
 
 /// A shared lock on a catalog, for readers that compare its bundles with
 /// its lock; `None` when the folder cannot hold a lock file (a read-only
