@@ -331,7 +331,7 @@ impl Workspace {
     /// `approved`, both as this workspace reads them. The catalog's copy
     /// is never consulted: a catalog that replaced or deleted it must not
     /// decide what the approval was.
-    pub fn changes_from(
+    fn changes_from(
         &self,
         previous: &Installed,
         approved: &Bundle,
