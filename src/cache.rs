@@ -127,6 +127,52 @@ impl Location {
     }
 }
 
+/// Why the cache cannot be opened or saved.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Error {
+    /// The system gave no randomness for a new key; `why` says what it
+    /// said.
+    NoRandomness(String),
+    /// The key or the index could not be read or written.
+    Fs(fs::Error),
+    /// The index has no JSON form.
+    NotSaved(serde_json::Error),
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::NoRandomness(why) => write!(f, "cannot make a key for the cache: {why}"),
+            Error::Fs(error) => error.fmt(f),
+            Error::NotSaved(error) => error.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::NoRandomness(_) => None,
+            Error::Fs(error) => Some(error),
+            Error::NotSaved(error) => Some(error),
+        }
+    }
+}
+
+impl From<fs::Error> for Error {
+    fn from(error: fs::Error) -> Error {
+        Error::Fs(error)
+    }
+}
+
+/// The command line reports errors as text: the message.
+impl From<Error> for String {
+    fn from(error: Error) -> String {
+        error.to_string()
+    }
+}
+
 pub struct Cache {
     folder: PathBuf,
     mac_key: [u8; 32],
@@ -138,7 +184,7 @@ impl Cache {
     /// Opens the cache at `location`, starting empty when there is none,
     /// it cannot be read, or it does not verify. `Err` when the key can
     /// neither be read nor made: then nothing can be trusted or written.
-    pub fn open(location: &Location) -> Result<Cache, String> {
+    pub fn open(location: &Location) -> Result<Cache, Error> {
         let mac_key = mac_key(&location.key_file)?;
         let entries = fs::read_limited(&location.folder.join(INDEX_FILE), CACHE_INDEX)
             .ok()
@@ -176,7 +222,7 @@ impl Cache {
     }
 
     /// Writes the index back, authenticated, when anything changed.
-    pub fn save(&self) -> Result<(), String> {
+    pub fn save(&self) -> Result<(), Error> {
         if !self.changed {
             return Ok(());
         }
@@ -190,7 +236,7 @@ impl Cache {
                 .map(|(key, stored)| (hex(key), stored.clone()))
                 .collect(),
         };
-        let json = serde_json::to_vec(&index).map_err(|error| error.to_string())?;
+        let json = serde_json::to_vec(&index).map_err(Error::NotSaved)?;
         let mut bytes = blake3::keyed_hash(&self.mac_key, &json)
             .to_hex()
             .as_bytes()
@@ -205,7 +251,7 @@ impl Cache {
                 Mode::Shared,
             );
         }
-        fs::write_atomically(&self.folder.join(INDEX_FILE), &bytes).map_err(String::from)
+        Ok(fs::write_atomically(&self.folder.join(INDEX_FILE), &bytes)?)
     }
 }
 
@@ -220,24 +266,20 @@ fn verified<'a>(key: &[u8; 32], bytes: &'a [u8]) -> Option<&'a [u8]> {
 
 /// The MAC key in `path`, made at random (readable by the owner only)
 /// the first time.
-fn mac_key(path: &Path) -> Result<[u8; 32], String> {
+fn mac_key(path: &Path) -> Result<[u8; 32], Error> {
     if let Some(key) = read_key(path) {
         return Ok(key);
     }
     let mut key = [0u8; 32];
-    getrandom::fill(&mut key).map_err(|error| {
-        format!(
-            "cannot make a key for the cache: {}",
-            fs::without_os_error(&error.to_string())
-        )
-    })?;
+    getrandom::fill(&mut key)
+        .map_err(|error| Error::NoRandomness(fs::without_os_error(&error.to_string())))?;
     if let Some(folder) = path.parent() {
         fs::create_folder(folder)?;
     }
     match fs::write_new(path, hex(&key).as_bytes(), Mode::Private) {
         Ok(()) => Ok(key),
         // Another process made it first: use theirs.
-        Err(error) => read_key(path).ok_or_else(|| error.to_string()),
+        Err(error) => read_key(path).ok_or(Error::Fs(error)),
     }
 }
 

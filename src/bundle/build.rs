@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use super::usage::{self, Candidate, Item, Usage};
 use super::{
     AuthorWaivers, Bundle, BundledActivation, BundledCall, BundledChoice, BundledCondition,
-    BundledContributor, Permissions, Segment, SkillOperations, Waiver, FORMAT,
+    BundledContributor, NoCanonicalForm, Permissions, Segment, SkillOperations, Waiver, FORMAT,
 };
 use crate::check::suppress::Waived;
 use crate::check::Measure;
@@ -23,7 +23,7 @@ pub type Usages = BTreeMap<String, Usage>;
 /// recording no waivers; an error when it has no canonical form to take a
 /// digest of. An eager load that chooses from usage loads nothing here;
 /// [`build_with_usage`] is the build for those.
-pub fn build(plugin: &Plugin, config: &Config) -> Result<Bundle, String> {
+pub fn build(plugin: &Plugin, config: &Config) -> Result<Bundle, NoCanonicalForm> {
     build_with_usage(plugin, config, &[], &Usages::new())
 }
 
@@ -34,7 +34,7 @@ pub fn build_with_waivers(
     plugin: &Plugin,
     config: &Config,
     waived: &[Waived],
-) -> Result<Bundle, String> {
+) -> Result<Bundle, NoCanonicalForm> {
     build_with_usage(plugin, config, waived, &Usages::new())
 }
 
@@ -46,7 +46,7 @@ pub fn build_with_usage(
     config: &Config,
     waived: &[Waived],
     usages: &Usages,
-) -> Result<Bundle, String> {
+) -> Result<Bundle, NoCanonicalForm> {
     let mut contributors: Vec<&Contributor> = plugin.contributors.iter().collect();
     contributors.sort_by(|a, b| {
         (a.placement.value, a.priority.value, &a.id.value).cmp(&(

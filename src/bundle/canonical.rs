@@ -4,19 +4,54 @@ use sha2::{Digest, Sha256};
 
 use super::Bundle;
 
+/// A value RFC 8785 cannot write (a number that is not finite, a map not
+/// keyed by strings): it has no canonical bytes and so no digest.
+#[derive(Debug)]
+pub struct NoCanonicalForm {
+    /// What was written: a bundle's `plugin@version`, or a part of one.
+    pub what: String,
+    pub source: serde_json::Error,
+}
+
+impl std::fmt::Display for NoCanonicalForm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} has no canonical JSON form: {}",
+            self.what, self.source
+        )
+    }
+}
+
+impl std::error::Error for NoCanonicalForm {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
+    }
+}
+
+/// The command line reports errors as text: the message.
+impl From<NoCanonicalForm> for String {
+    fn from(error: NoCanonicalForm) -> String {
+        error.to_string()
+    }
+}
+
 /// The canonical JSON of a bundle, as written to disk. A bundle JCS cannot
 /// write (a number that is not finite) is an error: hashing an empty or
 /// partial text instead would give every such bundle the same digest.
-pub fn canonical_bytes(bundle: &Bundle) -> Result<Vec<u8>, String> {
+pub fn canonical_bytes(bundle: &Bundle) -> Result<Vec<u8>, NoCanonicalForm> {
     canonical(bundle, &bundle.id())
 }
 
-fn canonical(value: &impl serde::Serialize, what: &str) -> Result<Vec<u8>, String> {
-    serde_jcs::to_vec(value).map_err(|error| format!("{what} has no canonical JSON form: {error}"))
+fn canonical(value: &impl serde::Serialize, what: &str) -> Result<Vec<u8>, NoCanonicalForm> {
+    serde_jcs::to_vec(value).map_err(|source| NoCanonicalForm {
+        what: what.to_string(),
+        source,
+    })
 }
 
 /// `sha256:<hex>` of the canonical bytes of `bundle` without its digest.
-pub fn digest_of(bundle: &Bundle) -> Result<String, String> {
+pub fn digest_of(bundle: &Bundle) -> Result<String, NoCanonicalForm> {
     let unsigned = Bundle {
         digest: None,
         ..bundle.clone()
@@ -28,7 +63,7 @@ pub fn digest_of(bundle: &Bundle) -> Result<String, String> {
 pub(super) fn canonical_value(
     value: &impl serde::Serialize,
     what: &str,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, NoCanonicalForm> {
     canonical(value, what)
 }
 
@@ -52,7 +87,7 @@ mod tests {
         // A map keyed by something other than strings has no JSON form.
         let mut by_pair = std::collections::BTreeMap::new();
         by_pair.insert((1, 2), "x");
-        let error = canonical(&by_pair, "acme/x@1.0.0").unwrap_err();
+        let error = canonical(&by_pair, "acme/x@1.0.0").unwrap_err().to_string();
         assert!(
             error.starts_with("acme/x@1.0.0 has no canonical JSON form"),
             "{error}"

@@ -29,6 +29,70 @@ pub struct Trusted {
     pub unsigned: Vec<String>,
 }
 
+/// Why a key could not be trusted or untrusted.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Error {
+    /// The key file is not a public key.
+    Key(sign::Error),
+    /// The key file named by `path` could not be read.
+    CannotRead {
+        path: String,
+        source: std::io::Error,
+    },
+    /// The catalog could not be read or its lock changed.
+    Catalog(catalog::Error),
+    /// The catalog does not trust the key `id`.
+    NotTrusted(String),
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Key(error) => error.fmt(f),
+            Error::CannotRead { path, source } => write!(f, "cannot read `{path}`: {source}"),
+            Error::Catalog(error) => error.fmt(f),
+            Error::NotTrusted(id) => write!(f, "the catalog does not trust {id}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Key(error) => Some(error),
+            Error::CannotRead { source, .. } => Some(source),
+            Error::Catalog(error) => Some(error),
+            Error::NotTrusted(_) => None,
+        }
+    }
+}
+
+impl From<catalog::Error> for Error {
+    fn from(error: catalog::Error) -> Error {
+        Error::Catalog(error)
+    }
+}
+
+impl From<crate::fs::Error> for Error {
+    fn from(error: crate::fs::Error) -> Error {
+        Error::Catalog(catalog::Error::Fs(error))
+    }
+}
+
+impl From<sign::Error> for Error {
+    fn from(error: sign::Error) -> Error {
+        Error::Key(error)
+    }
+}
+
+/// The command line reports errors as text: the message.
+impl From<Error> for String {
+    fn from(error: Error) -> String {
+        error.to_string()
+    }
+}
+
 /// The file a trusted key's public half is kept in, under the catalog.
 pub fn key_file(folder: &Path, id: &str) -> PathBuf {
     folder
@@ -37,7 +101,7 @@ pub fn key_file(folder: &Path, id: &str) -> PathBuf {
 }
 
 /// Trusts the public key `key_text` in the catalog at `folder`.
-pub fn trust(folder: &Path, key_text: &str) -> Result<Trusted, String> {
+pub fn trust(folder: &Path, key_text: &str) -> Result<Trusted, Error> {
     let key = sign::read_public(key_text)?;
     let id = sign::key_id(&key);
     let path = key_file(folder, &id);
@@ -46,7 +110,7 @@ pub fn trust(folder: &Path, key_text: &str) -> Result<Trusted, String> {
         root.create_folders(parent)?;
     }
     crate::fs::write_atomically(&path, key_text.as_bytes())?;
-    let lock = catalog::change_lock(folder, &|_| {}, |lock| {
+    let lock = catalog::change_lock(folder, &|_| {}, |lock| -> Result<_, Error> {
         if !lock.trusted_keys.contains(&id) {
             lock.trusted_keys.push(id.clone());
             lock.trusted_keys.sort();
@@ -73,17 +137,19 @@ pub fn trust(folder: &Path, key_text: &str) -> Result<Trusted, String> {
 
 /// Stops trusting a key, named by its id or its public key file; the key
 /// file stays, so signatures made with it can still be verified by hand.
-pub fn untrust(folder: &Path, key: &str) -> Result<String, String> {
+pub fn untrust(folder: &Path, key: &str) -> Result<String, Error> {
     let id = if key.starts_with("ed25519:") {
         key.to_string()
     } else {
-        let text = std::fs::read_to_string(key)
-            .map_err(|error| format!("cannot read `{key}`: {error}"))?;
+        let text = std::fs::read_to_string(key).map_err(|source| Error::CannotRead {
+            path: key.to_string(),
+            source,
+        })?;
         sign::key_id(&sign::read_public(&text)?)
     };
     catalog::change_lock(folder, &|_| {}, |lock| {
         if !lock.trusted_keys.contains(&id) {
-            return Err(format!("the catalog does not trust {id}"));
+            return Err(Error::NotTrusted(id.clone()));
         }
         lock.trusted_keys.retain(|trusted| *trusted != id);
         Ok(())

@@ -62,18 +62,21 @@ impl Bundle {
             Some(1) => {
                 let old: super::v1::Bundle = serde_json::from_value(value)
                     .map_err(|error| LoadError::Schema(error.to_string()))?;
-                let actual = old.digest().map_err(LoadError::Schema)?;
+                let actual = old
+                    .digest()
+                    .map_err(|error| LoadError::Schema(error.to_string()))?;
                 (old.upgrade(), actual)
             }
             Some(current) if current == u64::from(FORMAT) => {
                 let bundle: Bundle = serde_json::from_value(value)
                     .map_err(|error| LoadError::Schema(error.to_string()))?;
-                let actual = digest_of(&bundle).map_err(LoadError::Schema)?;
+                let actual =
+                    digest_of(&bundle).map_err(|error| LoadError::Schema(error.to_string()))?;
                 (bundle, actual)
             }
             other => return Err(LoadError::UnknownFormat(other)),
         };
-        bundle.validate().map_err(LoadError::Schema)?;
+        bundle.validate()?;
         let recorded = bundle.digest.clone().ok_or(LoadError::MissingDigest)?;
         if recorded != actual {
             return Err(LoadError::DigestMismatch { recorded, actual });
@@ -90,9 +93,12 @@ impl Bundle {
 
     /// What the schema says that types alone cannot: a `scope/name`
     /// plugin, digests of the right shape, each kind with its own fields.
-    fn validate(&self) -> Result<(), String> {
+    fn validate(&self) -> Result<(), LoadError> {
         if !is_plugin_name(&self.plugin) {
-            return Err(format!("`plugin` is `{}`, not `scope/name`", self.plugin));
+            return Err(LoadError::Schema(format!(
+                "`plugin` is `{}`, not `scope/name`",
+                self.plugin
+            )));
         }
         if let Some(digest) = &self.digest {
             let hex = digest.strip_prefix("sha256:").unwrap_or_default();
@@ -101,15 +107,17 @@ impl Bundle {
                     .bytes()
                     .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
             {
-                return Err("`digest` is not `sha256:` and 64 lowercase hex digits".into());
+                return Err(LoadError::Schema(
+                    "`digest` is not `sha256:` and 64 lowercase hex digits".into(),
+                ));
             }
         }
         for contributor in &self.contributors {
             if !is_kebab(&contributor.id) {
-                return Err(format!(
+                return Err(LoadError::Schema(format!(
                     "contributor id `{}` is not kebab-case",
                     contributor.id
-                ));
+                )));
             }
             // Where it goes is the table's to say, not the bundle's: a
             // bundle that claims otherwise was not written by a build.
@@ -124,10 +132,10 @@ impl Bundle {
                     .spec()
                     .allows_placement(contributor.placement)
             {
-                return Err(format!(
+                return Err(LoadError::Schema(format!(
                     "contributor `{}` is a `{}` at `{}` delivered as `{:?}`, which no build writes",
                     contributor.id, contributor.kind, contributor.placement, contributor.delivery
-                ));
+                )));
             }
         }
         Ok(())

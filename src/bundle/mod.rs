@@ -29,11 +29,11 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 pub use build::{build, build_with_usage, build_with_waivers, Usages};
-pub use canonical::{canonical_bytes, digest_of};
+pub use canonical::{canonical_bytes, digest_of, NoCanonicalForm};
 pub(crate) use load::is_plugin_name;
 pub use load::LoadError;
 pub use permissions::{Permissions, ToolRun};
-pub use write::{bundle_path, write_bundle, Written};
+pub use write::{bundle_path, write_bundle, WriteError, Written};
 
 use crate::config::Effect;
 use crate::diagnostic::Level;

@@ -24,7 +24,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -61,7 +61,7 @@ pub fn for_plugin(
     manifest: &Path,
     plugin: &crate::ir::Plugin,
     instead: Option<&Path>,
-) -> Result<super::Usages, String> {
+) -> Result<super::Usages, Error> {
     let folder = manifest.parent().unwrap_or_else(|| Path::new("."));
     let mut usages = super::Usages::new();
     for contributor in &plugin.contributors {
@@ -73,7 +73,7 @@ pub fn for_plugin(
             let named = folder.join(&choose.usage.value);
             // The manifest names a file in its own folder (lowering
             // refuses `..`); a symbolic link there must not lead out of it.
-            let confined = || -> Result<Usage, String> {
+            let confined = || -> Result<Usage, Error> {
                 let here = Path::new(".");
                 let root = if folder.as_os_str().is_empty() {
                     here
@@ -87,17 +87,86 @@ pub fn for_plugin(
                 Some(instead) => Usage::read(instead),
                 None => confined(),
             }
-            .map_err(|error| {
-                format!(
-                    "`{}`: `{}` chooses from usage, but {error}",
-                    manifest.display(),
-                    contributor.id.value
-                )
+            .map_err(|error| Error::Chosen {
+                manifest: manifest.to_path_buf(),
+                contributor: contributor.id.value.clone(),
+                source: Box::new(error),
             })?;
             usages.insert(contributor.id.value.clone(), usage);
         }
     }
     Ok(usages)
+}
+
+/// Why a usage file could not be read, or a manifest's usage found.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Error {
+    /// The file could not be read, or leads out of the manifest's folder.
+    Fs(crate::fs::Error),
+    /// Line `number` is not a turn's JSON.
+    NotJson {
+        number: usize,
+        source: serde_json::Error,
+    },
+    /// A call on line `number` names neither a tool nor a skill operation.
+    NotACall { number: usize },
+    /// The usage file at `path` does not parse.
+    File { path: PathBuf, source: Box<Error> },
+    /// The usage file `contributor` of `manifest` chooses from cannot be
+    /// read.
+    Chosen {
+        manifest: PathBuf,
+        contributor: String,
+        source: Box<Error>,
+    },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Fs(error) => error.fmt(f),
+            Error::NotJson { number, source } => write!(f, "line {number}: {source}"),
+            Error::NotACall { number } => write!(
+                f,
+                "line {number}: a call names a `tool`, or a `skill` and its `operation`"
+            ),
+            Error::File { path, source } => write!(f, "`{}`, {source}", path.display()),
+            Error::Chosen {
+                manifest,
+                contributor,
+                source,
+            } => write!(
+                f,
+                "`{}`: `{contributor}` chooses from usage, but {source}",
+                manifest.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Fs(error) => Some(error),
+            Error::NotJson { source, .. } => Some(source),
+            Error::NotACall { .. } => None,
+            Error::File { source, .. } | Error::Chosen { source, .. } => Some(source.as_ref()),
+        }
+    }
+}
+
+impl From<crate::fs::Error> for Error {
+    fn from(error: crate::fs::Error) -> Error {
+        Error::Fs(error)
+    }
+}
+
+/// The command line reports errors as text: the message.
+impl From<Error> for String {
+    fn from(error: Error) -> String {
+        error.to_string()
+    }
 }
 
 /// How often one item was called.
@@ -138,11 +207,13 @@ struct RawCall {
 }
 
 impl RawCall {
-    fn item(self) -> Result<Item, String> {
+    /// The item called; `None` when the call names neither a tool nor a
+    /// skill and its operation.
+    fn item(self) -> Option<Item> {
         match (self.tool, self.skill, self.operation) {
-            (Some(tool), None, None) => Ok(Item::Tool { tool }),
-            (None, Some(skill), Some(operation)) => Ok(Item::Operation { skill, operation }),
-            _ => Err("a call names a `tool`, or a `skill` and its `operation`".into()),
+            (Some(tool), None, None) => Some(Item::Tool { tool }),
+            (None, Some(skill), Some(operation)) => Some(Item::Operation { skill, operation }),
+            _ => None,
         }
     }
 }
@@ -150,7 +221,7 @@ impl RawCall {
 impl Usage {
     /// Reads usage from JSON Lines; blank lines are skipped. A line without
     /// a `conversation` is a conversation of its own.
-    pub fn parse(text: &str) -> Result<Usage, String> {
+    pub fn parse(text: &str) -> Result<Usage, Error> {
         let mut usage = Usage {
             digest: super::canonical::digest_of_bytes(text.as_bytes()),
             ..Usage::default()
@@ -163,7 +234,7 @@ impl Usage {
             }
             let number = index + 1;
             let parsed: Line =
-                serde_json::from_str(line).map_err(|error| format!("line {number}: {error}"))?;
+                serde_json::from_str(line).map_err(|source| Error::NotJson { number, source })?;
             let conversation = parsed
                 .conversation
                 .unwrap_or_else(|| format!("\u{0}line {number}"));
@@ -171,10 +242,7 @@ impl Usage {
             usage.turns += 1;
             let mut called = BTreeSet::new();
             for call in parsed.calls {
-                called.insert(
-                    call.item()
-                        .map_err(|error| format!("line {number}: {error}"))?,
-                );
+                called.insert(call.item().ok_or(Error::NotACall { number })?);
             }
             for item in called {
                 usage.items.entry(item.clone()).or_default().turns += 1;
@@ -189,9 +257,12 @@ impl Usage {
     }
 
     /// Reads a usage file.
-    pub fn read(path: &Path) -> Result<Usage, String> {
+    pub fn read(path: &Path) -> Result<Usage, Error> {
         let text = crate::fs::read_text(path, crate::limits::files::USAGE)?;
-        Usage::parse(&text).map_err(|error| format!("`{}`, {error}", path.display()))
+        Usage::parse(&text).map_err(|error| Error::File {
+            path: path.to_path_buf(),
+            source: Box::new(error),
+        })
     }
 
     pub fn tally(&self, item: &Item) -> Tally {
@@ -437,12 +508,17 @@ mod tests {
 
     #[test]
     fn bad_lines_are_located() {
-        let error = Usage::parse("{\"calls\": []}\n{\"calls\": [{\"skill\": \"s\"}]}").unwrap_err();
+        let error = Usage::parse("{\"calls\": []}\n{\"calls\": [{\"skill\": \"s\"}]}")
+            .unwrap_err()
+            .to_string();
         assert_eq!(
             error,
             "line 2: a call names a `tool`, or a `skill` and its `operation`"
         );
-        assert!(Usage::parse("not json").unwrap_err().starts_with("line 1:"));
+        assert!(Usage::parse("not json")
+            .unwrap_err()
+            .to_string()
+            .starts_with("line 1:"));
     }
 
     #[test]

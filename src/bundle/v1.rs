@@ -74,7 +74,7 @@ pub(super) struct Contributor {
 impl Bundle {
     /// `sha256:<hex>` of the canonical bytes of the bundle as format 1
     /// wrote it, without its digest.
-    pub(super) fn digest(&self) -> Result<String, String> {
+    pub(super) fn digest(&self) -> Result<String, super::NoCanonicalForm> {
         let unsigned = Bundle {
             digest: None,
             ..self.clone()

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{canonical_bytes, Bundle};
+use super::{canonical_bytes, Bundle, LoadError, NoCanonicalForm};
 use crate::fs::{self, Mode, Root};
 use crate::limits::files::BUNDLE;
 
@@ -23,6 +23,62 @@ pub enum Written {
     },
 }
 
+/// Why a bundle was not written; nothing was.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum WriteError {
+    /// The file system refused the write.
+    Fs(fs::Error),
+    /// The bundle has no canonical bytes.
+    NoCanonicalForm(NoCanonicalForm),
+    /// The bytes load back as another bundle than `bundle`
+    /// (`plugin@version`).
+    NotAsBuilt { bundle: String },
+    /// The bytes do not load back at all.
+    DoesNotLoad { bundle: String, source: LoadError },
+}
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WriteError::Fs(error) => error.fmt(f),
+            WriteError::NoCanonicalForm(error) => error.fmt(f),
+            WriteError::NotAsBuilt { bundle } => write!(
+                f,
+                "{bundle} would not load back as it was built (a number beyond what JSON carries exactly?); nothing was written"
+            ),
+            WriteError::DoesNotLoad { bundle, source } => write!(
+                f,
+                "{bundle} would not load back ({source}); nothing was written"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for WriteError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            WriteError::Fs(error) => Some(error),
+            WriteError::NoCanonicalForm(error) => Some(error),
+            WriteError::NotAsBuilt { .. } => None,
+            WriteError::DoesNotLoad { source, .. } => Some(source),
+        }
+    }
+}
+
+impl From<fs::Error> for WriteError {
+    fn from(error: fs::Error) -> WriteError {
+        WriteError::Fs(error)
+    }
+}
+
+/// The command line reports errors as text: the message.
+impl From<WriteError> for String {
+    fn from(error: WriteError) -> String {
+        error.to_string()
+    }
+}
+
 /// Where a bundle lives under `folder`.
 pub fn bundle_path(folder: &Path, plugin: &str, version: &semver::Version) -> PathBuf {
     let mut path = folder.to_path_buf();
@@ -38,7 +94,7 @@ pub fn bundle_path(folder: &Path, plugin: &str, version: &semver::Version) -> Pa
 /// is atomic and never passes through a link out of `root`; the bytes are
 /// read back first, so a bundle that could not be loaded (a value the
 /// format cannot carry) is refused rather than published.
-pub fn write_bundle(root: &Root, bundle: &Bundle) -> Result<Written, String> {
+pub fn write_bundle(root: &Root, bundle: &Bundle) -> Result<Written, WriteError> {
     let path = bundle_path(root.path(), &bundle.plugin, &bundle.version);
     let built = bundle.digest.clone().unwrap_or_default();
     if let Some((existing, version)) = same_version(root, &path, &bundle.version) {
@@ -60,7 +116,7 @@ pub fn write_bundle(root: &Root, bundle: &Bundle) -> Result<Written, String> {
             }
         });
     }
-    let bytes = canonical_bytes(bundle)?;
+    let bytes = canonical_bytes(bundle).map_err(WriteError::NoCanonicalForm)?;
     check_loads_back(bundle, &bytes)?;
     if let Some(parent) = path.parent() {
         root.create_folders(parent)?;
@@ -97,16 +153,15 @@ fn same_version(
 
 /// Refuses bytes that would not load back as `bundle`: what is published
 /// must be what the runtime can load.
-fn check_loads_back(bundle: &Bundle, bytes: &[u8]) -> Result<(), String> {
+fn check_loads_back(bundle: &Bundle, bytes: &[u8]) -> Result<(), WriteError> {
     match Bundle::from_bytes(bytes) {
         Ok(loaded) if loaded == *bundle => Ok(()),
-        Ok(_) => Err(format!(
-            "{} would not load back as it was built (a number beyond what JSON carries exactly?); nothing was written",
-            bundle.id()
-        )),
-        Err(error) => Err(format!(
-            "{} would not load back ({error}); nothing was written",
-            bundle.id()
-        )),
+        Ok(_) => Err(WriteError::NotAsBuilt {
+            bundle: bundle.id(),
+        }),
+        Err(source) => Err(WriteError::DoesNotLoad {
+            bundle: bundle.id(),
+            source,
+        }),
     }
 }

@@ -277,9 +277,10 @@ fn check_config(
     folder: Option<&std::path::Path>,
 ) -> Result<(Config, Vec<Diagnostic>), String> {
     match (&args.config, folder) {
-        (Some(path), _) => Config::load(path),
+        (Some(path), _) => Config::load(path).map_err(String::from),
         (None, Some(folder)) => crate::bundle::catalog::consistency::policy_of(folder)
-            .map(|config| (config, Vec::new())),
+            .map(|config| (config, Vec::new()))
+            .map_err(String::from),
         (None, None) => Ok((Config::platform(), Vec::new())),
     }
 }
@@ -458,7 +459,8 @@ pub(super) fn yank(args: &YankArgs) -> Outcome {
     let yanked = match super::oci::catalog_of(&args.catalog) {
         Some(Ok(registry)) => super::oci::yank(&registry, plugin, &version, args.undo),
         Some(Err(message)) => Err(message),
-        None => catalog::yank(&args.catalog, plugin, &version, args.undo, &waiting),
+        None => catalog::yank(&args.catalog, plugin, &version, args.undo, &waiting)
+            .map_err(String::from),
     };
     match yanked {
         Ok(version) => {
@@ -488,8 +490,8 @@ pub(super) fn diff(args: &DiffArgs) -> Outcome {
             (Err(message), _) | (_, Err(message)) => return fail(message),
         },
     };
-    if let Err(message) = diff::comparable(&old, &new) {
-        return fail(message);
+    if let Err(different) = diff::comparable(&old, &new) {
+        return fail(different.to_string());
     }
     let (traffic, price) = match args.rewrite.pricing() {
         Ok(pricing) => pricing,

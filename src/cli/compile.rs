@@ -44,7 +44,9 @@ pub(super) fn compile_with_usage(
     resolver: &mut Resolver,
     usage: Option<&Path>,
 ) -> Result<Compiled, NotBuilt> {
-    let (loaded, first_use) = resolver.for_manifest(path).map_err(NotBuilt::Failed)?;
+    let (loaded, first_use) = resolver
+        .for_manifest(path)
+        .map_err(|error| NotBuilt::Failed(error.to_string()))?;
     if loaded.diagnostics.iter().any(Diagnostic::is_error) {
         let shown = first_use
             .then(|| loaded.config.source.as_deref().cloned())
@@ -60,10 +62,11 @@ pub(super) fn compile_with_usage(
         Some(plugin) if !diagnostics.iter().any(Diagnostic::is_error) => plugin,
         _ => return Err(NotBuilt::Errors(source, diagnostics)),
     };
-    let usages = bundle::usage::for_plugin(path, &plugin, usage).map_err(NotBuilt::Failed)?;
+    let usages = bundle::usage::for_plugin(path, &plugin, usage)
+        .map_err(|error| NotBuilt::Failed(error.to_string()))?;
     Ok(Compiled {
         bundle: bundle::build_with_usage(&plugin, &loaded.config, &analysis.waived, &usages)
-            .map_err(NotBuilt::Failed)?,
+            .map_err(|error| NotBuilt::Failed(error.to_string()))?,
         version_span: plugin.version.span,
         source,
         diagnostics,

@@ -114,7 +114,9 @@ enum Refused {
 }
 
 fn package(path: &Path, target: Target, resolver: &mut Resolver) -> Result<Package, Refused> {
-    let (loaded, _) = resolver.for_manifest(path).map_err(Refused::Failed)?;
+    let (loaded, _) = resolver
+        .for_manifest(path)
+        .map_err(|error| Refused::Failed(error.to_string()))?;
     if loaded.diagnostics.iter().any(Diagnostic::is_error) {
         return Err(Refused::Errors(format!(
             "the configuration for `{}` has errors; run `contrib check {}`",

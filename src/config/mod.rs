@@ -314,7 +314,7 @@ impl Config {
     }
 
     /// Reads a workspace's file.
-    pub fn load(path: &Path) -> Result<(Config, Vec<Diagnostic>), String> {
+    pub fn load(path: &Path) -> Result<(Config, Vec<Diagnostic>), crate::fs::Error> {
         let bytes = crate::fs::read_limited(path, crate::limits::files::CONFIG)?;
         let name = path.to_string_lossy().replace('\\', "/");
         match crate::decode::decode_bytes(&name, &bytes) {

@@ -38,7 +38,7 @@ impl Resolver {
 
     /// The configuration for the manifest at `path`, and whether this is the
     /// first time it was loaded (so its own diagnostics are shown once).
-    pub fn for_manifest(&mut self, path: &Path) -> Result<(Arc<Loaded>, bool), String> {
+    pub fn for_manifest(&mut self, path: &Path) -> Result<(Arc<Loaded>, bool), crate::fs::Error> {
         let (loaded, key) = self.load_for(path)?;
         let first_use = self.used.insert(key);
         Ok((loaded, first_use))
@@ -47,11 +47,14 @@ impl Resolver {
     /// The configuration for the manifest at `path`, without counting as
     /// its first use: for a look before the check (its `exclude`), which
     /// must not keep the check from showing the file's diagnostics.
-    pub fn peek(&mut self, path: &Path) -> Result<Arc<Loaded>, String> {
+    pub fn peek(&mut self, path: &Path) -> Result<Arc<Loaded>, crate::fs::Error> {
         self.load_for(path).map(|(loaded, _)| loaded)
     }
 
-    fn load_for(&mut self, path: &Path) -> Result<(Arc<Loaded>, Option<PathBuf>), String> {
+    fn load_for(
+        &mut self,
+        path: &Path,
+    ) -> Result<(Arc<Loaded>, Option<PathBuf>), crate::fs::Error> {
         let config_path = match &self.explicit {
             Some(explicit) => Some(explicit.clone()),
             None => {
@@ -91,7 +94,7 @@ impl Resolver {
     /// (not as a manifest), and whether this is the first time it was
     /// loaded; manifests found under it later share the same load, so its
     /// diagnostics are shown once.
-    pub fn config_file(&mut self, path: &Path) -> Result<(Arc<Loaded>, bool), String> {
+    pub fn config_file(&mut self, path: &Path) -> Result<(Arc<Loaded>, bool), crate::fs::Error> {
         let key = Some(absolute(path));
         if let Some(loaded) = self.loaded.get(&key) {
             return Ok((loaded.clone(), self.used.insert(key)));

@@ -199,7 +199,7 @@ impl State {
         let diagnostics = match crate::import::check_file_in_place(path, &open) {
             Ok(found) => found.unwrap_or_default(),
             Err(message) => {
-                self.log.push((MessageType::WARNING, message));
+                self.log.push((MessageType::WARNING, message.to_string()));
                 Vec::new()
             }
         };
@@ -444,7 +444,7 @@ impl State {
                 Err(message) => {
                     // A file that vanished or cannot be read: check against
                     // the platform's configuration until it is back.
-                    self.log.push((MessageType::WARNING, message));
+                    self.log.push((MessageType::WARNING, message.to_string()));
                     LoadedConfig {
                         config: self.platform(),
                         diagnostics: Vec::new(),

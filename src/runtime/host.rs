@@ -110,7 +110,7 @@ impl Workspace {
         }
         let files = Files::open(folder).map_err(|reason| OpenError::Unreadable {
             folder: folder.to_path_buf(),
-            reason,
+            reason: reason.to_string(),
         })?;
         let errors: Vec<Diagnostic> = files
             .config_diagnostics
@@ -191,7 +191,7 @@ impl Workspace {
                 }
                 self.live.set_policy(Ok(files.policy()));
             }
-            Err(why) => self.live.set_policy(Err(why)),
+            Err(why) => self.live.set_policy(Err(why.to_string())),
         }
     }
 

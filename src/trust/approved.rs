@@ -44,13 +44,50 @@ pub fn reference(digest: &str) -> Option<String> {
     valid.then(|| format!("{FOLDER}/sha256-{hex}.bundle.json"))
 }
 
+/// Why the approved copy of a bundle could not be kept.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum KeepError {
+    /// `bundle` (`plugin@version`) has no digest to name its copy by.
+    NoDigest { bundle: String },
+    /// The copy could not be written.
+    Fs(crate::fs::Error),
+}
+
+impl std::fmt::Display for KeepError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            KeepError::NoDigest { bundle } => {
+                write!(f, "{bundle} has no digest to keep its approved copy by")
+            }
+            KeepError::Fs(error) => error.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for KeepError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            KeepError::NoDigest { .. } => None,
+            KeepError::Fs(error) => Some(error),
+        }
+    }
+}
+
+impl From<crate::fs::Error> for KeepError {
+    fn from(error: crate::fs::Error) -> KeepError {
+        KeepError::Fs(error)
+    }
+}
+
 /// Keeps `bytes`, the bundle approved, in the workspace at `workspace`:
 /// written atomically, following the umask. Returns the reference the
 /// lock records.
-pub fn keep(workspace: &Path, bundle: &Bundle, bytes: &[u8]) -> Result<String, String> {
+pub fn keep(workspace: &Path, bundle: &Bundle, bytes: &[u8]) -> Result<String, KeepError> {
     let digest = bundle.digest.as_deref().unwrap_or_default();
-    let reference = reference(digest)
-        .ok_or_else(|| format!("{} has no digest to keep its approved copy by", bundle.id()))?;
+    let reference = reference(digest).ok_or_else(|| KeepError::NoDigest {
+        bundle: bundle.id(),
+    })?;
     crate::fs::create_folder(&workspace.join(FOLDER))?;
     crate::fs::write_atomically(&workspace.join(&reference), bytes)?;
     Ok(reference)

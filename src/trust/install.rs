@@ -79,10 +79,82 @@ impl Candidate {
     }
 }
 
+/// Why a workspace could not be opened, or an install or uninstall not
+/// recorded.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Error {
+    /// `folder` has no `contrib.toml`.
+    NotAWorkspace(PathBuf),
+    /// A file or the workspace's lock could not be read or taken.
+    Fs(crate::fs::Error),
+    /// `contrib.lock` could not be read or written.
+    Lock(super::lock::Error),
+    /// The catalog an installed plugin came from could not be read.
+    Catalog(catalog::Error),
+    /// The approved copy could not be kept.
+    Keep(super::approved::KeepError),
+    /// The workspace was opened for reading; `lock` is its `contrib.lock`.
+    OpenedForReading { lock: PathBuf },
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::NotAWorkspace(folder) => write!(
+                f,
+                "`{}` is not a workspace: it has no `{}`",
+                folder.display(),
+                config::FILE_NAME
+            ),
+            Error::Fs(error) => error.fmt(f),
+            Error::Lock(error) => error.fmt(f),
+            Error::Catalog(error) => error.fmt(f),
+            Error::Keep(error) => error.fmt(f),
+            Error::OpenedForReading { lock } => write!(
+                f,
+                "cannot change `{}`: the workspace was opened for reading, without its lock",
+                lock.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Fs(error) => Some(error),
+            Error::Lock(error) => Some(error),
+            Error::Catalog(error) => Some(error),
+            Error::Keep(error) => Some(error),
+            Error::NotAWorkspace(_) | Error::OpenedForReading { .. } => None,
+        }
+    }
+}
+
+impl From<crate::fs::Error> for Error {
+    fn from(error: crate::fs::Error) -> Error {
+        Error::Fs(error)
+    }
+}
+
+impl From<super::lock::Error> for Error {
+    fn from(error: super::lock::Error) -> Error {
+        Error::Lock(error)
+    }
+}
+
+/// The command line reports errors as text: the message.
+impl From<Error> for String {
+    fn from(error: Error) -> String {
+        error.to_string()
+    }
+}
+
 impl Workspace {
     /// The workspace at `folder`, which must hold `contrib.toml`, for
     /// reading.
-    pub fn open(folder: &Path) -> Result<Workspace, String> {
+    pub fn open(folder: &Path) -> Result<Workspace, Error> {
         let path = Self::config_path(folder)?;
         let (config, config_diagnostics) = Config::load(&path)?;
         let lock = WorkspaceLock::read(folder)?;
@@ -99,7 +171,7 @@ impl Workspace {
     /// uninstall): its exclusive lock is taken before `contrib.lock` is
     /// read and held until the workspace is dropped, after the lock is
     /// written. `waiting` hears when another writer holds it.
-    pub fn open_for_change(folder: &Path, waiting: &dyn Fn(&str)) -> Result<Workspace, String> {
+    pub fn open_for_change(folder: &Path, waiting: &dyn Fn(&str)) -> Result<Workspace, Error> {
         Self::config_path(folder)?;
         let guard = crate::fs::lock(folder, crate::fs::Access::Exclusive, waiting)?;
         let mut workspace = Self::open(folder)?;
@@ -107,14 +179,10 @@ impl Workspace {
         Ok(workspace)
     }
 
-    fn config_path(folder: &Path) -> Result<PathBuf, String> {
+    fn config_path(folder: &Path) -> Result<PathBuf, Error> {
         let path = folder.join(config::FILE_NAME);
         if !path.is_file() {
-            return Err(format!(
-                "`{}` is not a workspace: it has no `{}`",
-                folder.display(),
-                config::FILE_NAME
-            ));
+            return Err(Error::NotAWorkspace(folder.to_path_buf()));
         }
         Ok(path)
     }
@@ -190,8 +258,9 @@ impl Workspace {
 
     /// The newest version of an installed plugin its catalog offers, when
     /// it is newer than the one installed.
-    pub fn newer(&self, installed: &Installed) -> Result<Option<semver::Version>, String> {
-        let lock = catalog::Lock::read(&catalog_path(&self.folder, installed))?;
+    pub fn newer(&self, installed: &Installed) -> Result<Option<semver::Version>, Error> {
+        let lock =
+            catalog::Lock::read(&catalog_path(&self.folder, installed)).map_err(Error::Catalog)?;
         Ok(lock
             .newest_installable(&installed.plugin)
             .map(|entry| entry.version.clone())
@@ -207,10 +276,11 @@ impl Workspace {
         approved_by: Owner,
         at: &str,
         how: &str,
-    ) -> Result<Installed, String> {
+    ) -> Result<Installed, Error> {
         self.must_hold_lock()?;
         let bundle = &candidate.bundle;
-        let approved_copy = super::approved::keep(&self.folder, bundle, &candidate.bytes)?;
+        let approved_copy =
+            super::approved::keep(&self.folder, bundle, &candidate.bytes).map_err(Error::Keep)?;
         let entry = Installed {
             plugin: bundle.plugin.clone(),
             version: bundle.version.clone(),
@@ -234,7 +304,7 @@ impl Workspace {
 
     /// Removes `plugin` (its approved copy goes at the next write); whether
     /// it was installed.
-    pub fn uninstall(&mut self, plugin: &str) -> Result<bool, String> {
+    pub fn uninstall(&mut self, plugin: &str) -> Result<bool, Error> {
         self.must_hold_lock()?;
         let before = self.lock.clone();
         if !self.lock.remove(plugin) {
@@ -247,13 +317,12 @@ impl Workspace {
 
     /// A writer that did not take the workspace's lock could lose another
     /// writer's record: refused, not risked.
-    fn must_hold_lock(&self) -> Result<(), String> {
+    fn must_hold_lock(&self) -> Result<(), Error> {
         match self.guard {
             Some(_) => Ok(()),
-            None => Err(format!(
-                "cannot change `{}`: the workspace was opened for reading, without its lock",
-                self.folder.join(super::LOCK_FILE).display()
-            )),
+            None => Err(Error::OpenedForReading {
+                lock: self.folder.join(super::LOCK_FILE),
+            }),
         }
     }
 
@@ -262,7 +331,7 @@ impl Workspace {
     /// `approved`, both as this workspace reads them. The catalog's copy
     /// is never consulted: a catalog that replaced or deleted it must not
     /// decide what the approval was.
-    pub fn changes_from(
+    fn changes_from(
         &self,
         previous: &Installed,
         approved: &Bundle,
@@ -363,9 +432,16 @@ mod tests {
         std::fs::write(folder.path().join(config::FILE_NAME), "").expect("written");
         let mut reader = Workspace::open(folder.path()).expect("a workspace");
         let refused = reader.uninstall("acme/x").expect_err("refused");
-        assert!(refused.contains("without its lock"), "{refused}");
+        assert!(
+            matches!(refused, Error::OpenedForReading { .. }),
+            "{refused}"
+        );
+        assert!(
+            refused.to_string().contains("without its lock"),
+            "{refused}"
+        );
         let mut writer = Workspace::open_for_change(folder.path(), &|_| {}).expect("a workspace");
-        assert_eq!(writer.uninstall("acme/x"), Ok(false));
+        assert!(matches!(writer.uninstall("acme/x"), Ok(false)));
         // A second writer waits, and says so, until the first is done.
         let said = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
         let heard = said.clone();
@@ -381,6 +457,6 @@ mod tests {
         }
         assert!(!second.is_finished());
         drop(writer);
-        assert_eq!(second.join().expect("joined"), Ok(()));
+        assert!(matches!(second.join().expect("joined"), Ok(())));
     }
 }

@@ -98,7 +98,8 @@ fn offered(folder: &Path, entry: &Installed, approved: &Bundle) -> Result<(), Re
         rule,
         reason,
     };
-    let lock = catalog::Lock::read(folder).map_err(|why| refuse(&INVALID_BUNDLE, why))?;
+    let lock =
+        catalog::Lock::read(folder).map_err(|why| refuse(&INVALID_BUNDLE, why.to_string()))?;
     let listed = lock.entry(&entry.plugin, &entry.version).ok_or_else(|| {
         refuse(
             &MISSING_BUNDLE,
@@ -156,7 +157,8 @@ pub fn fetch(folder: &Path, plugin: &str, version: &semver::Version) -> Result<F
         rule,
         reason,
     };
-    let lock = catalog::Lock::read(folder).map_err(|why| refuse(&INVALID_BUNDLE, why))?;
+    let lock =
+        catalog::Lock::read(folder).map_err(|why| refuse(&INVALID_BUNDLE, why.to_string()))?;
     let entry = lock.entry(plugin, version).cloned().ok_or_else(|| {
         refuse(
             &MISSING_BUNDLE,

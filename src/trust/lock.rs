@@ -54,6 +54,70 @@ pub const FORMAT: u32 = 2;
 /// The lock formats this build reads.
 const READS: [u32; 2] = [1, FORMAT];
 
+/// Why `contrib.lock` could not be read or written.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Error {
+    /// The lock at `path` could not be read.
+    CannotRead {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// The lock at `path` is not the lock's shape.
+    NotALock {
+        path: PathBuf,
+        source: toml::de::Error,
+    },
+    /// The lock at `path` is a `format` this build does not read.
+    Format { path: PathBuf, format: u32 },
+    /// The lock has no TOML form.
+    NotWritten(toml::ser::Error),
+    /// The lock could not be written.
+    Fs(crate::fs::Error),
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::CannotRead { path, source } => {
+                write!(f, "cannot read `{}`: {source}", path.display())
+            }
+            Error::NotALock { path, source } => write!(
+                f,
+                "`{}` is not a valid workspace lock: {}",
+                path.display(),
+                source.message()
+            ),
+            Error::Format { path, format } => write!(
+                f,
+                "`{}` is format {format}, but this build reads formats 1 and {FORMAT}: use the contrib that wrote it, or a newer one",
+                path.display()
+            ),
+            Error::NotWritten(error) => write!(f, "cannot write the workspace lock: {error}"),
+            Error::Fs(error) => error.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::CannotRead { source, .. } => Some(source),
+            Error::NotALock { source, .. } => Some(source),
+            Error::Format { .. } => None,
+            Error::NotWritten(error) => Some(error),
+            Error::Fs(error) => Some(error),
+        }
+    }
+}
+
+/// The command line reports errors as text: the message.
+impl From<Error> for String {
+    fn from(error: Error) -> String {
+        error.to_string()
+    }
+}
+
 /// `contrib.lock`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -129,45 +193,40 @@ pub struct Relaxed {
 impl WorkspaceLock {
     /// Reads `folder/contrib.lock`; a workspace without one has nothing
     /// installed.
-    pub fn read(folder: &Path) -> Result<WorkspaceLock, String> {
+    pub fn read(folder: &Path) -> Result<WorkspaceLock, Error> {
         let path = folder.join(LOCK_FILE);
         let text = match std::fs::read_to_string(&path) {
             Ok(text) => text,
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
                 return Ok(WorkspaceLock::default())
             }
-            Err(error) => return Err(format!("cannot read `{}`: {error}", path.display())),
+            Err(source) => return Err(Error::CannotRead { path, source }),
         };
-        let lock: WorkspaceLock = toml::from_str(&text).map_err(|error| {
-            format!(
-                "`{}` is not a valid workspace lock: {}",
-                path.display(),
-                error.message()
-            )
-        })?;
+        let lock: WorkspaceLock = match toml::from_str(&text) {
+            Ok(lock) => lock,
+            Err(source) => return Err(Error::NotALock { path, source }),
+        };
         if !READS.contains(&lock.format) {
-            return Err(format!(
-                "`{}` is format {}, but this build reads formats 1 and {FORMAT}: use the contrib that wrote it, or a newer one",
-                path.display(),
-                lock.format
-            ));
+            return Err(Error::Format {
+                path,
+                format: lock.format,
+            });
         }
         Ok(lock)
     }
 
     /// Writes `folder/contrib.lock` atomically: the only place this stage
     /// writes a file.
-    pub fn write(&self, folder: &Path) -> Result<(), String> {
+    pub fn write(&self, folder: &Path) -> Result<(), Error> {
         let current = WorkspaceLock {
             format: FORMAT,
             installed: self.installed.clone(),
         };
-        let text = toml::to_string_pretty(&current)
-            .map_err(|error| format!("cannot write the workspace lock: {error}"))?;
+        let text = toml::to_string_pretty(&current).map_err(Error::NotWritten)?;
         let text = format!(
             "# Written by `contrib install`, `update` and `uninstall`; do not edit by hand.\n{text}"
         );
-        crate::fs::write_atomically(&folder.join(LOCK_FILE), text.as_bytes()).map_err(String::from)
+        crate::fs::write_atomically(&folder.join(LOCK_FILE), text.as_bytes()).map_err(Error::Fs)
     }
 
     /// The entry of `plugin`, if installed.
@@ -270,7 +329,9 @@ mod tests {
         let folder = lock_with_format(3);
         let error = WorkspaceLock::read(folder.path()).expect_err("format 3 is not read");
         assert!(
-            error.contains("is format 3, but this build reads formats 1 and 2"),
+            error
+                .to_string()
+                .contains("is format 3, but this build reads formats 1 and 2"),
             "{error}"
         );
     }

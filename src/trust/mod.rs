@@ -9,7 +9,7 @@
 //! trust changes hands, at `contrib install` and at every load, the
 //! *installer's* policy decides:
 //!
-//! - [`reread`]: the bundle is written back as a manifest, with the
+//! - `reread`: the bundle is written back as a manifest, with the
 //!   authority the installer grants ([`grant`]) in place of the one
 //!   requested;
 //! - [`recheck`](mod@recheck): the checker runs on it under the installer's
@@ -43,7 +43,7 @@ pub mod lock;
 pub mod policy;
 pub mod recheck;
 mod refused;
-pub mod reread;
+mod reread;
 pub mod screen;
 
 use crate::bundle::Bundle;

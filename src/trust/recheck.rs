@@ -1,6 +1,6 @@
 //! The re-check: a bundle under the installer's policy.
 //!
-//! 1. The bundle is read back as a manifest ([`super::reread`]), owned by
+//! 1. The bundle is read back as a manifest (`reread`), owned by
 //!    the authority granted.
 //! 2. The checker runs on it under the installer's configuration with its
 //!    `[lints]` left out: every rule of the language and the policy, and

@@ -31,10 +31,52 @@ use crate::ir::{ConditionKind, Duration, Kind, Owner, Value};
 
 const INDENT: &str = "    ";
 
+/// What a bundle holds that no manifest can say, so it cannot be read
+/// back and re-checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub(crate) enum Unwritable {
+    /// `what` (a contributor id, a skill, a command…) is named `name`,
+    /// which is not kebab-case.
+    Name { what: &'static str, name: String },
+    /// A tool is named `name`, which is not a tool name.
+    Tool(String),
+    /// A call's argument is named `key`, which no manifest can write.
+    Argument(String),
+    /// A template names `variable`, which the platform does not have.
+    Variable(String),
+    /// The kinds table has a field the bundle has no form for.
+    Field(String),
+}
+
+impl std::fmt::Display for Unwritable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unwritable::Name { what, name } => {
+                write!(f, "{what} is named `{name}`, which no manifest can write")
+            }
+            Unwritable::Tool(name) => {
+                write!(f, "a tool is named `{name}`, which no manifest can write")
+            }
+            Unwritable::Argument(key) => write!(
+                f,
+                "a call's argument is named `{key}`, which no manifest can write"
+            ),
+            Unwritable::Variable(variable) => write!(
+                f,
+                "its template names a variable `{variable}` the platform does not have"
+            ),
+            Unwritable::Field(field) => write!(f, "the field `{field}` has no form in a bundle"),
+        }
+    }
+}
+
+impl std::error::Error for Unwritable {}
+
 /// The manifest of `bundle` with its plugin owned by `granted` and each
 /// contributor's owner narrowed to it, or why the bundle holds something no
 /// manifest can say.
-pub fn manifest(bundle: &Bundle, granted: Owner) -> Result<String, String> {
+pub(crate) fn manifest(bundle: &Bundle, granted: Owner) -> Result<String, Unwritable> {
     let mut out = String::new();
     let _ = writeln!(out, "plugin {} {} {{", bundle.plugin, bundle.version);
     let _ = writeln!(out, "{INDENT}owner {granted}");
@@ -58,7 +100,7 @@ pub fn manifest(bundle: &Bundle, granted: Owner) -> Result<String, String> {
 }
 
 /// The narrower of two owners: authority only narrows.
-pub fn narrower(owner: Owner, granted: Owner) -> Owner {
+pub(crate) fn narrower(owner: Owner, granted: Owner) -> Owner {
     if owner.is_within(granted) {
         owner
     } else {
@@ -72,7 +114,7 @@ fn write_contributor(
     out: &mut String,
     contributor: &BundledContributor,
     granted: Owner,
-) -> Result<(), String> {
+) -> Result<(), Unwritable> {
     kebab(&contributor.id, "a contributor id")?;
     let kind = contributor.kind;
     let _ = writeln!(out, "{INDENT}{kind} {} {{", contributor.id);
@@ -94,7 +136,7 @@ fn field_text(
     contributor: &BundledContributor,
     name: &str,
     granted: Owner,
-) -> Result<Option<String>, String> {
+) -> Result<Option<String>, Unwritable> {
     let spec = contributor.kind.spec();
     let setting = |text: String| spec.has_field(name).then_some(text);
     Ok(match name {
@@ -138,11 +180,11 @@ fn field_text(
             let says: Vec<String> = contributor.says.iter().map(ToString::to_string).collect();
             format!("says [{}]", says.join(", "))
         }),
-        other => return Err(format!("the field `{other}` has no form in a bundle")),
+        other => return Err(Unwritable::Field(other.to_string())),
     })
 }
 
-fn condition_text(condition: &BundledCondition) -> Result<String, String> {
+fn condition_text(condition: &BundledCondition) -> Result<String, Unwritable> {
     let mut text = format!("when {}", condition.kind);
     match condition.kind {
         ConditionKind::Idle => {
@@ -161,7 +203,7 @@ fn condition_text(condition: &BundledCondition) -> Result<String, String> {
 
 /// An eager load's tools: written even when empty if it loads no skill
 /// either, so the checker sees a load that loads nothing.
-fn tools_text(contributor: &BundledContributor) -> Result<Option<String>, String> {
+fn tools_text(contributor: &BundledContributor) -> Result<Option<String>, Unwritable> {
     let empty_load = contributor.kind == Kind::EagerLoad && contributor.operations.is_none();
     if contributor.tools.is_empty() && !empty_load {
         return Ok(None);
@@ -173,7 +215,7 @@ fn tools_text(contributor: &BundledContributor) -> Result<Option<String>, String
 }
 
 /// A template as a body: literal braces doubled, variables in braces.
-fn body(template: &[Segment]) -> Result<String, String> {
+fn body(template: &[Segment]) -> Result<String, Unwritable> {
     let mut text = String::new();
     for segment in template {
         match segment {
@@ -182,9 +224,7 @@ fn body(template: &[Segment]) -> Result<String, String> {
             }
             Segment::Variable { variable } => {
                 if crate::ir::variables::find(variable).is_none() {
-                    return Err(format!(
-                        "its template names a variable `{variable}` the platform does not have"
-                    ));
+                    return Err(Unwritable::Variable(variable.clone()));
                 }
                 let _ = write!(text, "{{{variable}}}");
             }
@@ -193,7 +233,7 @@ fn body(template: &[Segment]) -> Result<String, String> {
     Ok(text)
 }
 
-fn activation_text(activation: &BundledActivation) -> Result<String, String> {
+fn activation_text(activation: &BundledActivation) -> Result<String, Unwritable> {
     Ok(match activation {
         BundledActivation::Command { name } => {
             kebab(name, "a command")?;
@@ -217,7 +257,7 @@ fn activation_text(activation: &BundledActivation) -> Result<String, String> {
     })
 }
 
-fn skill_load(load: &SkillOperations) -> Result<String, String> {
+fn skill_load(load: &SkillOperations) -> Result<String, Unwritable> {
     kebab(&load.skill, "a loaded skill")?;
     for operation in &load.operations {
         kebab(operation, "a skill operation")?;
@@ -229,7 +269,7 @@ fn skill_load(load: &SkillOperations) -> Result<String, String> {
     ))
 }
 
-fn call_text(call: &BundledCall) -> Result<String, String> {
+fn call_text(call: &BundledCall) -> Result<String, Unwritable> {
     tool_name(&call.tool)?;
     let mut arguments = Vec::new();
     for (key, value) in &call.arguments {
@@ -238,9 +278,7 @@ fn call_text(call: &BundledCall) -> Result<String, String> {
                 .bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
         {
-            return Err(format!(
-                "a call's argument is named `{key}`, which no manifest can write"
-            ));
+            return Err(Unwritable::Argument(key.clone()));
         }
         arguments.push(format!("{key}: {}", value_text(value)));
     }
@@ -260,18 +298,19 @@ fn value_text(value: &Value) -> String {
 }
 
 /// Lowercase kebab-case, as ids and skill names are written.
-fn kebab(name: &str, what: &str) -> Result<(), String> {
+fn kebab(name: &str, what: &'static str) -> Result<(), Unwritable> {
     if is_kebab(name) {
         Ok(())
     } else {
-        Err(format!(
-            "{what} is named `{name}`, which no manifest can write"
-        ))
+        Err(Unwritable::Name {
+            what,
+            name: name.to_string(),
+        })
     }
 }
 
 /// Lowercase letters, digits, `_` and `-`, starting with a letter.
-fn tool_name(name: &str) -> Result<(), String> {
+fn tool_name(name: &str) -> Result<(), Unwritable> {
     let valid = name.starts_with(|c: char| c.is_ascii_lowercase())
         && name
             .bytes()
@@ -279,9 +318,7 @@ fn tool_name(name: &str) -> Result<(), String> {
     if valid {
         Ok(())
     } else {
-        Err(format!(
-            "a tool is named `{name}`, which no manifest can write"
-        ))
+        Err(Unwritable::Tool(name.to_string()))
     }
 }
 

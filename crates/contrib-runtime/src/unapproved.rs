@@ -13,7 +13,7 @@ use crate::{Conversation, Session, ToolDefinition, Transcript};
 /// Verified bundles read from `folder` (every `*.bundle.json` under it),
 /// the newest installable version of each plugin; nobody approved them.
 pub fn load_unapproved_bundles(folder: &std::path::Path) -> Result<Vec<Bundle>, String> {
-    contrib::bundle::catalog::installable(folder)
+    contrib::bundle::catalog::installable(folder).map_err(String::from)
 }
 
 /// A conversation on `bundles` that nobody approved, for a preview.

@@ -24,7 +24,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{find_span, Lock, LockEntry};
+use super::{find_span, Lock, LockEntry, PolicyError};
 use crate::bundle::{bundle_path, Bundle, BundledActivation};
 use crate::codes::{AMBIGUOUS_CONTRIBUTOR, CATALOG_OVER_BUDGET, DUPLICATE_PLUGIN};
 use crate::config::Config;
@@ -217,7 +217,7 @@ pub const POLICY_FILE: &str = crate::config::FILE_NAME;
 /// `contrib.toml`, read inside the catalog, else the platform's. Never a
 /// publisher's configuration: a publisher does not choose the budget every
 /// workspace installing from the catalog shares.
-pub fn policy(root: &Root) -> Result<Config, String> {
+pub fn policy(root: &Root) -> Result<Config, PolicyError> {
     let path = root.path().join(POLICY_FILE);
     if std::fs::symlink_metadata(&path).is_err() {
         return Ok(Config::platform());
@@ -225,22 +225,22 @@ pub fn policy(root: &Root) -> Result<Config, String> {
     let bytes = root.read(&path, crate::limits::files::CONFIG)?;
     let name = crate::fs::display_name(&path);
     let source = crate::decode::decode_bytes(&name, &bytes).map_err(|(_, diagnostic)| {
-        format!(
-            "the catalog's policy `{name}` cannot be read: {}",
-            diagnostic.message
-        )
+        PolicyError::NotText {
+            name: name.clone(),
+            why: diagnostic.message,
+        }
     })?;
     let (config, diagnostics) = Config::from_source(source);
     if let Some(error) = diagnostics.iter().find(|d| d.is_error()) {
-        return Err(format!(
-            "the catalog's policy `{name}` has errors ({}); fix it before publishing or checking",
-            error.message
-        ));
+        return Err(PolicyError::HasErrors {
+            name,
+            first: error.message.clone(),
+        });
     }
     Ok(config)
 }
 
 /// The policy of the catalog at `folder`; see [`policy`].
-pub fn policy_of(folder: &Path) -> Result<Config, String> {
+pub fn policy_of(folder: &Path) -> Result<Config, PolicyError> {
     policy(&Root::open(folder)?)
 }

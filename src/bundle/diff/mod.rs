@@ -261,17 +261,36 @@ fn kept_placement(
 
 /// Whether `old` and `new` are versions of one plugin: a delta between
 /// two different plugins would read as an approval of one by the other.
-pub fn comparable(old: &Bundle, new: &Bundle) -> Result<(), String> {
+pub fn comparable(old: &Bundle, new: &Bundle) -> Result<(), DifferentPlugins> {
     if old.plugin == new.plugin {
         Ok(())
     } else {
-        Err(format!(
-            "`{}` and `{}` are different plugins; `contrib diff` compares two versions of one plugin",
-            old.id(),
-            new.id()
-        ))
+        Err(DifferentPlugins {
+            old: old.id(),
+            new: new.id(),
+        })
     }
 }
+
+/// Two bundles of different plugins, by `plugin@version`: no delta
+/// between them is an approval of either.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DifferentPlugins {
+    pub old: String,
+    pub new: String,
+}
+
+impl std::fmt::Display for DifferentPlugins {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "`{}` and `{}` are different plugins; `contrib diff` compares two versions of one plugin",
+            self.old, self.new
+        )
+    }
+}
+
+impl std::error::Error for DifferentPlugins {}
 
 /// Every change from `old` to `new`, escalations first. Each field is
 /// classed as [`super::surface::BUNDLE_FIELDS`] says.

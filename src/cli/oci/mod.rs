@@ -60,7 +60,7 @@ pub fn mirror(
     }
     let mut lock = index.lock.clone();
     lock.trusted_keys = trusted;
-    lock.write(&root)
+    Ok(lock.write(&root)?)
 }
 
 /// Pulls `entry`'s bundle into the folder catalog at `folder`.
