@@ -83,7 +83,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
             section: None,
             text: invocation_note(
                 pick,
-                self.system.skill(&pick.skill),
+                self.prompt.system.skill(&pick.skill),
                 self.session.skills.get(&pick.skill),
             ),
             persisted: false,
@@ -95,8 +95,8 @@ impl<'a, G: Gate> Conversation<'a, G> {
     /// words steer the running turn. The next [`Conversation::turn`] takes
     /// the first that waits.
     pub fn sent_during_turn(&mut self, pick: Option<&SkillPick>) -> MidTurn {
-        if pick.is_some() || self.held.waiting > 0 {
-            self.held.waiting += 1;
+        if pick.is_some() || self.state.held.waiting > 0 {
+            self.state.held.waiting += 1;
             MidTurn::Waits
         } else {
             MidTurn::Steer
@@ -105,7 +105,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
 
     /// Messages waiting for turns of their own.
     pub fn waiting(&self) -> u32 {
-        self.held.waiting
+        self.state.held.waiting
     }
 }
 
