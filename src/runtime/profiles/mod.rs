@@ -47,6 +47,7 @@ use serde::{Deserialize, Serialize};
 
 pub use self::place::{Breakpoint, Placed, Skipped};
 pub use self::set::{Profiles, UnknownProfile, DEFAULT_PROFILE};
+pub use self::validate::ProfileError;
 use crate::bundle::diff::RewritePrice;
 
 /// How a provider decides what to cache.
