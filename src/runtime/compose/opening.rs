@@ -9,7 +9,7 @@ use crate::ir::{Delivery, Kind, Reach};
 use crate::runtime::gate::{Gate, GateOutcome, GateRequest};
 use crate::runtime::reader::{self, Reader};
 use crate::runtime::record::{Named, OpeningItem, OpeningKind, RunCall, RunRecord};
-use crate::runtime::render::{render, within_budget, Values};
+use crate::runtime::render::{render, within_budget, Unrendered, Values};
 use crate::runtime::time::Timestamp;
 
 impl<'a, G: Gate> Conversation<'a, G> {
@@ -108,7 +108,10 @@ impl<'a, G: Gate> Conversation<'a, G> {
                 })
             }
             Err(reason) => {
-                self.state.pending.refusals.push(entry.refuse(reason));
+                self.state
+                    .pending
+                    .refusals
+                    .push(entry.refuse(reason.to_string()));
                 None
             }
         }
@@ -292,6 +295,12 @@ impl<'a, G: Gate> Conversation<'a, G> {
 pub(in crate::runtime) struct NotRun {
     pub reason: String,
     pub pending: bool,
+}
+
+impl From<Unrendered> for NotRun {
+    fn from(refused: Unrendered) -> Self {
+        NotRun::from(refused.to_string())
+    }
 }
 
 impl From<String> for NotRun {

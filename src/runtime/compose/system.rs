@@ -43,7 +43,10 @@ impl<G: Gate> Conversation<'_, G> {
                             rendered.text
                         }
                         Err(reason) => {
-                            self.state.pending.refusals.push(entry.refuse(reason));
+                            self.state
+                                .pending
+                                .refusals
+                                .push(entry.refuse(reason.to_string()));
                             continue;
                         }
                     }
