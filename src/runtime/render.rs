@@ -27,7 +27,7 @@ pub(crate) struct Values<'s> {
 }
 
 impl<'s> Values<'s> {
-    pub fn at(session: &'s Session, at: Timestamp) -> Values<'s> {
+    pub(super) fn at(session: &'s Session, at: Timestamp) -> Values<'s> {
         Values {
             session,
             at: session.local(at),

@@ -344,7 +344,7 @@ pub(crate) mod offset {
 
     use crate::runtime::time::{format_offset, parse_offset};
 
-    pub fn serialize<S: Serializer>(
+    pub(crate) fn serialize<S: Serializer>(
         minutes: &Option<i32>,
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
@@ -354,7 +354,7 @@ pub(crate) mod offset {
         }
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Option<i32>, D::Error> {
         let text = String::deserialize(deserializer)?;

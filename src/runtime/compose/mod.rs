@@ -119,11 +119,11 @@ impl Named for Entry<'_> {
 }
 
 impl Entry<'_> {
-    pub fn kind(&self) -> Kind {
+    pub(super) fn kind(&self) -> Kind {
         self.contributor.kind
     }
 
-    pub fn refuse(&self, reason: String) -> Refusal {
+    pub(super) fn refuse(&self, reason: String) -> Refusal {
         Refusal {
             contributor: self.name(),
             reason,
@@ -139,7 +139,7 @@ pub(super) struct Audience {
 }
 
 impl Audience {
-    pub fn reaches(self, reach: Reach) -> bool {
+    pub(super) fn reaches(self, reach: Reach) -> bool {
         match reach {
             Reach::EveryTurn => true,
             Reach::WithPerson => self.person_present,
@@ -148,7 +148,7 @@ impl Audience {
     }
 
     /// Why `reach` leaves this turn out.
-    pub fn why_not(self, reach: Reach) -> String {
+    pub(super) fn why_not(self, reach: Reach) -> String {
         match reach {
             Reach::WithPerson => "it reaches `with-person` and no person is here".to_string(),
             _ => format!("it reaches `{reach}` and this turn answers nobody"),
