@@ -54,16 +54,31 @@ pub enum MidTurn {
     Waits,
 }
 
+/// A person picked a skill the agent was not given: the skill's name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct SkillNotGiven(String);
+
+impl std::fmt::Display for SkillNotGiven {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the person picked the skill `{}`, which this agent was not given",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for SkillNotGiven {}
+
 impl<'a, G: Gate> Conversation<'a, G> {
     /// A person's pick as it is stored with their message, or why it is
     /// refused.
-    pub(super) fn pick(&self, pick: &SkillPick) -> Result<StoredPick, String> {
-        let skill = self.session.skills.get(&pick.skill).ok_or_else(|| {
-            format!(
-                "the person picked the skill `{}`, which this agent was not given",
-                pick.skill
-            )
-        })?;
+    pub(super) fn pick(&self, pick: &SkillPick) -> Result<StoredPick, SkillNotGiven> {
+        let skill = self
+            .session
+            .skills
+            .get(&pick.skill)
+            .ok_or_else(|| SkillNotGiven(pick.skill.clone()))?;
         Ok(StoredPick {
             skill: pick.skill.clone(),
             name: skill.display_name(&pick.skill).to_string(),

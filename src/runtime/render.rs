@@ -80,6 +80,12 @@ pub(crate) enum Unrendered {
     OutsideCondition { variable: String },
     /// A variable this runtime does not fill.
     UnknownVariable { variable: String },
+    /// The host's reader has no text for an operation a skill load reads.
+    NoOperationText {
+        skill: String,
+        version: semver::Version,
+        operation: String,
+    },
     /// `what` ("its text", "the result", …) has more tokens than the budget.
     OverBudget {
         what: String,
@@ -101,6 +107,14 @@ impl fmt::Display for Unrendered {
             Unrendered::UnknownVariable { variable } => {
                 write!(f, "`{{{variable}}}` is not a variable this runtime knows")
             }
+            Unrendered::NoOperationText {
+                skill,
+                version,
+                operation,
+            } => write!(
+                f,
+                "the host has no text for operation `{operation}` of skill `{skill}` {version}, so nothing of it was loaded"
+            ),
             Unrendered::OverBudget {
                 what,
                 tokens,

@@ -151,19 +151,16 @@ impl<'a, G: Gate> Conversation<'a, G> {
                         let version = skill.version.clone();
                         let read = read_operations(reader, &load.skill, &version, &load.operations)
                             .and_then(|text| {
-                                let tokens = entry.bundle.tokenizer.count(&text) as u64;
-                                if tokens > contributor.budget {
-                                    Err(format!(
-                                        "what it reads is {tokens} tokens, over its budget of {}; it was refused, not cut",
-                                        contributor.budget
-                                    ))
-                                } else {
-                                    Ok(text)
-                                }
+                                within_budget(entry.bundle, contributor, &text, "what it reads")
+                                    .map(|()| text)
                             });
                         match read {
                             Ok(text) => items.push((OpeningKind::SkillRead, text)),
-                            Err(reason) => self.state.pending.refusals.push(entry.refuse(reason)),
+                            Err(reason) => self
+                                .state
+                                .pending
+                                .refusals
+                                .push(entry.refuse(reason.to_string())),
                         }
                     }
                     None => items.push((
@@ -330,13 +327,15 @@ fn read_operations(
     skill: &str,
     version: &semver::Version,
     operations: &[String],
-) -> Result<String, String> {
+) -> Result<String, Unrendered> {
     let mut parts = Vec::new();
     for operation in operations {
         let text = reader.operation(skill, version, operation).ok_or_else(|| {
-            format!(
-                "the host has no text for operation `{operation}` of skill `{skill}` {version}, so nothing of it was loaded"
-            )
+            Unrendered::NoOperationText {
+                skill: skill.to_string(),
+                version: version.clone(),
+                operation: operation.clone(),
+            }
         })?;
         parts.push(format!(
             "{}\n{}",

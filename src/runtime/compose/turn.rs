@@ -24,7 +24,7 @@ use crate::runtime::record::{
     ActivationRecord, Approval, Changes, Fired, Named, Note, NoteKind, Position, Refusal, Role,
     Turn, TurnInput, TurnRecord,
 };
-use crate::runtime::render::{render, Values};
+use crate::runtime::render::{render, Unrendered, Values};
 use crate::runtime::time::Timestamp;
 
 /// A contributor's note on a turn, if any, and why it is there or not; or
@@ -173,7 +173,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
             Err(reason) => {
                 record.refusals.push(Refusal {
                     contributor: "platform".to_string(),
-                    reason,
+                    reason: reason.to_string(),
                 });
                 None
             }
@@ -331,7 +331,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
         entry: Entry<'a>,
         at: Timestamp,
         record: &mut TurnRecord,
-    ) -> Result<String, String> {
+    ) -> Result<String, Unrendered> {
         let rendered = render(
             entry.bundle,
             entry.contributor,
