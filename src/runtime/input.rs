@@ -6,8 +6,6 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use super::profiles::ProfileError;
-
 /// Why a session or profiles file, or its text, was refused.
 #[derive(Debug)]
 #[non_exhaustive]
@@ -88,3 +86,72 @@ impl From<InputError> for String {
         error.to_string()
     }
 }
+
+/// A profile the shape allows but that cannot be placed or priced with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ProfileError {
+    /// It caches but says for how long nothing.
+    NoLifetimes { profile: String },
+    /// Explicit caching with no breakpoint to place.
+    NoBreakpoints { profile: String },
+    /// `order` starts with something other than `tools`.
+    ToolsNotFirst { profile: String },
+    /// A price is negative, infinite or not a number.
+    BadPrice { profile: String },
+    /// Lifetimes are not shortest first.
+    LifetimesOutOfOrder { profile: String },
+    /// A model with no minimum prefix to cache.
+    NoMinimumPrefix { profile: String, model: String },
+    /// A model with no write price for one of the lifetimes.
+    NoWritePrice {
+        profile: String,
+        model: String,
+        lifetime: String,
+    },
+    /// The default model is not one the profile lists.
+    UnlistedDefaultModel { profile: String, model: String },
+}
+
+impl fmt::Display for ProfileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProfileError::NoLifetimes { profile } => {
+                write!(f, "profile `{profile}` caches but has no `lifetimes`")
+            }
+            ProfileError::NoBreakpoints { profile } => write!(
+                f,
+                "profile `{profile}` has explicit caching but no `max_breakpoints`"
+            ),
+            ProfileError::ToolsNotFirst { profile } => write!(
+                f,
+                "profile `{profile}` must list `tools` first in `order`: both providers read tool definitions first"
+            ),
+            ProfileError::BadPrice { profile } => {
+                write!(f, "profile `{profile}` has a negative or infinite price")
+            }
+            ProfileError::LifetimesOutOfOrder { profile } => write!(
+                f,
+                "profile `{profile}` must list its lifetimes shortest first"
+            ),
+            ProfileError::NoMinimumPrefix { profile, model } => write!(
+                f,
+                "model `{model}` of profile `{profile}` has no `minimum_prefix_tokens`"
+            ),
+            ProfileError::NoWritePrice {
+                profile,
+                model,
+                lifetime,
+            } => write!(
+                f,
+                "model `{model}` of profile `{profile}` has no write price for the `{lifetime}` lifetime"
+            ),
+            ProfileError::UnlistedDefaultModel { profile, model } => write!(
+                f,
+                "profile `{profile}` names `{model}` as its default model but does not list it"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ProfileError {}

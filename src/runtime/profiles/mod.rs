@@ -47,8 +47,8 @@ use serde::{Deserialize, Serialize};
 
 pub use self::place::{Breakpoint, Placed, Skipped};
 pub use self::set::{Profiles, UnknownProfile, DEFAULT_PROFILE};
-pub use self::validate::ProfileError;
 use crate::bundle::diff::RewritePrice;
+pub use crate::runtime::input::ProfileError;
 
 /// How a provider decides what to cache.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
