@@ -6,7 +6,7 @@ use std::fmt;
 
 /// What is wrong with one server entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum BadServer {
+pub(super) enum BadServer {
     NotAnObject,
     /// A field the transport needs (`type`, `command`, `url`) is missing.
     Missing(&'static str),
@@ -45,7 +45,7 @@ pub enum BadServer {
 
 /// Why a stdio server's command is refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BadCommand {
+pub(super) enum BadCommand {
     NotOneToken,
     Placeholder,
     NotBareOrRelative,
@@ -54,7 +54,7 @@ pub enum BadCommand {
 
 /// Why a remote server's URL is refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BadUrl {
+pub(super) enum BadUrl {
     NotAbsolute,
     Fragment,
     UserInformation,
