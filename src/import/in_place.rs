@@ -22,7 +22,7 @@ pub struct Checked {
 /// in place: every such file, with the diagnostics of its problems (the
 /// same the import reports), located in the file. `None` when the folder
 /// holds no source of those formats.
-pub fn check_in_place(folder: &std::path::Path) -> Result<Option<Vec<Checked>>, String> {
+pub fn check_in_place(folder: &std::path::Path) -> Result<Option<Vec<Checked>>, crate::fs::Error> {
     Ok(check_tree(&read_tree(folder)?, &workspace(folder)))
 }
 
@@ -46,7 +46,7 @@ fn workspace(folder: &Path) -> Config {
 pub fn check_file_in_place(
     file: &Path,
     open: &[(PathBuf, String)],
-) -> Result<Option<Vec<Diagnostic>>, String> {
+) -> Result<Option<Vec<Diagnostic>>, crate::fs::Error> {
     let root = source_root(file);
     let Some(relative) = relative_to(&root, file) else {
         return Ok(None);

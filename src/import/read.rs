@@ -97,7 +97,7 @@ fn is_candidate(name: &str) -> bool {
 }
 
 /// Reads a source folder, or a single file as a source of one.
-pub fn read_tree(path: &Path) -> Result<SourceTree, String> {
+pub fn read_tree(path: &Path) -> Result<SourceTree, fs::Error> {
     let metadata = std::fs::metadata(path).map_err(|error| fs::cannot("read", path, error))?;
     let absolute = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let mut tree = SourceTree::default();
@@ -195,7 +195,7 @@ fn file_name(path: &Path) -> String {
         .unwrap_or_else(|| "source".to_string())
 }
 
-fn walk(folder: &Path, tree: &mut SourceTree) -> Result<(), String> {
+fn walk(folder: &Path, tree: &mut SourceTree) -> Result<(), fs::Error> {
     let root = Root::open(folder)?;
     let walked = root.walk(NOT_WALKED, |_| true);
     for path in walked.files {

@@ -211,7 +211,7 @@ impl Lowerer<'_> {
                 Err(reason) => {
                     self.report(
                         Diagnostic::new(&INVALID_VALUE, format!("`{}` is not a glob", decoded.value))
-                            .primary(literal.span, reason)
+                            .primary(literal.span, reason.to_string())
                             .help("globs use `*`, `**`, `?`, `[abc]` and `{a,b}`, with `/` between folders, such as \"src/**/*.rs\""),
                     );
                     good = false;
@@ -309,19 +309,43 @@ fn unknown_activation(word: Word<'_>) -> Diagnostic {
     }
 }
 
+/// Why a glob is not one the runtime can match.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotAGlob {
+    Empty,
+    /// It starts with `/`, but globs are relative to the workspace.
+    Absolute,
+    /// The glob syntax is broken; the matcher's reason.
+    Syntax(String),
+}
+
+impl std::fmt::Display for NotAGlob {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotAGlob::Empty => f.write_str("an empty glob matches nothing"),
+            NotAGlob::Absolute => {
+                f.write_str("globs are relative to the workspace: remove the leading `/`")
+            }
+            NotAGlob::Syntax(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for NotAGlob {}
+
 /// Whether `glob` is one the runtime can match, and why not.
-pub fn validate_glob(glob: &str) -> Result<(), String> {
+pub fn validate_glob(glob: &str) -> Result<(), NotAGlob> {
     if glob.is_empty() {
-        return Err("an empty glob matches nothing".into());
+        return Err(NotAGlob::Empty);
     }
     if glob.starts_with('/') {
-        return Err("globs are relative to the workspace: remove the leading `/`".into());
+        return Err(NotAGlob::Absolute);
     }
     globset::GlobBuilder::new(glob)
         .literal_separator(true)
         .build()
         .map(|_| ())
-        .map_err(|error| error.kind().to_string())
+        .map_err(|error| NotAGlob::Syntax(error.kind().to_string()))
 }
 
 #[cfg(test)]

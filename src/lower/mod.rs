@@ -26,7 +26,7 @@ use std::cell::Cell;
 
 /// Whether a glob is one `applies to files` accepts, for importers that
 /// must write only what the language reads back.
-pub use activation::validate_glob;
+pub use activation::{validate_glob, NotAGlob};
 pub use condition::parse_duration;
 /// The field names lowering accepts, for completion in the language server.
 pub use plugin::PLUGIN_FIELDS;

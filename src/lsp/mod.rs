@@ -62,6 +62,7 @@ pub mod context;
 pub mod convert;
 pub mod handlers;
 pub mod initialize;
+pub mod notification_error;
 pub mod routes;
 pub mod rule_docs;
 pub mod server;

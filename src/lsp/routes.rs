@@ -26,6 +26,7 @@ use super::handlers::{
     code_action, code_lens, completion, definition, formatting, hover, inlay_hint, preview,
     semantic_tokens, symbols,
 };
+use super::notification_error::NotificationError;
 use super::sync;
 use super::world::World;
 
@@ -33,7 +34,7 @@ use super::world::World;
 pub type Answer = Result<Value, ResponseError>;
 
 type RequestRoute = Box<dyn Fn(&mut World, Value) -> Answer>;
-type NotificationRoute = Box<dyn Fn(&mut World, Value) -> Result<(), String>>;
+type NotificationRoute = Box<dyn Fn(&mut World, Value) -> Result<(), NotificationError>>;
 
 /// Every method the server answers while running, and its handler.
 pub fn table() -> Router {
@@ -82,7 +83,7 @@ impl Router {
     /// Routes the notification `N` to `handler`.
     pub fn on_notification<N: Notification>(
         self,
-        handler: fn(&mut World, N::Params) -> Result<(), String>,
+        handler: fn(&mut World, N::Params) -> Result<(), NotificationError>,
     ) -> Router {
         self.on_params(N::METHOD, handler)
     }
@@ -91,11 +92,15 @@ impl Router {
     pub fn on_params<P: DeserializeOwned + 'static>(
         mut self,
         method: &'static str,
-        handler: fn(&mut World, P) -> Result<(), String>,
+        handler: fn(&mut World, P) -> Result<(), NotificationError>,
     ) -> Router {
         let route = move |world: &mut World, params: Value| {
-            let params = serde_json::from_value(params)
-                .map_err(|problem| format!("invalid params for `{method}`: {problem}"))?;
+            let params = serde_json::from_value(params).map_err(|problem| {
+                NotificationError::InvalidParams {
+                    method,
+                    problem: problem.to_string(),
+                }
+            })?;
             handler(world, params)
         };
         self.notifications.insert(method, Box::new(route));
@@ -115,7 +120,12 @@ impl Router {
 
     /// Handles the notification `method`; one no route has (`$/setTrace`,
     /// a `$/cancelRequest` already answered) is nothing to do.
-    pub fn notify(&self, world: &mut World, method: &str, params: Value) -> Result<(), String> {
+    pub fn notify(
+        &self,
+        world: &mut World,
+        method: &str,
+        params: Value,
+    ) -> Result<(), NotificationError> {
         match self.notifications.get(method) {
             Some(route) => route(world, params),
             None => Ok(()),

@@ -219,7 +219,7 @@ impl Server {
         }));
         match outcome {
             Ok(Ok(())) => {}
-            Ok(Err(message)) => self.world.state.log_error(message),
+            Ok(Err(error)) => self.world.state.log_error(error.to_string()),
             Err(payload) => self.world.state.log_error(format!(
                 "the server failed handling `{method}`: {}",
                 panic_message(&*payload)

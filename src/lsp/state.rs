@@ -198,8 +198,8 @@ impl State {
             .collect();
         let diagnostics = match crate::import::check_file_in_place(path, &open) {
             Ok(found) => found.unwrap_or_default(),
-            Err(message) => {
-                self.log.push((MessageType::WARNING, message.to_string()));
+            Err(error) => {
+                self.log.push((MessageType::WARNING, error.to_string()));
                 Vec::new()
             }
         };

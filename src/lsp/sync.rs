@@ -8,11 +8,15 @@ use lsp_types::{
 };
 use serde::de::IgnoredAny;
 
+use super::notification_error::NotificationError;
 use super::world::World;
 use super::{convert, state};
 
 /// `textDocument/didOpen`: the text as the client has it.
-pub fn did_open(world: &mut World, params: DidOpenTextDocumentParams) -> Result<(), String> {
+pub fn did_open(
+    world: &mut World,
+    params: DidOpenTextDocumentParams,
+) -> Result<(), NotificationError> {
     let document = params.text_document;
     world.state.refresh_from_disk();
     world
@@ -23,20 +27,25 @@ pub fn did_open(world: &mut World, params: DidOpenTextDocumentParams) -> Result<
 
 /// `textDocument/didChange`: the changes applied to the text held, when
 /// they are newer than it.
-pub fn did_change(world: &mut World, params: DidChangeTextDocumentParams) -> Result<(), String> {
+pub fn did_change(
+    world: &mut World,
+    params: DidChangeTextDocumentParams,
+) -> Result<(), NotificationError> {
     let uri = params.text_document.uri;
     let Some(document) = world.state.document(&uri) else {
-        return Err(format!("`{}` changed but was never opened", uri.as_str()));
+        return Err(NotificationError::NeverOpened {
+            uri: uri.as_str().to_string(),
+        });
     };
     // Versions only increase: an edit not newer than the text held was
     // made to another text, and applying it would corrupt this one.
     let version = params.text_document.version;
     if version <= document.version {
-        return Err(format!(
-            "`{}` changed to version {version}, not newer than version {} held: the change is ignored",
-            uri.as_str(),
-            document.version
-        ));
+        return Err(NotificationError::NotNewer {
+            uri: uri.as_str().to_string(),
+            version,
+            held: document.version,
+        });
     }
     let mut text = document.source.text.to_string();
     for change in params.content_changes {
@@ -47,7 +56,10 @@ pub fn did_change(world: &mut World, params: DidChangeTextDocumentParams) -> Res
 }
 
 /// `textDocument/didClose`.
-pub fn did_close(world: &mut World, params: DidCloseTextDocumentParams) -> Result<(), String> {
+pub fn did_close(
+    world: &mut World,
+    params: DidCloseTextDocumentParams,
+) -> Result<(), NotificationError> {
     world.state.close(&params.text_document.uri);
     Ok(())
 }
@@ -55,7 +67,7 @@ pub fn did_close(world: &mut World, params: DidCloseTextDocumentParams) -> Resul
 /// `textDocument/didSave`: a saved manifest may be what a `contrib.toml`
 /// elsewhere refers to, so what is on disk is read again, whatever the
 /// params say.
-pub fn did_save(world: &mut World, _params: IgnoredAny) -> Result<(), String> {
+pub fn did_save(world: &mut World, _params: IgnoredAny) -> Result<(), NotificationError> {
     world.state.refresh_from_disk();
     Ok(())
 }
@@ -65,7 +77,7 @@ pub fn did_save(world: &mut World, _params: IgnoredAny) -> Result<(), String> {
 pub fn did_change_watched_files(
     world: &mut World,
     params: DidChangeWatchedFilesParams,
-) -> Result<(), String> {
+) -> Result<(), NotificationError> {
     for change in params.changes {
         if let Some(path) = convert::path_of(&change.uri).filter(|path| state::is_config_file(path))
         {

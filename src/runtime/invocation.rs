@@ -54,16 +54,31 @@ pub enum MidTurn {
     Waits,
 }
 
+/// A person picked a skill the agent was not given: the skill's name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct SkillNotGiven(String);
+
+impl std::fmt::Display for SkillNotGiven {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the person picked the skill `{}`, which this agent was not given",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for SkillNotGiven {}
+
 impl<'a, G: Gate> Conversation<'a, G> {
     /// A person's pick as it is stored with their message, or why it is
     /// refused.
-    pub(super) fn pick(&self, pick: &SkillPick) -> Result<StoredPick, String> {
-        let skill = self.session.skills.get(&pick.skill).ok_or_else(|| {
-            format!(
-                "the person picked the skill `{}`, which this agent was not given",
-                pick.skill
-            )
-        })?;
+    pub(super) fn pick(&self, pick: &SkillPick) -> Result<StoredPick, SkillNotGiven> {
+        let skill = self
+            .session
+            .skills
+            .get(&pick.skill)
+            .ok_or_else(|| SkillNotGiven(pick.skill.clone()))?;
         Ok(StoredPick {
             skill: pick.skill.clone(),
             name: skill.display_name(&pick.skill).to_string(),
@@ -83,7 +98,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
             section: None,
             text: invocation_note(
                 pick,
-                self.system.skill(&pick.skill),
+                self.prompt.system.skill(&pick.skill),
                 self.session.skills.get(&pick.skill),
             ),
             persisted: false,
@@ -95,8 +110,8 @@ impl<'a, G: Gate> Conversation<'a, G> {
     /// words steer the running turn. The next [`Conversation::turn`] takes
     /// the first that waits.
     pub fn sent_during_turn(&mut self, pick: Option<&SkillPick>) -> MidTurn {
-        if pick.is_some() || self.held.waiting > 0 {
-            self.held.waiting += 1;
+        if pick.is_some() || self.state.held.waiting > 0 {
+            self.state.held.waiting += 1;
             MidTurn::Waits
         } else {
             MidTurn::Steer
@@ -105,7 +120,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
 
     /// Messages waiting for turns of their own.
     pub fn waiting(&self) -> u32 {
-        self.held.waiting
+        self.state.held.waiting
     }
 }
 

@@ -102,7 +102,7 @@ pub(crate) struct Seen {
 }
 
 impl Seen {
-    pub fn of(session: &Session) -> Seen {
+    pub(super) fn of(session: &Session) -> Seen {
         Seen {
             model: session.model.name.clone(),
             tools: session.tools.clone(),
@@ -175,7 +175,7 @@ pub(crate) struct Restored {
 
 impl Restored {
     /// Reads a log, whatever point it was cut at.
-    pub fn read(log: &[u8]) -> Result<Restored, ResumeError> {
+    pub(super) fn read(log: &[u8]) -> Result<Restored, ResumeError> {
         let text = match std::str::from_utf8(log) {
             Ok(text) => text,
             // A write cut inside a character leaves a tail that is not
@@ -278,21 +278,21 @@ pub(crate) struct LogWriter<'a> {
 }
 
 impl<'a> LogWriter<'a> {
-    pub fn new(sink: Box<dyn Write + 'a>) -> Self {
+    pub(super) fn new(sink: Box<dyn Write + 'a>) -> Self {
         LogWriter { sink, error: None }
     }
 
-    pub fn error(&self) -> Option<&str> {
+    pub(super) fn error(&self) -> Option<&str> {
         self.error.as_deref()
     }
 
-    pub fn header(&mut self) {
+    pub(super) fn header(&mut self) {
         self.write(&format!("{HEADER}\n"));
     }
 
     /// Makes a log read back from `restored` ready to be continued: a line
     /// break after a line cut short, and the header if it never was whole.
-    pub fn continue_after(&mut self, restored: &Restored) {
+    pub(super) fn continue_after(&mut self, restored: &Restored) {
         if restored.ends_mid_line {
             self.write("\n");
         }
@@ -302,7 +302,7 @@ impl<'a> LogWriter<'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    pub fn compose(
+    pub(super) fn compose(
         &mut self,
         why: &str,
         at: Timestamp,
@@ -324,12 +324,12 @@ impl<'a> LogWriter<'a> {
         self.entry("compose", &entry);
     }
 
-    pub fn turn(&mut self, entry: &TurnEntry) {
+    pub(super) fn turn(&mut self, entry: &TurnEntry) {
         self.entry("turn", entry);
     }
 
     /// The words sent for a section: written, and flushed, before its state.
-    pub fn told(&mut self, section: &str, told: Told, turn: u32, request: u32, words: &str) {
+    pub(super) fn told(&mut self, section: &str, told: Told, turn: u32, request: u32, words: &str) {
         let entry = ToldEntry {
             section: section.to_string(),
             told,
@@ -349,7 +349,7 @@ impl<'a> LogWriter<'a> {
     }
 
     /// The state behind the words just written.
-    pub fn state(&mut self, section: &str, state: &SectionState) {
+    pub(super) fn state(&mut self, section: &str, state: &SectionState) {
         let entry = StateEntry {
             section: section.to_string(),
             state: state.clone(),

@@ -55,6 +55,7 @@ mod envelope;
 mod facts;
 mod gate;
 pub mod host;
+mod input;
 pub mod installed;
 mod invocation;
 pub mod layout;
@@ -75,12 +76,13 @@ pub use compose::{Conversation, Start, REQUEST_TOKENIZER};
 pub use envelope::{defang, envelope};
 pub use facts::{Told, MAX_FACT_ITEMS as MAX_ITEMS, MAX_ITEM_CHARS};
 pub use gate::{CliGate, Gate, GateOutcome, GateRequest, ScriptedGate};
+pub use input::InputError;
 pub use invocation::{MidTurn, PLATFORM_NOTE, READ_AHEAD_BYTES};
 pub use log::{create_log_file, ResumeError};
 pub use options::{FactsAt, ModelChange, Options, PersonPart, PrefacesAt};
 pub use profiles::{
-    Boundary, Breakpoint, Caching, Lifetime, ModelEntry, Placed, Prewarm, Profile, Profiles, Rates,
-    Skipped, UnknownProfile, DEFAULT_PROFILE,
+    Boundary, Breakpoint, Caching, Lifetime, ModelEntry, Placed, Prewarm, Profile, ProfileError,
+    Profiles, Rates, Skipped, UnknownProfile, DEFAULT_PROFILE,
 };
 pub use reader::Reader;
 pub use record::{

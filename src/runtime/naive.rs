@@ -17,7 +17,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
     pub(crate) fn everything_now(&mut self, turn: &Turn) -> Vec<(String, u64)> {
         let at = turn.at;
         let mut pieces = Vec::new();
-        for (index, entry) in self.entries.clone().into_iter().enumerate() {
+        for (index, entry) in self.versions.entries.clone().into_iter().enumerate() {
             let name = entry.name();
             let piece = match entry.kind() {
                 Kind::Text => render(
@@ -29,6 +29,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
                 .map(|rendered| rendered.text),
                 Kind::EagerLoad => {
                     let items: Vec<_> = self
+                        .prompt
                         .preloaded
                         .iter()
                         .filter(|item| item.contributor == name)
@@ -46,6 +47,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
                 }),
                 Kind::Fact => {
                     let told: Vec<String> = self
+                        .prompt
                         .sections
                         .iter()
                         .filter(|section| section.teller == index)

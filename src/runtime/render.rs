@@ -7,6 +7,8 @@
 //! variable at its bound in tokens, so a value over its bound is what the
 //! runtime refuses, by name, not the text around it.
 
+use std::fmt;
+
 use super::session::Session;
 use super::time::{duration_in_words, Timestamp};
 use crate::bundle::{Bundle, BundledContributor, Segment};
@@ -25,7 +27,7 @@ pub(crate) struct Values<'s> {
 }
 
 impl<'s> Values<'s> {
-    pub fn at(session: &'s Session, at: Timestamp) -> Values<'s> {
+    pub(super) fn at(session: &'s Session, at: Timestamp) -> Values<'s> {
         Values {
             session,
             at: session.local(at),
@@ -35,17 +37,20 @@ impl<'s> Values<'s> {
     }
 
     /// A variable's value, or why it has none here.
-    fn get(&self, name: &str) -> Result<String, String> {
+    fn get(&self, name: &str) -> Result<String, Unrendered> {
+        let variable = name.to_string();
         let person = |field: fn(&super::session::Person) -> &str| {
             self.session
                 .person
                 .as_ref()
                 .map(|person| field(person).to_string())
-                .ok_or_else(|| {
-                    format!("there is no person in this conversation to fill `{{{name}}}`")
+                .ok_or_else(|| Unrendered::NoPerson {
+                    variable: variable.clone(),
                 })
         };
-        let unavailable = || format!("`{{{name}}}` has no value outside its condition");
+        let unavailable = || Unrendered::OutsideCondition {
+            variable: variable.clone(),
+        };
         match name {
             "agent.name" => Ok(self.session.agent.name.clone()),
             "person.name" => person(|person| &person.name),
@@ -61,8 +66,73 @@ impl<'s> Values<'s> {
                 .map(duration_in_words)
                 .ok_or_else(unavailable),
             "skill.version" => self.skill_version.clone().ok_or_else(unavailable),
-            _ => Err(format!("`{{{name}}}` is not a variable this runtime knows")),
+            _ => Err(Unrendered::UnknownVariable { variable }),
         }
+    }
+}
+
+/// Why a contribution's text was refused whole.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Unrendered {
+    /// A person's variable in a conversation with no person.
+    NoPerson { variable: String },
+    /// A variable only its condition gives a value, used outside it.
+    OutsideCondition { variable: String },
+    /// A variable this runtime does not fill.
+    UnknownVariable { variable: String },
+    /// The host's reader has no text for an operation a skill load reads.
+    NoOperationText {
+        skill: String,
+        version: semver::Version,
+        operation: String,
+    },
+    /// `what` ("its text", "the result", …) has more tokens than the budget.
+    OverBudget {
+        what: String,
+        tokens: usize,
+        budget: u64,
+    },
+}
+
+impl fmt::Display for Unrendered {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unrendered::NoPerson { variable } => write!(
+                f,
+                "there is no person in this conversation to fill `{{{variable}}}`"
+            ),
+            Unrendered::OutsideCondition { variable } => {
+                write!(f, "`{{{variable}}}` has no value outside its condition")
+            }
+            Unrendered::UnknownVariable { variable } => {
+                write!(f, "`{{{variable}}}` is not a variable this runtime knows")
+            }
+            Unrendered::NoOperationText {
+                skill,
+                version,
+                operation,
+            } => write!(
+                f,
+                "the host has no text for operation `{operation}` of skill `{skill}` {version}, so nothing of it was loaded"
+            ),
+            Unrendered::OverBudget {
+                what,
+                tokens,
+                budget,
+            } => write!(
+                f,
+                "{what} is {tokens} tokens, over its budget of {budget}; it was refused, not cut"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Unrendered {}
+
+/// Refusals are recorded as their reason.
+impl From<Unrendered> for String {
+    fn from(refused: Unrendered) -> String {
+        refused.to_string()
     }
 }
 
@@ -87,7 +157,7 @@ pub(crate) fn render(
     bundle: &Bundle,
     contributor: &BundledContributor,
     values: &Values<'_>,
-) -> Result<Rendered, String> {
+) -> Result<Rendered, Unrendered> {
     let mut body = String::new();
     let mut withheld = Vec::new();
     for segment in contributor.template.iter().flatten() {
@@ -134,14 +204,14 @@ pub(crate) fn within_budget(
     contributor: &BundledContributor,
     text: &str,
     what: &str,
-) -> Result<(), String> {
+) -> Result<(), Unrendered> {
     let limit = usize::try_from(contributor.budget).unwrap_or(usize::MAX);
     if bundle.tokenizer.fits(text, limit) {
         return Ok(());
     }
-    Err(format!(
-        "{what} is {} tokens, over its budget of {}; it was refused, not cut",
-        bundle.tokenizer.count(text),
-        contributor.budget
-    ))
+    Err(Unrendered::OverBudget {
+        what: what.to_string(),
+        tokens: bundle.tokenizer.count(text),
+        budget: contributor.budget,
+    })
 }

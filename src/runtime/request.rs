@@ -36,19 +36,19 @@ impl<'a, G: Gate> Conversation<'a, G> {
     /// effect now; a `mode` given while a turn runs is held and told when
     /// the next turn starts.
     pub fn request(&mut self, input: RequestInput) -> Request {
-        self.progress.requests += 1;
+        self.state.progress.requests += 1;
         let at = self.session.local(input.at);
         let mut changes = input.changes();
         let mut held = Vec::new();
-        if self.progress.turns > 0 {
+        if self.state.progress.turns > 0 {
             if let Some(mode) = changes.mode.take() {
                 // Changed back before the turn ended, nothing is held.
-                self.held.mode = None;
+                self.state.held.mode = None;
                 if self.session.permissions.mode.as_ref() != Some(&mode) {
                     held.push(format!(
                         "the mode changed to `{mode}` while this turn runs; it is told when the next turn starts"
                     ));
-                    self.held.mode = Some(mode);
+                    self.state.held.mode = Some(mode);
                 }
             }
         }
@@ -63,8 +63,8 @@ impl<'a, G: Gate> Conversation<'a, G> {
     pub(super) fn tell(&mut self, at: Timestamp, position: Position) -> Request {
         let mut record = RequestRecord::default();
         let mut tellings = Vec::new();
-        for (index, section) in self.sections.iter().enumerate() {
-            let entry = self.entries[section.teller];
+        for (index, section) in self.prompt.sections.iter().enumerate() {
+            let entry = self.versions.entries[section.teller];
             let told = |told: Option<Told>, why: String, tokens: u64| SectionRecord {
                 section: section.heading.clone(),
                 contributor: entry.name(),
@@ -72,16 +72,16 @@ impl<'a, G: Gate> Conversation<'a, G> {
                 why,
                 tokens,
             };
-            if !self.audience.reaches(entry.contributor.reach) {
+            if !self.state.audience.reaches(entry.contributor.reach) {
                 record.sections.push(told(
                     None,
-                    self.audience.why_not(entry.contributor.reach),
+                    self.state.audience.why_not(entry.contributor.reach),
                     0,
                 ));
                 continue;
             }
             let now = facts::state(&section.says, &self.session, at);
-            match facts::message(section, self.told.memory.get(&section.heading), &now) {
+            match facts::message(section, self.state.told.memory.get(&section.heading), &now) {
                 None => record.sections.push(told(
                     None,
                     "unchanged since the model was last told it".to_string(),
@@ -98,8 +98,8 @@ impl<'a, G: Gate> Conversation<'a, G> {
         let refused = self.over_budget(&tellings, &mut record.refusals);
         let mut messages = Vec::new();
         for telling in tellings {
-            let section = &self.sections[telling.section];
-            let entry = self.entries[section.teller];
+            let section = &self.prompt.sections[telling.section];
+            let entry = self.versions.entries[section.teller];
             let tokens = count(&telling.text);
             if let Some(reason) = refused.get(&section.teller) {
                 record.sections.push(SectionRecord {
@@ -116,13 +116,14 @@ impl<'a, G: Gate> Conversation<'a, G> {
                 log.told(
                     &heading,
                     telling.told,
-                    self.progress.turns,
-                    self.progress.requests,
+                    self.state.progress.turns,
+                    self.state.progress.requests,
                     &telling.text,
                 );
                 log.state(&heading, &telling.state);
             }
-            self.told
+            self.state
+                .told
                 .memory
                 .insert(heading.clone(), Memory::Known(telling.state));
             self.remember(&entry.name(), &telling.text);
@@ -150,13 +151,14 @@ impl<'a, G: Gate> Conversation<'a, G> {
             });
         }
         record.sections.sort_by_key(|section| {
-            self.sections
+            self.prompt
+                .sections
                 .iter()
                 .position(|s| s.heading == section.section)
         });
         Request {
-            turn: self.progress.turns,
-            number: self.progress.requests,
+            turn: self.state.progress.turns,
+            number: self.state.progress.requests,
             at,
             messages,
             record,
@@ -173,13 +175,13 @@ impl<'a, G: Gate> Conversation<'a, G> {
     ) -> BTreeMap<usize, String> {
         let mut spent: BTreeMap<usize, usize> = BTreeMap::new();
         for telling in tellings {
-            let teller = self.sections[telling.section].teller;
-            let entry = self.entries[teller];
+            let teller = self.prompt.sections[telling.section].teller;
+            let entry = self.versions.entries[teller];
             *spent.entry(teller).or_default() += entry.bundle.tokenizer.count(&telling.text);
         }
         let mut refused = BTreeMap::new();
         for (teller, tokens) in spent {
-            let entry = self.entries[teller];
+            let entry = self.versions.entries[teller];
             if tokens as u64 <= entry.contributor.budget {
                 continue;
             }

@@ -78,6 +78,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use super::input::InputError;
 use super::time::Timestamp;
 
 /// The reply length a request asks for when the session names none.
@@ -265,14 +266,11 @@ impl Person {
 
     /// Refuses a zone the time zone database does not know, unless a fixed
     /// offset stands in for it.
-    fn validate(&self) -> Result<(), String> {
+    fn validate(&self) -> Result<(), InputError> {
         if self.utc_offset.is_some() || jiff::tz::TimeZone::get(&self.timezone).is_ok() {
             return Ok(());
         }
-        Err(format!(
-            "`{}` is not a time zone this system knows; write an IANA name such as `Europe/London`, or give `utc_offset = \"+01:00\"`",
-            self.timezone
-        ))
+        Err(InputError::UnknownTimezone(self.timezone.clone()))
     }
 }
 
@@ -300,8 +298,8 @@ pub struct Environment {
 
 impl Session {
     /// Reads a session from `session.toml` text.
-    pub fn from_toml(text: &str) -> Result<Session, String> {
-        let session: Session = toml::from_str(text).map_err(|error| error.message().to_string())?;
+    pub fn from_toml(text: &str) -> Result<Session, InputError> {
+        let session: Session = toml::from_str(text)?;
         if let Some(person) = &session.person {
             person.validate()?;
         }
@@ -309,9 +307,9 @@ impl Session {
     }
 
     /// Reads the session file at `path`.
-    pub fn load(path: &Path) -> Result<Session, String> {
+    pub fn load(path: &Path) -> Result<Session, InputError> {
         let text = crate::fs::read_text(path, crate::limits::files::RUNTIME_INPUT)?;
-        Session::from_toml(&text).map_err(|error| format!("`{}`: {error}", path.display()))
+        Session::from_toml(&text).map_err(|error| error.in_file(path))
     }
 
     /// The offset local dates are computed in at `instant`: the person's,
@@ -346,7 +344,7 @@ pub(crate) mod offset {
 
     use crate::runtime::time::{format_offset, parse_offset};
 
-    pub fn serialize<S: Serializer>(
+    pub(crate) fn serialize<S: Serializer>(
         minutes: &Option<i32>,
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
@@ -356,7 +354,7 @@ pub(crate) mod offset {
         }
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Option<i32>, D::Error> {
         let text = String::deserialize(deserializer)?;
@@ -383,13 +381,14 @@ mod tests {
         let error = Session::from_toml(
             "started_at = \"yesterday\"\n[agent]\nname = \"a\"\n[model]\nname = \"m\"\n",
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(error.contains("RFC 3339"), "{error}");
         let error = Session::from_toml(
             "started_at = \"2026-03-02T09:00:00Z\"\n[agent]\nname = \"a\"\n[model]\nname = \"m\"\n\
              [person]\nid = \"p\"\nname = \"P\"\nlocale = \"en\"\ntimezone = \"UTC\"\nutc_offset = \"+99:00\"\n",
         )
-        .unwrap_err();
+        .unwrap_err().to_string();
         assert!(error.contains("UTC offset"), "{error}");
     }
 
@@ -422,8 +421,9 @@ mod tests {
 
     #[test]
     fn an_unknown_zone_without_an_offset_is_an_error() {
-        let error =
-            Session::from_toml(&format!("{PERSON}timezone = \"Mars/Olympus_Mons\"\n")).unwrap_err();
+        let error = Session::from_toml(&format!("{PERSON}timezone = \"Mars/Olympus_Mons\"\n"))
+            .unwrap_err()
+            .to_string();
         assert!(
             error.contains("`Mars/Olympus_Mons` is not a time zone"),
             "{error}"

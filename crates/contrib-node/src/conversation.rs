@@ -70,7 +70,7 @@ pub fn start_conversation(
     resume: Option<Resume>,
 ) -> Result<Either<NativeConversation, Value>> {
     let session = match session {
-        Value::String(text) => Session::from_toml(&text),
+        Value::String(text) => Session::from_toml(&text).map_err(|error| error.to_string()),
         value => serde_json::from_value(value).map_err(|error| error.to_string()),
     };
     let session = match session {

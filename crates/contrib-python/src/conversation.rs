@@ -38,7 +38,8 @@ impl Conversation {
 }
 
 fn parse_wire(name: &str) -> PyResult<Wire> {
-    name.parse().map_err(InputError::new_err)
+    name.parse::<Wire>()
+        .map_err(|error| InputError::new_err(error.to_string()))
 }
 
 #[pymethods]

@@ -140,7 +140,8 @@ impl Workspace {
         log: Log,
         resume: Option<(Vec<u8>, Vec<Said>)>,
     ) -> PyResult<Conversation> {
-        let session = Session::from_toml(session).map_err(|reason| errors::session(py, reason))?;
+        let session = Session::from_toml(session)
+            .map_err(|reason| errors::session(py, reason.to_string()))?;
         let tools: Vec<ToolDefinition> = match &options.tools {
             Some(tools) => from_py(tools, "the tool definitions")?,
             None => Vec::new(),

@@ -36,7 +36,7 @@ impl Workspace {
         let path = path.as_ref();
         self.profiles = Profiles::load(path).map_err(|reason| Error::Profiles {
             path: path.to_path_buf(),
-            reason,
+            reason: reason.to_string(),
         })?;
         Ok(self)
     }

@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 use crate::import::problem::{first_line, json_span, Problem, ProblemKind};
 use crate::source::Span;
 
+use super::bad_server::{BadCommand, BadServer, BadUrl};
 use super::{escapes, offset_of, schema_version};
 
 /// An MCP server a configuration declares.
@@ -132,23 +133,24 @@ pub fn mcp(path: &str, text: &str, spec: &str, problems: &mut Vec<Problem>) -> O
 }
 
 /// One server entry, checked against its transport's closed variant.
-fn server(name: &str, entry: &Value) -> Result<Server, String> {
+fn server(name: &str, entry: &Value) -> Result<Server, BadServer> {
     let Value::Object(fields) = entry else {
-        return Err("is not an object".into());
+        return Err(BadServer::NotAnObject);
     };
     let transport = fields
         .get("type")
         .and_then(Value::as_str)
-        .ok_or("has no `type`")?;
+        .ok_or(BadServer::Missing("type"))?;
     let allowed: &[&str] = match transport {
         "stdio" => &["type", "command", "args", "env", "cwd"],
         "streamable-http" | "sse" => &["type", "url", "headers"],
-        other => return Err(format!("has the unknown `type` `{other}`")),
+        other => return Err(BadServer::UnknownType(other.to_string())),
     };
     if let Some(key) = fields.keys().find(|key| !allowed.contains(&key.as_str())) {
-        return Err(format!(
-            "has `{key}`, which a `{transport}` server does not take"
-        ));
+        return Err(BadServer::NotTaken {
+            key: key.clone(),
+            transport: transport.to_string(),
+        });
     }
     let target = if transport == "stdio" {
         stdio(fields)?
@@ -162,7 +164,7 @@ fn server(name: &str, entry: &Value) -> Result<Server, String> {
     })
 }
 
-fn strings(value: Option<&Value>, what: &str) -> Result<Vec<String>, String> {
+fn strings(value: Option<&Value>, what: &'static str) -> Result<Vec<String>, BadServer> {
     match value {
         None => Ok(Vec::new()),
         Some(Value::Array(items)) => items
@@ -170,17 +172,17 @@ fn strings(value: Option<&Value>, what: &str) -> Result<Vec<String>, String> {
             .map(|item| {
                 item.as_str()
                     .map(str::to_string)
-                    .ok_or(format!("has `{what}` with something other than strings"))
+                    .ok_or(BadServer::NotStrings(what))
             })
             .collect(),
-        Some(_) => Err(format!("has `{what}` that is not a list of strings")),
+        Some(_) => Err(BadServer::NotAList(what)),
     }
 }
 
 fn string_map<'a>(
     value: Option<&'a Value>,
-    what: &str,
-) -> Result<Vec<(&'a String, &'a str)>, String> {
+    what: &'static str,
+) -> Result<Vec<(&'a String, &'a str)>, BadServer> {
     match value {
         None => Ok(Vec::new()),
         Some(Value::Object(map)) => map
@@ -189,50 +191,46 @@ fn string_map<'a>(
                 value
                     .as_str()
                     .map(|v| (key, v))
-                    .ok_or(format!("has `{what}` with a value that is not a string"))
+                    .ok_or(BadServer::NotStringValues(what))
             })
             .collect(),
-        Some(_) => Err(format!("has `{what}` that is not an object of strings")),
+        Some(_) => Err(BadServer::NotAnObjectOfStrings(what)),
     }
 }
 
-fn stdio(fields: &Map<String, Value>) -> Result<String, String> {
-    let command = fields.get("command").ok_or("has no `command`")?;
-    let command = command
-        .as_str()
-        .ok_or("has a `command` that is not a string")?;
+fn stdio(fields: &Map<String, Value>) -> Result<String, BadServer> {
+    let command = fields.get("command").ok_or(BadServer::Missing("command"))?;
+    let command = command.as_str().ok_or(BadServer::NotAString("command"))?;
     let args = strings(fields.get("args"), "args")?;
     let env = string_map(fields.get("env"), "env")?;
+    let bad = |why| {
+        Err(BadServer::Command {
+            command: command.to_string(),
+            why,
+        })
+    };
     if command.is_empty() || command.contains(char::is_whitespace) && !command.starts_with("./") {
-        return Err(format!(
-            "has the command `{command}`, which is not one executable token"
-        ));
+        return bad(BadCommand::NotOneToken);
     }
     if command.contains("${") {
-        return Err(format!(
-            "has the command `{command}`, where placeholders are not expanded"
-        ));
+        return bad(BadCommand::Placeholder);
     }
     if command.contains('/') || command.contains('\\') {
         if !command.starts_with("./") {
-            return Err(format!(
-                "has the command `{command}`, neither a bare name nor a path starting with `./`"
-            ));
+            return bad(BadCommand::NotBareOrRelative);
         }
         if escapes(&command[2..]) {
-            return Err(format!(
-                "has the command `{command}`, which leads out of the plugin"
-            ));
+            return bad(BadCommand::LeadsOut);
         }
     }
     if let Some((key, _)) = env
         .iter()
         .find(|(key, _)| ["PLUGIN_ROOT", "PLUGIN_DATA"].contains(&key.as_str()))
     {
-        return Err(format!("sets `{key}` in `env`, which the client provides"));
+        return Err(BadServer::ClientVariable(key.to_string()));
     }
     if let Some(cwd) = fields.get("cwd") {
-        let cwd = cwd.as_str().ok_or("has a `cwd` that is not a string")?;
+        let cwd = cwd.as_str().ok_or(BadServer::NotAString("cwd"))?;
         let inside = ["./", "${PLUGIN_ROOT}/", "${PLUGIN_DATA}/"]
             .iter()
             .find_map(|prefix| cwd.strip_prefix(prefix))
@@ -242,34 +240,38 @@ fn stdio(fields: &Map<String, Value>) -> Result<String, String> {
                     .then_some("")
             });
         match inside {
-            None => return Err(format!("has the working folder `{cwd}`, not `./…`, `${{PLUGIN_ROOT}}…` or `${{PLUGIN_DATA}}…`")),
-            Some(rest) if escapes(rest) => return Err(format!("has the working folder `{cwd}`, which leads out of its root")),
+            None => return Err(BadServer::CwdOutsideRoots(cwd.to_string())),
+            Some(rest) if escapes(rest) => return Err(BadServer::CwdLeadsOut(cwd.to_string())),
             Some(_) => {}
         }
     }
     Ok([vec![command.to_string()], args].concat().join(" "))
 }
 
-fn remote(fields: &Map<String, Value>) -> Result<String, String> {
-    let url = fields.get("url").ok_or("has no `url`")?;
-    let url = url.as_str().ok_or("has a `url` that is not a string")?;
+fn remote(fields: &Map<String, Value>) -> Result<String, BadServer> {
+    let url = fields.get("url").ok_or(BadServer::Missing("url"))?;
+    let url = url.as_str().ok_or(BadServer::NotAString("url"))?;
+    let bad = |why| BadServer::Url {
+        url: url.to_string(),
+        why,
+    };
     let headers = string_map(fields.get("headers"), "headers")?;
     let mut seen = std::collections::HashSet::new();
     if let Some((name, _)) = headers
         .iter()
         .find(|(name, _)| !seen.insert(name.to_ascii_lowercase()))
     {
-        return Err(format!("gives the header `{name}` twice"));
+        return Err(BadServer::DuplicateHeader(name.to_string()));
     }
     let (scheme, rest) = url
         .split_once("://")
-        .ok_or(format!("has the URL `{url}`, which is not absolute"))?;
+        .ok_or_else(|| bad(BadUrl::NotAbsolute))?;
     let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
     if url.contains('#') {
-        return Err(format!("has the URL `{url}`, which holds a fragment"));
+        return Err(bad(BadUrl::Fragment));
     }
     if authority.contains('@') {
-        return Err(format!("has the URL `{url}`, which holds user information"));
+        return Err(bad(BadUrl::UserInformation));
     }
     let host = if let Some(bracketed) = authority.strip_prefix('[') {
         bracketed.split(']').next().unwrap_or("")
@@ -279,15 +281,11 @@ fn remote(fields: &Map<String, Value>) -> Result<String, String> {
     match scheme {
         "https" => {}
         "http" if is_loopback(host) => {}
-        "http" => {
-            return Err(format!(
-                "has the URL `{url}`, plain HTTP to a host that is not loopback"
-            ))
-        }
-        _ => return Err(format!("has the URL `{url}`, which is not HTTP or HTTPS")),
+        "http" => return Err(bad(BadUrl::PlainHttp)),
+        _ => return Err(bad(BadUrl::NotHttp)),
     }
     if host.is_empty() {
-        return Err(format!("has the URL `{url}`, which names no host"));
+        return Err(bad(BadUrl::NoHost));
     }
     Ok(url.to_string())
 }

@@ -24,6 +24,7 @@
 //! 1.1.0 (a draft) adds `presentation { displayName, icon }` to the
 //! manifest; it is read when the manifest's `$schema` names 1.1.0.
 
+mod bad_server;
 mod mcp_json;
 mod plugin_json;
 

@@ -186,13 +186,73 @@ pub fn manifest(path: &str, text: &str, problems: &mut Vec<Problem>) -> Option<M
     Some(read)
 }
 
+/// Why a manifest field does not match the schema; it follows the field's
+/// name in the problem ("`author` is not an object").
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum BadField {
+    NotAString,
+    NotAnObject,
+    NotAList,
+    /// A list that holds something other than strings.
+    NotStrings,
+    /// An object with a field the schema does not give it; `allowed` names
+    /// the ones it does.
+    UnknownField {
+        field: String,
+        allowed: &'static str,
+    },
+    /// An object's field that is not a string.
+    FieldNotAString(String),
+    /// An `extensions` namespace whose value is not an object.
+    NamespaceNotAnObject(String),
+}
+
+impl std::fmt::Display for BadField {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BadField::NotAString => f.write_str("is not a string"),
+            BadField::NotAnObject => f.write_str("is not an object"),
+            BadField::NotAList => f.write_str("is not a list"),
+            BadField::NotStrings => f.write_str("holds something other than strings"),
+            BadField::UnknownField { field, allowed } => {
+                write!(f, "has the field `{field}`, which is not {allowed}")
+            }
+            BadField::FieldNotAString(field) => write!(f, "has a `{field}` that is not a string"),
+            BadField::NamespaceNotAnObject(namespace) => {
+                write!(f, "has `{namespace}`, whose value is not an object")
+            }
+        }
+    }
+}
+
+/// An object's fields, each one of `names` (which `allowed` says in
+/// words) and a string.
+fn string_fields(
+    object: &serde_json::Map<String, Value>,
+    names: &[&str],
+    allowed: &'static str,
+) -> Result<(), BadField> {
+    for (field, value) in object {
+        if !names.contains(&field.as_str()) {
+            return Err(BadField::UnknownField {
+                field: field.clone(),
+                allowed,
+            });
+        }
+        if !value.is_string() {
+            return Err(BadField::FieldNotAString(field.clone()));
+        }
+    }
+    Ok(())
+}
+
 /// One manifest field, checked and kept.
-fn field(read: &mut Manifest, key: &str, value: &Value) -> Result<(), String> {
+fn field(read: &mut Manifest, key: &str, value: &Value) -> Result<(), BadField> {
     let text = || {
         value
             .as_str()
             .map(str::to_string)
-            .ok_or("is not a string".to_string())
+            .ok_or(BadField::NotAString)
     };
     match key {
         "$schema" | "name" => {}
@@ -202,50 +262,40 @@ fn field(read: &mut Manifest, key: &str, value: &Value) -> Result<(), String> {
         "homepage" | "repository" => read.metadata.push((key.to_string(), text()?)),
         "author" => {
             let Value::Object(author) = value else {
-                return Err("is not an object".into());
+                return Err(BadField::NotAnObject);
             };
-            for (field, value) in author {
-                if !["name", "email", "url"].contains(&field.as_str()) {
-                    return Err(format!(
-                        "has the field `{field}`, which is not `name`, `email` or `url`"
-                    ));
-                }
-                if !value.is_string() {
-                    return Err(format!("has a `{field}` that is not a string"));
-                }
-            }
+            string_fields(
+                author,
+                &["name", "email", "url"],
+                "`name`, `email` or `url`",
+            )?;
             read.author = Some(value.clone());
         }
         "keywords" => {
-            let words = value.as_array().ok_or("is not a list")?;
+            let words = value.as_array().ok_or(BadField::NotAList)?;
             if words.iter().any(|word| !word.is_string()) {
-                return Err("holds something other than strings".into());
+                return Err(BadField::NotStrings);
             }
             read.metadata.push((key.to_string(), value.to_string()));
         }
         "extensions" => {
             let Value::Object(namespaces) = value else {
-                return Err("is not an object".into());
+                return Err(BadField::NotAnObject);
             };
             if let Some((namespace, _)) = namespaces.iter().find(|(_, value)| !value.is_object()) {
-                return Err(format!("has `{namespace}`, whose value is not an object"));
+                return Err(BadField::NamespaceNotAnObject(namespace.clone()));
             }
             read.metadata.push((key.to_string(), value.to_string()));
         }
         "presentation" => {
             let Value::Object(presentation) = value else {
-                return Err("is not an object".into());
+                return Err(BadField::NotAnObject);
             };
-            for (field, value) in presentation {
-                if !["displayName", "icon"].contains(&field.as_str()) {
-                    return Err(format!(
-                        "has the field `{field}`, which is not `displayName` or `icon`"
-                    ));
-                }
-                if !value.is_string() {
-                    return Err(format!("has a `{field}` that is not a string"));
-                }
-            }
+            string_fields(
+                presentation,
+                &["displayName", "icon"],
+                "`displayName` or `icon`",
+            )?;
             read.display_name = presentation
                 .get("displayName")
                 .and_then(Value::as_str)

@@ -11,6 +11,7 @@
 //! manifest does not build (its diagnostics say why) or the session cannot
 //! be read.
 
+use std::fmt;
 use std::path::PathBuf;
 
 use lsp_types::TextDocumentIdentifier;
@@ -19,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use super::super::state::Snapshot;
 use super::super::world::World;
 use crate::pages::told::Told;
-use crate::runtime::{Profiles, Session};
+use crate::runtime::{InputError, Profiles, Session, UnknownProfile};
 
 /// The request, for the route table.
 pub enum PreviewRequest {}
@@ -72,30 +73,55 @@ pub fn preview(snapshot: &Snapshot, params: &PreviewParams) -> Preview {
             text: told.text(),
             html: told.html(),
         },
-        Err(problem) => Preview::Problem { problem },
+        Err(problem) => Preview::Problem {
+            problem: problem.to_string(),
+        },
     }
 }
 
-fn told(snapshot: &Snapshot, params: &PreviewParams) -> Result<Told, String> {
+/// Why there is no preview: the answer's `problem`.
+#[derive(Debug)]
+enum Unpreviewable {
+    /// The manifest has errors, which its diagnostics show.
+    Errors(usize),
+    /// The plugin did not bundle.
+    Bundle(String),
+    Session(InputError),
+    Profile(UnknownProfile),
+}
+
+impl fmt::Display for Unpreviewable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unpreviewable::Errors(errors) => write!(
+                f,
+                "the manifest has {errors} error(s); fix them to see what the model is told"
+            ),
+            Unpreviewable::Bundle(why) => f.write_str(why),
+            Unpreviewable::Session(error) => error.fmt(f),
+            Unpreviewable::Profile(unknown) => unknown.fmt(f),
+        }
+    }
+}
+
+fn told(snapshot: &Snapshot, params: &PreviewParams) -> Result<Told, Unpreviewable> {
     let analysis = snapshot.analysis;
     let errors = analysis.diagnostics.iter().filter(|d| d.is_error()).count();
     let plugin = match &analysis.plugin {
         Some(plugin) if errors == 0 => plugin,
-        _ => {
-            return Err(format!(
-                "the manifest has {errors} error(s); fix them to see what the model is told"
-            ))
-        }
+        _ => return Err(Unpreviewable::Errors(errors)),
     };
-    let bundle = crate::bundle::build_with_waivers(plugin, &snapshot.config, &analysis.waived)?;
+    let bundle = crate::bundle::build_with_waivers(plugin, &snapshot.config, &analysis.waived)
+        .map_err(Unpreviewable::Bundle)?;
     let session = match &params.session {
-        Some(path) => Session::load(&session_path(snapshot, path))?,
-        None => Session::from_toml(EXAMPLE_SESSION)?,
-    };
+        Some(path) => Session::load(&session_path(snapshot, path)),
+        None => Session::from_toml(EXAMPLE_SESSION),
+    }
+    .map_err(Unpreviewable::Session)?;
     let profiles = Profiles::builtin();
     let profile = profiles
         .named(params.profile.as_deref())
-        .map_err(|unknown| unknown.to_string())?;
+        .map_err(Unpreviewable::Profile)?;
     Ok(Told::compose(
         &bundle,
         session,

@@ -26,10 +26,11 @@ impl<'a, G: Gate> Conversation<'a, G> {
         call: &'a BundledCall,
         reason: String,
     ) {
-        self.pending
+        self.state
+            .pending
             .eager_runs
             .push(approval(refused(entry, call, reason), Approval::Pending));
-        self.held.awaiting.push((entry, call));
+        self.state.held.awaiting.push((entry, call));
     }
 
     /// Asks the gate again about each waiting run: an approved one runs
@@ -41,7 +42,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
         record: &mut TurnRecord,
     ) -> Vec<Note> {
         let mut notes = Vec::new();
-        for (entry, call) in std::mem::take(&mut self.held.awaiting) {
+        for (entry, call) in std::mem::take(&mut self.state.held.awaiting) {
             match self.run(entry, call, at, "the result") {
                 Ok(output) => {
                     record
@@ -64,7 +65,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
                             Approval::Pending,
                         ));
                     }
-                    self.held.awaiting.push((entry, call));
+                    self.state.held.awaiting.push((entry, call));
                 }
                 Err(NotRun { reason, .. }) => {
                     record.eager_runs.push(approval(

@@ -49,8 +49,10 @@ impl<'a, G: Gate> Conversation<'a, G> {
                 break;
             };
             let name = entry.name();
-            self.preloaded.retain(|item| item.contributor != name);
-            self.opening.retain(|item| item.contributor != name);
+            self.prompt
+                .preloaded
+                .retain(|item| item.contributor != name);
+            self.prompt.opening.retain(|item| item.contributor != name);
             self.drop_from_system(&name);
             let place = installed
                 .get(&entry.bundle.id())
@@ -63,21 +65,33 @@ impl<'a, G: Gate> Conversation<'a, G> {
         if refused.is_empty() {
             return;
         }
-        self.pending.refusals.extend(refused);
+        self.state.pending.refusals.extend(refused);
         self.place();
     }
 
     /// The kept contribution to refuse first.
     fn lowest_kept(&self) -> Option<Entry<'a>> {
         let kept: BTreeSet<&str> = self
+            .prompt
             .system
             .contributions
             .iter()
             .map(|contribution| contribution.contributor.as_str())
-            .chain(self.preloaded.iter().map(|item| item.contributor.as_str()))
-            .chain(self.opening.iter().map(|item| item.contributor.as_str()))
+            .chain(
+                self.prompt
+                    .preloaded
+                    .iter()
+                    .map(|item| item.contributor.as_str()),
+            )
+            .chain(
+                self.prompt
+                    .opening
+                    .iter()
+                    .map(|item| item.contributor.as_str()),
+            )
             .collect();
-        self.entries
+        self.versions
+            .entries
             .iter()
             .filter(|entry| kept.contains(entry.name().as_str()))
             .max_by_key(|entry| {
@@ -93,7 +107,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
     /// The kept system prompt without `contributor`'s contribution, its
     /// parts laid out as `compose` lays them out.
     fn drop_from_system(&mut self, contributor: &str) {
-        let mut contributions = std::mem::take(&mut self.system.contributions);
+        let mut contributions = std::mem::take(&mut self.prompt.system.contributions);
         contributions.retain(|contribution| contribution.contributor != contributor);
         let mut agent = String::new();
         let mut person = String::new();
@@ -106,7 +120,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
             part.push_str(&contribution.text);
             part.push_str("\n\n");
         }
-        let skills = std::mem::take(&mut self.system.skills);
+        let skills = std::mem::take(&mut self.prompt.system.skills);
         self.set_system(agent, &person, contributions, skills);
     }
 }

@@ -58,15 +58,15 @@ pub(super) use opening::call_text;
 
 use std::io::Write;
 
-use self::state::{Held, Progress, Told};
+use self::state::{Prompt, State, Versions};
 use self::versions::{newest, version_changes};
-use super::facts::{self, Merged, Section};
+use super::facts;
 use super::gate::Gate;
 use super::log::{LogWriter, Restored, ResumeError, Seen};
 use super::options::{ModelChange, Options};
-use super::profiles::{Boundary, Breakpoint, Placed, Profile};
+use super::profiles::{Boundary, Breakpoint, Profile};
 use super::reader::Reader;
-use super::record::{Named, OpeningItem, OpeningKind, Refusal, SystemPrompt, TurnRecord};
+use super::record::{Named, OpeningItem, OpeningKind, Refusal, SystemPrompt};
 use super::session::Session;
 use super::time::Timestamp;
 use crate::bundle::{Bundle, BundledContributor};
@@ -82,35 +82,22 @@ pub const REQUEST_TOKENIZER: TokenizerKind = TokenizerKind::O200k;
 const HYGIENE_TAG: &str = "<retrieved_content_hygiene>";
 
 /// One conversation, from its start to its last turn.
+///
+/// Its state is grouped by what it is: the versions it runs on, the prompt
+/// those were composed into, and how the turns have gone; beside them, what
+/// the host gave it. Each behaviour file touches the groups it needs.
 pub struct Conversation<'a, G: Gate> {
-    /// The contributors the conversation runs on, in composition order:
-    /// the versions kept since it started or last recomposed.
-    pub(super) entries: Vec<Entry<'a>>,
-    /// The versions those contributors come from.
-    pub(super) kept: Vec<&'a Bundle>,
-    /// The bundles installed now: what the next recomposition uses.
-    pub(super) installed: Vec<&'a Bundle>,
+    /// The contributors and bundle versions the conversation runs on.
+    pub(super) versions: Versions<'a>,
+    /// The kept prompt composed from those versions, and its fact sections.
+    pub(super) prompt: Prompt,
+    /// How the turns have gone, and what waits for the next.
+    pub(super) state: State<'a>,
     pub(super) profile: &'a Profile,
     pub(super) options: Options,
     pub(super) gate: G,
+    /// The session as of the last turn or request.
     pub(super) session: Session,
-    pub(super) system: SystemPrompt,
-    pub(super) preloaded: Vec<OpeningItem>,
-    pub(super) opening: Vec<OpeningItem>,
-    pub(super) placed: Placed,
-    /// How far the conversation has come.
-    pub(super) progress: Progress,
-    /// What the model has been told since the last compaction.
-    pub(super) told: Told,
-    /// The fact sections, in Crucible's order, and facts merged into others.
-    pub(super) sections: Vec<Section>,
-    pub(super) merged: Vec<Merged>,
-    /// Who the current turn reaches.
-    pub(super) audience: Audience,
-    /// What waits for a later turn.
-    pub(super) held: Held<'a>,
-    /// Runs, refusals and version changes not yet reported in a record.
-    pub(super) pending: TurnRecord,
     pub(super) log: Option<LogWriter<'a>>,
     /// What the kept prefix may take (see `kept_budget`).
     kept_limit: Option<kept_budget::KeptLimit>,
@@ -132,11 +119,11 @@ impl Named for Entry<'_> {
 }
 
 impl Entry<'_> {
-    pub fn kind(&self) -> Kind {
+    pub(super) fn kind(&self) -> Kind {
         self.contributor.kind
     }
 
-    pub fn refuse(&self, reason: String) -> Refusal {
+    pub(super) fn refuse(&self, reason: String) -> Refusal {
         Refusal {
             contributor: self.name(),
             reason,
@@ -152,7 +139,7 @@ pub(super) struct Audience {
 }
 
 impl Audience {
-    pub fn reaches(self, reach: Reach) -> bool {
+    pub(super) fn reaches(self, reach: Reach) -> bool {
         match reach {
             Reach::EveryTurn => true,
             Reach::WithPerson => self.person_present,
@@ -161,7 +148,7 @@ impl Audience {
     }
 
     /// Why `reach` leaves this turn out.
-    pub fn why_not(self, reach: Reach) -> String {
+    pub(super) fn why_not(self, reach: Reach) -> String {
         match reach {
             Reach::WithPerson => "it reaches `with-person` and no person is here".to_string(),
             _ => format!("it reaches `{reach}` and this turn answers nobody"),
@@ -271,27 +258,13 @@ impl<'a, G: Gate> Conversation<'a, G> {
         let installed = newest(start.bundles);
         let started_at = start.session.started_at_local();
         Conversation {
-            entries: Vec::new(),
-            kept: Vec::new(),
-            installed,
+            versions: Versions::new(installed),
+            prompt: Prompt::default(),
+            state: State::new(Seen::of(&start.session), started_at),
             profile: start.profile,
             options: start.options,
             gate: start.gate,
-            told: Told::new(Seen::of(&start.session)),
             session: start.session,
-            system: SystemPrompt::default(),
-            preloaded: Vec::new(),
-            opening: Vec::new(),
-            placed: Placed::default(),
-            progress: Progress::new(started_at),
-            sections: Vec::new(),
-            merged: Vec::new(),
-            audience: Audience {
-                person_present: true,
-                replying: true,
-            },
-            held: Held::default(),
-            pending: TurnRecord::default(),
             log: start.log.map(LogWriter::new),
             kept_limit: None,
             reader: start.reader,
@@ -300,36 +273,36 @@ impl<'a, G: Gate> Conversation<'a, G> {
 
     /// The kept system prompt.
     pub fn system_prompt(&self) -> &SystemPrompt {
-        &self.system
+        &self.prompt.system
     }
 
     /// The conversation opening, stored before the first prompt.
     pub fn opening(&self) -> &[OpeningItem] {
-        &self.opening
+        &self.prompt.opening
     }
 
     /// What eager loads put before the first turn, in the shared prefix:
     /// tools advertised and skill operations read. The same for every
     /// conversation of the agent.
     pub fn preloaded(&self) -> &[OpeningItem] {
-        &self.preloaded
+        &self.prompt.preloaded
     }
 
     /// Cache breakpoints after the agent part, the person part and the
     /// opening, as the profile allows. A host with a breakpoint to spare
     /// puts one after the stored history (see [`Boundary::History`]).
     pub fn breakpoints(&self) -> &[Breakpoint] {
-        &self.placed.breakpoints
+        &self.prompt.placed.breakpoints
     }
 
     /// Shared prefixes too short for the profile to cache.
     pub fn warnings(&self) -> &[String] {
-        &self.placed.warnings
+        &self.prompt.placed.warnings
     }
 
     /// How often the system prompt was composed again after the start.
     pub fn recompositions(&self) -> u32 {
-        self.progress.compositions.saturating_sub(1)
+        self.state.progress.compositions.saturating_sub(1)
     }
 
     /// The cache profile the conversation places breakpoints under.
@@ -348,7 +321,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
 
     /// Turns taken so far.
     pub fn turns(&self) -> u32 {
-        self.progress.turns
+        self.state.progress.turns
     }
 
     pub fn gate(&self) -> &G {
@@ -373,7 +346,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
     /// once. Where several versions of a plugin are given, the newest is
     /// installed.
     pub fn install(&mut self, bundles: &'a [Bundle]) {
-        self.installed = newest(bundles);
+        self.versions.installed = newest(bundles);
     }
 
     /// Tokens through each boundary of the kept part of the request:
@@ -381,14 +354,15 @@ impl<'a, G: Gate> Conversation<'a, G> {
     /// platform and agent parts of the system prompt), the person part, the
     /// opening.
     pub fn prefix_tokens(&self) -> [(Boundary, u64); 3] {
-        let preloaded: u64 = self.preloaded.iter().map(|item| item.tokens).sum();
-        let agent = preloaded + count(self.system.agent_prefix());
+        let preloaded: u64 = self.prompt.preloaded.iter().map(|item| item.tokens).sum();
+        let agent = preloaded + count(self.prompt.system.agent_prefix());
         let (person_items, opening_items): (Vec<&OpeningItem>, Vec<&OpeningItem>) = self
+            .prompt
             .opening
             .iter()
             .partition(|item| item.kind == OpeningKind::PersonPart);
         let person = agent
-            + count(self.system.person_part())
+            + count(self.prompt.system.person_part())
             + person_items.iter().map(|item| item.tokens).sum::<u64>();
         let opening = person + opening_items.iter().map(|item| item.tokens).sum::<u64>();
         [
@@ -399,10 +373,10 @@ impl<'a, G: Gate> Conversation<'a, G> {
     }
 
     pub(super) fn place(&mut self) {
-        self.placed = self
+        self.prompt.placed = self
             .profile
             .place(&self.session.model.name, &self.prefix_tokens());
-        self.placed.warnings.extend(self.hygiene_warning());
+        self.prompt.placed.warnings.extend(self.hygiene_warning());
     }
 
     /// A warning when prefaces put retrieved content in envelopes but no
@@ -411,12 +385,13 @@ impl<'a, G: Gate> Conversation<'a, G> {
     /// alone marks the content, it does not say how far to trust it.
     fn hygiene_warning(&self) -> Option<String> {
         let prefaces: Vec<String> = self
+            .versions
             .entries
             .iter()
             .filter(|entry| entry.kind() == Kind::Preface)
             .map(|entry| format!("`{}`", entry.name()))
             .collect();
-        let told = self.system.contributions.iter().any(|contribution| {
+        let told = self.prompt.system.contributions.iter().any(|contribution| {
             contribution.placement == Placement::Platform && contribution.text.contains(HYGIENE_TAG)
         });
         (!prefaces.is_empty() && !told).then(|| {
@@ -430,17 +405,17 @@ impl<'a, G: Gate> Conversation<'a, G> {
     /// Takes the installed versions as the ones the conversation runs on,
     /// composes the system prompt from them, and records what changed.
     pub(super) fn recompose(&mut self, at: Timestamp, why: &str) {
-        self.recompose_from(self.installed.clone(), at, why);
+        self.recompose_from(self.versions.installed.clone(), at, why);
     }
 
     /// Takes `bundles` as the versions the conversation runs on, composes
     /// the system prompt from them, and records what changed.
     pub(super) fn recompose_from(&mut self, bundles: Vec<&'a Bundle>, at: Timestamp, why: &str) {
-        let before: Vec<&'a Bundle> = std::mem::replace(&mut self.kept, bundles);
-        if self.progress.compositions > 0 {
-            self.pending.versions = version_changes(&before, &self.kept, why);
+        let before: Vec<&'a Bundle> = std::mem::replace(&mut self.versions.kept, bundles);
+        if self.state.progress.compositions > 0 {
+            self.state.pending.versions = version_changes(&before, &self.versions.kept, why);
         }
-        self.entries = self.runnable_entries();
+        self.versions.entries = self.runnable_entries();
         self.compose(at);
         self.index_sections();
     }
@@ -452,11 +427,11 @@ impl<'a, G: Gate> Conversation<'a, G> {
             log.compose(
                 why,
                 at,
-                self.progress.compositions,
+                self.state.progress.compositions,
                 kept,
-                &self.system,
-                &self.preloaded,
-                &self.opening,
+                &self.prompt.system,
+                &self.prompt.preloaded,
+                &self.prompt.opening,
             );
         }
     }
@@ -480,6 +455,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
     /// The fact sections of the kept versions, each told once.
     fn index_sections(&mut self) {
         let facts = self
+            .versions
             .entries
             .iter()
             .enumerate()
@@ -493,8 +469,8 @@ impl<'a, G: Gate> Conversation<'a, G> {
                 )
             });
         let (sections, merged) = facts::sections(facts);
-        self.sections = sections;
-        self.merged = merged;
+        self.prompt.sections = sections;
+        self.prompt.merged = merged;
     }
 
     /// Whether a model change from the last turn rewrites the kept part.

@@ -9,22 +9,22 @@ use crate::ir::{Delivery, Kind, Reach};
 use crate::runtime::gate::{Gate, GateOutcome, GateRequest};
 use crate::runtime::reader::{self, Reader};
 use crate::runtime::record::{Named, OpeningItem, OpeningKind, RunCall, RunRecord};
-use crate::runtime::render::{render, within_budget, Values};
+use crate::runtime::render::{render, within_budget, Unrendered, Values};
 use crate::runtime::time::Timestamp;
 
 impl<'a, G: Gate> Conversation<'a, G> {
     /// Loads, then the opening's texts and runs, for a new conversation.
     pub(in crate::runtime) fn open(&mut self, at: Timestamp) {
         self.preload();
-        for entry in self.entries.clone() {
+        for entry in self.versions.entries.clone() {
             if let Some(item) = self.opening_text(entry, at) {
-                self.opening.push(item);
+                self.prompt.opening.push(item);
             }
         }
-        for entry in self.entries.clone() {
+        for entry in self.versions.entries.clone() {
             if entry.kind() == Kind::EagerRun {
                 if let Some(item) = self.eager_run(entry, at, "the time the conversation began") {
-                    self.opening.push(item);
+                    self.prompt.opening.push(item);
                 }
             }
         }
@@ -38,19 +38,19 @@ impl<'a, G: Gate> Conversation<'a, G> {
     /// dropped where it is gone, and run now where it is new.
     pub(in crate::runtime) fn refresh_opening(&mut self, at: Timestamp) {
         self.preload();
-        let old = std::mem::take(&mut self.opening);
+        let old = std::mem::take(&mut self.prompt.opening);
         let person: Vec<OpeningItem> = old
             .iter()
             .filter(|item| item.kind == OpeningKind::PersonPart)
             .cloned()
             .collect();
-        self.opening = person;
-        for entry in self.entries.clone() {
+        self.prompt.opening = person;
+        for entry in self.versions.entries.clone() {
             if let Some(item) = self.opening_text(entry, at) {
-                self.opening.push(item);
+                self.prompt.opening.push(item);
             }
         }
-        for entry in self.entries.clone() {
+        for entry in self.versions.entries.clone() {
             if entry.kind() != Kind::EagerRun {
                 continue;
             }
@@ -64,12 +64,12 @@ impl<'a, G: Gate> Conversation<'a, G> {
                         .is_some_and(|call| item.text.starts_with(&call_text(call)))
             });
             match same {
-                Some(item) => self.opening.push(item.clone()),
+                Some(item) => self.prompt.opening.push(item.clone()),
                 None => {
                     if let Some(item) =
                         self.eager_run(entry, at, "the time the conversation was recomposed")
                     {
-                        self.opening.push(item);
+                        self.prompt.opening.push(item);
                     }
                 }
             }
@@ -78,8 +78,8 @@ impl<'a, G: Gate> Conversation<'a, G> {
 
     /// Eager loads into the shared prefix.
     fn preload(&mut self) {
-        self.preloaded.clear();
-        for entry in self.entries.clone() {
+        self.prompt.preloaded.clear();
+        for entry in self.versions.entries.clone() {
             if entry.kind() == Kind::EagerLoad {
                 self.eager_load(entry);
             }
@@ -97,7 +97,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
         }
         match render(entry.bundle, contributor, &Values::at(&self.session, at)) {
             Ok(rendered) => {
-                self.pending.withheld(&entry, rendered.withheld);
+                self.state.pending.withheld(&entry, rendered.withheld);
                 Some(OpeningItem {
                     contributor: entry.name(),
                     kind: OpeningKind::Text,
@@ -108,7 +108,10 @@ impl<'a, G: Gate> Conversation<'a, G> {
                 })
             }
             Err(reason) => {
-                self.pending.refusals.push(entry.refuse(reason));
+                self.state
+                    .pending
+                    .refusals
+                    .push(entry.refuse(reason.to_string()));
                 None
             }
         }
@@ -122,7 +125,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
             .iter()
             .partition(|tool| self.session.tools.contains(tool));
         for tool in missing {
-            self.pending.refusals.push(entry.refuse(format!(
+            self.state.pending.refusals.push(entry.refuse(format!(
                 "`{tool}` is not among the session's tools, so it cannot be loaded"
             )));
         }
@@ -148,19 +151,16 @@ impl<'a, G: Gate> Conversation<'a, G> {
                         let version = skill.version.clone();
                         let read = read_operations(reader, &load.skill, &version, &load.operations)
                             .and_then(|text| {
-                                let tokens = entry.bundle.tokenizer.count(&text) as u64;
-                                if tokens > contributor.budget {
-                                    Err(format!(
-                                        "what it reads is {tokens} tokens, over its budget of {}; it was refused, not cut",
-                                        contributor.budget
-                                    ))
-                                } else {
-                                    Ok(text)
-                                }
+                                within_budget(entry.bundle, contributor, &text, "what it reads")
+                                    .map(|()| text)
                             });
                         match read {
                             Ok(text) => items.push((OpeningKind::SkillRead, text)),
-                            Err(reason) => self.pending.refusals.push(entry.refuse(reason)),
+                            Err(reason) => self
+                                .state
+                                .pending
+                                .refusals
+                                .push(entry.refuse(reason.to_string())),
                         }
                     }
                     None => items.push((
@@ -173,7 +173,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
                         ),
                     )),
                 },
-                None => self.pending.refusals.push(entry.refuse(format!(
+                None => self.state.pending.refusals.push(entry.refuse(format!(
                     "skill `{}` is not installed in this session",
                     load.skill
                 ))),
@@ -195,7 +195,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
             } else {
                 None
             };
-            self.preloaded.push(OpeningItem {
+            self.prompt.preloaded.push(OpeningItem {
                 contributor: entry.name(),
                 kind,
                 tokens: count(&text) + extra,
@@ -219,7 +219,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
                     text.push_str(&format!(" ({label})"));
                     output.push_str(&format!(" ({label})"));
                 }
-                self.pending.eager_runs.push(ran(entry, call));
+                self.state.pending.eager_runs.push(ran(entry, call));
                 Some(OpeningItem {
                     contributor: entry.name(),
                     kind: OpeningKind::Run,
@@ -238,10 +238,11 @@ impl<'a, G: Gate> Conversation<'a, G> {
                 None
             }
             Err(NotRun { reason, .. }) => {
-                self.pending
+                self.state
+                    .pending
                     .eager_runs
                     .push(refused(entry, call, reason.clone()));
-                self.pending.refusals.push(entry.refuse(reason));
+                self.state.pending.refusals.push(entry.refuse(reason));
                 None
             }
         }
@@ -293,6 +294,12 @@ pub(in crate::runtime) struct NotRun {
     pub pending: bool,
 }
 
+impl From<Unrendered> for NotRun {
+    fn from(refused: Unrendered) -> Self {
+        NotRun::from(refused.to_string())
+    }
+}
+
 impl From<String> for NotRun {
     fn from(reason: String) -> Self {
         NotRun {
@@ -320,13 +327,15 @@ fn read_operations(
     skill: &str,
     version: &semver::Version,
     operations: &[String],
-) -> Result<String, String> {
+) -> Result<String, Unrendered> {
     let mut parts = Vec::new();
     for operation in operations {
         let text = reader.operation(skill, version, operation).ok_or_else(|| {
-            format!(
-                "the host has no text for operation `{operation}` of skill `{skill}` {version}, so nothing of it was loaded"
-            )
+            Unrendered::NoOperationText {
+                skill: skill.to_string(),
+                version: version.clone(),
+                operation: operation.clone(),
+            }
         })?;
         parts.push(format!(
             "{}\n{}",

@@ -19,7 +19,8 @@ impl<'a, G: Gate> Conversation<'a, G> {
                 .kept
                 .iter()
                 .map(|kept| {
-                    self.installed
+                    self.versions
+                        .installed
                         .iter()
                         .copied()
                         .find(|b| {
@@ -34,13 +35,13 @@ impl<'a, G: Gate> Conversation<'a, G> {
         let started_at = self.session.started_at_local();
         match (restored.compose, kept) {
             (Some(compose), Some(Ok(kept))) => {
-                self.kept = kept;
-                self.entries = self.runnable_entries();
+                self.versions.kept = kept;
+                self.versions.entries = self.runnable_entries();
                 self.index_sections();
-                self.system = compose.system_prompt;
-                self.preloaded = compose.preloaded;
-                self.opening = compose.opening;
-                self.progress.compositions = compose.compositions;
+                self.prompt.system = compose.system_prompt;
+                self.prompt.preloaded = compose.preloaded;
+                self.prompt.opening = compose.opening;
+                self.state.progress.compositions = compose.compositions;
             }
             (Some(compose), Some(Err(_))) => {
                 // What it was composed from is gone or changed: each such
@@ -50,13 +51,14 @@ impl<'a, G: Gate> Conversation<'a, G> {
                 // opening's runs (they are snapshots, credited to the
                 // versions that made them).
                 let left = self.left_while_closed(&compose.kept);
-                self.progress.compositions = compose.compositions;
-                self.opening = compose.opening;
-                self.kept = compose
+                self.state.progress.compositions = compose.compositions;
+                self.prompt.opening = compose.opening;
+                self.versions.kept = compose
                     .kept
                     .iter()
                     .filter_map(|kept| {
-                        self.installed
+                        self.versions
+                            .installed
                             .iter()
                             .copied()
                             .find(|b| b.plugin == kept.plugin && b.version == kept.version)
@@ -73,7 +75,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
                 );
                 // Recorded, not withdrawn again: the composition below
                 // already leaves them out.
-                self.pending.withdrawn.extend(left);
+                self.state.pending.withdrawn.extend(left);
                 self.recompose(started_at, &why);
                 self.refresh_opening(started_at);
                 self.log_composition(&why, started_at);
@@ -81,20 +83,21 @@ impl<'a, G: Gate> Conversation<'a, G> {
             _ => self.begin(),
         }
         if let Some(turn) = restored.turn {
-            self.progress.turns = turn.number;
-            self.progress.last_at = turn.at;
-            self.told.applied = turn.applied;
-            self.told.restate = turn.restate;
-            self.told.history = turn.history;
-            self.told.seen = turn.seen;
-            self.held.awaiting = self
+            self.state.progress.turns = turn.number;
+            self.state.progress.last_at = turn.at;
+            self.state.told.applied = turn.applied;
+            self.state.told.restate = turn.restate;
+            self.state.told.history = turn.history;
+            self.state.told.seen = turn.seen;
+            self.state.held.awaiting = self
+                .versions
                 .entries
                 .iter()
                 .filter(|entry| turn.awaiting.contains(&entry.name()))
                 .filter_map(|entry| entry.contributor.call.as_ref().map(|call| (*entry, call)))
                 .collect();
         }
-        self.told.memory = restored.memory;
+        self.state.told.memory = restored.memory;
         self.place();
     }
 
@@ -104,7 +107,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
         kept.iter()
             .filter_map(|kept| {
                 let reason = match self
-                    .installed
+                    .versions.installed
                     .iter()
                     .find(|b| b.plugin == kept.plugin && b.version == kept.version)
                 {
@@ -114,7 +117,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
                         kept.digest,
                         b.digest.as_deref().unwrap_or("a bundle without a digest")
                     ),
-                    None => match self.installed.iter().find(|b| b.plugin == kept.plugin) {
+                    None => match self.versions.installed.iter().find(|b| b.plugin == kept.plugin) {
                         Some(now) => format!(
                             "replaced by {} while the conversation was closed",
                             now.version

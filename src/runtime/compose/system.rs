@@ -16,7 +16,7 @@ use crate::runtime::time::Timestamp;
 impl<G: Gate> Conversation<'_, G> {
     /// Composes the kept system prompt from the session as it is at `at`.
     pub(super) fn compose(&mut self, at: Timestamp) {
-        self.progress.compositions += 1;
+        self.state.progress.compositions += 1;
         let values = Values::at(&self.session, at);
         let has_person = self.session.person.is_some();
         let mut agent = String::new();
@@ -28,7 +28,7 @@ impl<G: Gate> Conversation<'_, G> {
             part.push_str("\n\n");
             list.push(contribution);
         };
-        for entry in &self.entries {
+        for entry in &self.versions.entries {
             let contributor = entry.contributor;
             // Reach is decided here for what is kept: `with-person` text is
             // left out of conversations composed with no person in them.
@@ -39,11 +39,14 @@ impl<G: Gate> Conversation<'_, G> {
                 (None, Delivery::SystemPrompt) => {
                     match render(entry.bundle, contributor, &values) {
                         Ok(rendered) => {
-                            self.pending.withheld(entry, rendered.withheld);
+                            self.state.pending.withheld(entry, rendered.withheld);
                             rendered.text
                         }
                         Err(reason) => {
-                            self.pending.refusals.push(entry.refuse(reason));
+                            self.state
+                                .pending
+                                .refusals
+                                .push(entry.refuse(reason.to_string()));
                             continue;
                         }
                     }
@@ -111,11 +114,12 @@ impl<G: Gate> Conversation<'_, G> {
             PersonPart::SystemPrompt => agent.clone() + person,
             PersonPart::Opening => agent.clone(),
         };
-        self.opening
+        self.prompt
+            .opening
             .retain(|item| item.kind != OpeningKind::PersonPart);
         if self.options.person_part == PersonPart::Opening && !person.is_empty() {
             let person = person.trim_end().to_string();
-            self.opening.insert(
+            self.prompt.opening.insert(
                 0,
                 OpeningItem {
                     contributor: "person part".to_string(),
@@ -127,7 +131,7 @@ impl<G: Gate> Conversation<'_, G> {
                 },
             );
         }
-        self.system = SystemPrompt {
+        self.prompt.system = SystemPrompt {
             agent_end: agent.len(),
             text,
             contributions,

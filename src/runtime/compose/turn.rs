@@ -24,7 +24,7 @@ use crate::runtime::record::{
     ActivationRecord, Approval, Changes, Fired, Named, Note, NoteKind, Position, Refusal, Role,
     Turn, TurnInput, TurnRecord,
 };
-use crate::runtime::render::{render, Values};
+use crate::runtime::render::{render, Unrendered, Values};
 use crate::runtime::time::Timestamp;
 
 /// A contributor's note on a turn, if any, and why it is there or not; or
@@ -42,19 +42,19 @@ impl<'a, G: Gate> Conversation<'a, G> {
     /// its record. Call [`Conversation::request`] before each request the
     /// turn then makes.
     pub fn turn(&mut self, input: TurnInput) -> Turn {
-        self.progress.turns += 1;
-        self.progress.requests = 0;
-        self.held.waiting = self.held.waiting.saturating_sub(1);
+        self.state.progress.turns += 1;
+        self.state.progress.requests = 0;
+        self.state.held.waiting = self.state.held.waiting.saturating_sub(1);
         let at = self.session.local(input.at);
-        let mut record = std::mem::take(&mut self.pending);
-        if let Some(mode) = self.held.mode.take() {
+        let mut record = std::mem::take(&mut self.state.pending);
+        if let Some(mode) = self.state.held.mode.take() {
             record.held.push(format!(
                 "the mode changed to `{mode}` while the last turn ran, and is told now"
             ));
             self.session.permissions.mode = Some(mode);
         }
         let model_from = self.apply(&input.changes());
-        let withdrawn = std::mem::take(&mut self.held.withdrawals);
+        let withdrawn = std::mem::take(&mut self.state.held.withdrawals);
         let edits = if input.compaction {
             Some("the conversation was compacted".to_string())
         } else {
@@ -74,9 +74,9 @@ impl<'a, G: Gate> Conversation<'a, G> {
             .clone()
             .or_else(|| withdrawal::why_recomposed(&withdrawn));
         if let Some(why) = &recomposed {
-            self.pending = record;
+            self.state.pending = record;
             let bundles = match edits {
-                Some(_) => self.installed.clone(),
+                Some(_) => self.versions.installed.clone(),
                 None => self.kept_without(&withdrawn),
             };
             self.recompose_from(bundles, at, why);
@@ -84,18 +84,18 @@ impl<'a, G: Gate> Conversation<'a, G> {
             self.fit_kept();
             self.place();
             self.log_composition(why, at);
-            record = std::mem::take(&mut self.pending);
+            record = std::mem::take(&mut self.state.pending);
         }
         record.withdrawn.extend(withdrawn);
         if input.compaction {
             // Compaction removes every fact section and every stored note
             // with the turns it summarises: facts are told again in full,
             // and conditional texts that applied are told again.
-            self.told.memory.clear();
-            self.told.history.clear();
-            self.told.restate = std::mem::take(&mut self.told.applied);
+            self.state.told.memory.clear();
+            self.state.told.history.clear();
+            self.state.told.restate = std::mem::take(&mut self.state.told.applied);
         }
-        self.audience = Audience {
+        self.state.audience = Audience {
             person_present: input.person_present && self.session.person.is_some(),
             replying: input.replying,
         };
@@ -103,7 +103,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
         let mut outcomes: BTreeMap<String, Outcome> = BTreeMap::new();
         let mut stored = self.retry_awaiting(at, &mut record);
         let mut fleeting = Vec::new();
-        for entry in self.entries.clone() {
+        for entry in self.versions.entries.clone() {
             let name = entry.name();
             if !matches!(
                 entry.contributor.delivery,
@@ -112,10 +112,10 @@ impl<'a, G: Gate> Conversation<'a, G> {
             {
                 continue;
             }
-            if !self.audience.reaches(entry.contributor.reach) {
+            if !self.state.audience.reaches(entry.contributor.reach) {
                 outcomes.insert(
                     name,
-                    left_out(self.audience.why_not(entry.contributor.reach)),
+                    left_out(self.state.audience.why_not(entry.contributor.reach)),
                 );
                 continue;
             }
@@ -173,7 +173,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
             Err(reason) => {
                 record.refusals.push(Refusal {
                     contributor: "platform".to_string(),
-                    reason,
+                    reason: reason.to_string(),
                 });
                 None
             }
@@ -185,11 +185,11 @@ impl<'a, G: Gate> Conversation<'a, G> {
         record.contributors = self.contributor_records(&notes, &outcomes, &record.refusals);
         record.skills = self.skill_records(pick.as_ref());
         record.versions = self.version_records(&record.versions);
-        self.progress.last_at = at;
-        self.told.seen = Seen::of(&self.session);
+        self.state.progress.last_at = at;
+        self.state.told.seen = Seen::of(&self.session);
         self.log_turn(at, input.compaction);
         Turn {
-            number: self.progress.turns,
+            number: self.state.progress.turns,
             at,
             recomposed,
             notes,
@@ -228,8 +228,9 @@ impl<'a, G: Gate> Conversation<'a, G> {
 
     /// Counts a stored note into its contributor's share of the history.
     pub(in crate::runtime) fn remember(&mut self, contributor: &str, text: &str) {
-        let turn = self.progress.turns;
+        let turn = self.state.progress.turns;
         let entry = self
+            .state
             .told
             .history
             .entry(contributor.to_string())
@@ -247,8 +248,8 @@ impl<'a, G: Gate> Conversation<'a, G> {
             return Ok((None, "it has no condition".to_string()));
         };
         let mut values = Values::at(&self.session, at);
-        let last = self.progress.last_at.at_offset(at.offset_minutes);
-        let seen = &self.told.seen;
+        let last = self.state.progress.last_at.at_offset(at.offset_minutes);
+        let seen = &self.state.told.seen;
         let why = match condition.kind {
             ConditionKind::Idle => {
                 let idle = at.seconds_since(last);
@@ -330,7 +331,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
         entry: Entry<'a>,
         at: Timestamp,
         record: &mut TurnRecord,
-    ) -> Result<String, String> {
+    ) -> Result<String, Unrendered> {
         let rendered = render(
             entry.bundle,
             entry.contributor,
@@ -418,12 +419,12 @@ impl<'a, G: Gate> Conversation<'a, G> {
             return Ok((None, String::new()));
         };
         let name = entry.name();
-        let (include, why) = if self.told.restate.remove(&name) {
+        let (include, why) = if self.state.told.restate.remove(&name) {
             (
                 true,
                 "it applied before the compaction, so it is told again".to_string(),
             )
-        } else if self.told.applied.contains(&name) {
+        } else if self.state.told.applied.contains(&name) {
             (false, "already told in this conversation".to_string())
         } else {
             match activation_holds(activation, &name, input) {
@@ -440,7 +441,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
             return Ok((None, why));
         }
         let text = self.rendered(entry, at, record)?;
-        self.told.applied.insert(name);
+        self.state.told.applied.insert(name);
         Ok((
             Some(note(entry, text, true, Position::BeforePrompt)),
             format!("told before this turn's prompt: {why}"),

@@ -22,7 +22,8 @@ impl<'a, G: Gate> Conversation<'a, G> {
         outcomes: &BTreeMap<String, Outcome>,
         refusals: &[Refusal],
     ) -> Vec<ContributorRecord> {
-        self.entries
+        self.versions
+            .entries
             .iter()
             .enumerate()
             .map(|(index, entry)| {
@@ -58,6 +59,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
         let mut tokens = 0;
         let mut places = Vec::new();
         if let Some(contribution) = self
+            .prompt
             .system
             .contributions
             .iter()
@@ -78,6 +80,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
         };
         add(
             &mut self
+                .prompt
                 .preloaded
                 .iter()
                 .filter(|item| item.contributor == name)
@@ -86,6 +89,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
         );
         add(
             &mut self
+                .prompt
                 .opening
                 .iter()
                 .filter(|item| item.contributor == name && item.kind != OpeningKind::PersonPart)
@@ -97,7 +101,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
             .filter(|note| note.persisted)
             .map(|note| count(&note.text))
             .sum();
-        if let Some((stored, since)) = self.told.history.get(name) {
+        if let Some((stored, since)) = self.state.told.history.get(name) {
             let earlier = stored.saturating_sub(stored_now);
             if earlier > 0 {
                 tokens += earlier;
@@ -109,8 +113,17 @@ impl<'a, G: Gate> Conversation<'a, G> {
             places.push(outcome.why.clone());
         }
         if entry.kind() == Kind::Fact {
-            let tells = self.sections.iter().any(|section| section.teller == index);
-            match self.merged.iter().find(|merged| merged.entry == index) {
+            let tells = self
+                .prompt
+                .sections
+                .iter()
+                .any(|section| section.teller == index);
+            match self
+                .prompt
+                .merged
+                .iter()
+                .find(|merged| merged.entry == index)
+            {
                 Some(merged) if !tells => {
                     return (false, format!("merged: {}", merged.why), tokens)
                 }
@@ -157,7 +170,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
             .skills
             .iter()
             .map(|(slug, skill)| {
-                let kept = self.system.skill(slug).map(|kept| kept.version.clone());
+                let kept = self.prompt.system.skill(slug).map(|kept| kept.version.clone());
                 let picked = pick.is_some_and(|pick| pick.skill == *slug);
                 let why = match (&kept, &skill.body) {
                     (Some(kept), _) if *kept == skill.version => {
@@ -195,14 +208,15 @@ impl<'a, G: Gate> Conversation<'a, G> {
             return;
         }
         let entry = crate::runtime::log::TurnEntry {
-            number: self.progress.turns,
+            number: self.state.progress.turns,
             at,
             compaction,
-            applied: self.told.applied.clone(),
-            restate: self.told.restate.clone(),
-            history: self.told.history.clone(),
-            seen: self.told.seen.clone(),
+            applied: self.state.told.applied.clone(),
+            restate: self.state.told.restate.clone(),
+            history: self.state.told.history.clone(),
+            seen: self.state.told.seen.clone(),
             awaiting: self
+                .state
                 .held
                 .awaiting
                 .iter()

@@ -17,9 +17,9 @@ impl<'a, G: Gate> Conversation<'a, G> {
     /// whole, and the refusal says which skill and version it needs.
     pub(super) fn runnable_entries(&mut self) -> Vec<Entry<'a>> {
         let mut runnable = Vec::new();
-        for bundle in self.kept.clone() {
+        for bundle in self.versions.kept.clone() {
             match unmet_requirement(bundle, &self.session) {
-                Some(reason) => self.pending.refusals.push(Refusal {
+                Some(reason) => self.state.pending.refusals.push(Refusal {
                     contributor: bundle.id(),
                     reason,
                 }),
@@ -30,7 +30,8 @@ impl<'a, G: Gate> Conversation<'a, G> {
     }
 
     pub(super) fn kept_versions(&self) -> Vec<KeptVersion> {
-        self.kept
+        self.versions
+            .kept
             .iter()
             .map(|bundle| KeptVersion {
                 plugin: bundle.plugin.clone(),
@@ -43,15 +44,20 @@ impl<'a, G: Gate> Conversation<'a, G> {
     /// The version records for a turn: each plugin the conversation runs on
     /// or has installed, with what `changed` at this turn or what waits.
     pub(super) fn version_records(&self, changed: &[VersionRecord]) -> Vec<VersionRecord> {
-        let mut plugins: BTreeSet<&str> = self.kept.iter().map(|b| b.plugin.as_str()).collect();
-        plugins.extend(self.installed.iter().map(|b| b.plugin.as_str()));
+        let mut plugins: BTreeSet<&str> = self
+            .versions
+            .kept
+            .iter()
+            .map(|b| b.plugin.as_str())
+            .collect();
+        plugins.extend(self.versions.installed.iter().map(|b| b.plugin.as_str()));
         plugins.extend(changed.iter().map(|record| record.plugin.as_str()));
         plugins
             .into_iter()
             .map(|plugin| {
-                let running = self.kept.iter().find(|b| b.plugin == plugin).map(|b| version(b));
+                let running = self.versions.kept.iter().find(|b| b.plugin == plugin).map(|b| version(b));
                 let installed = self
-                    .installed
+                    .versions.installed
                     .iter()
                     .find(|b| b.plugin == plugin)
                     .map(|b| version(b))
@@ -73,7 +79,7 @@ impl<'a, G: Gate> Conversation<'a, G> {
                         })
                     })
                     .or_else(|| {
-                        (running.is_some() && !self.installed.iter().any(|b| b.plugin == plugin))
+                        (running.is_some() && !self.versions.installed.iter().any(|b| b.plugin == plugin))
                             .then(|| "uninstalled; it leaves this conversation at its next compaction".to_string())
                     });
                 VersionRecord {

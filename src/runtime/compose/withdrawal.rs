@@ -22,19 +22,25 @@ impl<'a, G: Gate> Conversation<'a, G> {
     /// Withdraws `plugin` (`scope/name@version`) for `reason`; whether this
     /// conversation had it.
     pub fn withdraw(&mut self, plugin: &str, reason: impl Into<String>) -> bool {
-        let before = self.entries.len();
-        self.entries.retain(|entry| entry.bundle.id() != plugin);
-        if self.entries.len() == before {
+        let before = self.versions.entries.len();
+        self.versions
+            .entries
+            .retain(|entry| entry.bundle.id() != plugin);
+        if self.versions.entries.len() == before {
             return false;
         }
-        self.installed.retain(|bundle| bundle.id() != plugin);
-        self.held
+        self.versions
+            .installed
+            .retain(|bundle| bundle.id() != plugin);
+        self.state
+            .held
             .awaiting
             .retain(|(entry, _)| entry.bundle.id() != plugin);
         let prefix = format!("{plugin}/");
-        self.preloaded
+        self.prompt
+            .preloaded
             .retain(|item| !item.contributor.starts_with(&prefix));
-        self.held.withdrawals.push(Withdrawal {
+        self.state.held.withdrawals.push(Withdrawal {
             plugin: plugin.to_string(),
             reason: reason.into(),
         });
@@ -43,13 +49,18 @@ impl<'a, G: Gate> Conversation<'a, G> {
 
     /// The plugin versions this conversation is composed from.
     pub fn plugins(&self) -> BTreeSet<String> {
-        self.entries.iter().map(|entry| entry.bundle.id()).collect()
+        self.versions
+            .entries
+            .iter()
+            .map(|entry| entry.bundle.id())
+            .collect()
     }
 
     /// The versions the conversation runs on, less those `withdrawn`.
     pub(in crate::runtime) fn kept_without(&self, withdrawn: &[Withdrawal]) -> Vec<&'a Bundle> {
         let gone: BTreeSet<&str> = withdrawn.iter().map(|w| w.plugin.as_str()).collect();
-        self.kept
+        self.versions
+            .kept
             .iter()
             .copied()
             .filter(|bundle| !gone.contains(bundle.id().as_str()))

@@ -48,6 +48,7 @@ use serde::{Deserialize, Serialize};
 pub use self::place::{Breakpoint, Placed, Skipped};
 pub use self::set::{Profiles, UnknownProfile, DEFAULT_PROFILE};
 use crate::bundle::diff::RewritePrice;
+pub use crate::runtime::input::ProfileError;
 
 /// How a provider decides what to cache.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -8,6 +8,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::Profile;
+use crate::runtime::input::InputError;
 
 /// The shipped profiles.
 const BUILTIN: &str = include_str!("../profiles.toml");
@@ -60,9 +61,8 @@ impl Profiles {
     }
 
     /// Reads profiles from TOML of the shipped file's shape.
-    pub fn from_toml(text: &str) -> Result<Profiles, String> {
-        let file: ProfilesFile =
-            toml::from_str(text).map_err(|error| error.message().to_string())?;
+    pub fn from_toml(text: &str) -> Result<Profiles, InputError> {
+        let file: ProfilesFile = toml::from_str(text)?;
         let profiles = file
             .profiles
             .into_iter()
@@ -78,9 +78,9 @@ impl Profiles {
     }
 
     /// Reads a profiles file.
-    pub fn load(path: &Path) -> Result<Profiles, String> {
+    pub fn load(path: &Path) -> Result<Profiles, InputError> {
         let text = crate::fs::read_text(path, crate::limits::files::RUNTIME_INPUT)?;
-        Profiles::from_toml(&text).map_err(|error| format!("`{}`: {error}", path.display()))
+        Profiles::from_toml(&text).map_err(|error| error.in_file(path))
     }
 
     pub fn get(&self, name: &str) -> Option<&Profile> {
@@ -125,6 +125,7 @@ impl Profiles {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runtime::profiles::ProfileError;
 
     #[test]
     fn the_shipped_profiles_load() {
@@ -161,11 +162,20 @@ mod tests {
             "m" = { minimum_prefix_tokens = 0, input = 1.0, output = 2.0, read = 0.1, write = { "5m" = 1.0 } }
         "#;
         let error = Profiles::from_toml(no_minimum).unwrap_err();
+        assert!(
+            matches!(
+                &error,
+                InputError::Profile(ProfileError::NoMinimumPrefix { profile, model })
+                    if profile == "x" && model == "m"
+            ),
+            "{error:?}"
+        );
+        let error = error.to_string();
         assert!(error.contains("has no `minimum_prefix_tokens`"), "{error}");
         let missing_write = no_minimum
             .replace("minimum_prefix_tokens = 0", "minimum_prefix_tokens = 1024")
             .replace("\"5m\" = 1.0 }", "}");
-        let error = Profiles::from_toml(&missing_write).unwrap_err();
+        let error = Profiles::from_toml(&missing_write).unwrap_err().to_string();
         assert!(
             error.contains("no write price for the `5m` lifetime"),
             "{error}"
@@ -173,6 +183,7 @@ mod tests {
         let tools_last = "[profiles.x]\ncaching = \"none\"\norder = [\"system\", \"tools\"]\n";
         assert!(Profiles::from_toml(tools_last)
             .unwrap_err()
+            .to_string()
             .contains("`tools` first"));
     }
 }

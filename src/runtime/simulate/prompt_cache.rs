@@ -70,21 +70,21 @@ pub(crate) struct Served {
 }
 
 impl Served {
-    pub fn read_tokens(&self) -> u64 {
+    pub(crate) fn read_tokens(&self) -> u64 {
         self.read.last().map_or(0, |(end, _)| *end)
     }
 
-    pub fn written_tokens(&self) -> u64 {
+    pub(crate) fn written_tokens(&self) -> u64 {
         self.written.iter().map(|(from, to, _)| to - from).sum()
     }
 
-    pub fn uncached_tokens(&self) -> u64 {
+    pub(crate) fn uncached_tokens(&self) -> u64 {
         self.total
             .saturating_sub(self.read_tokens() + self.written_tokens())
     }
 
     /// The cost in uncached-input-token units at `rates`.
-    pub fn cost(&self, rates: &Rates) -> f64 {
+    pub(crate) fn cost(&self, rates: &Rates) -> f64 {
         self.cost_millionths(rates) as f64 / 1e6
     }
 
@@ -163,7 +163,7 @@ pub(crate) struct Cache<'p> {
 }
 
 impl<'p> Cache<'p> {
-    pub fn new(profile: &'p Profile) -> Cache<'p> {
+    pub(super) fn new(profile: &'p Profile) -> Cache<'p> {
         Cache {
             profile,
             entries: HashMap::new(),
@@ -173,7 +173,7 @@ impl<'p> Cache<'p> {
 
     /// Sends `request`: what it read, from whom, and what it wrote.
     /// `minimum` is the shortest prefix the request's model caches.
-    pub fn send(&mut self, request: &Request, minimum: u64) -> Served {
+    pub(super) fn send(&mut self, request: &Request, minimum: u64) -> Served {
         self.sent += 1;
         if self.sent.is_multiple_of(SWEEP_EVERY) {
             let now = request.at;

@@ -84,19 +84,31 @@ impl std::fmt::Display for Wire {
     }
 }
 
-impl std::str::FromStr for Wire {
-    type Err = String;
+/// A wire name that is none of [`Wire::ALL`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownWire(pub String);
 
-    fn from_str(text: &str) -> Result<Wire, String> {
+impl std::fmt::Display for UnknownWire {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "there is no wire `{}`; there are: {}",
+            self.0,
+            Wire::ALL.map(Wire::as_str).join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownWire {}
+
+impl std::str::FromStr for Wire {
+    type Err = UnknownWire;
+
+    fn from_str(text: &str) -> Result<Wire, UnknownWire> {
         Wire::ALL
             .into_iter()
             .find(|wire| wire.as_str() == text)
-            .ok_or_else(|| {
-                format!(
-                    "there is no wire `{text}`; there are: {}",
-                    Wire::ALL.map(Wire::as_str).join(", ")
-                )
-            })
+            .ok_or_else(|| UnknownWire(text.to_string()))
     }
 }
 
