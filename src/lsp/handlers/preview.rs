@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use super::super::state::Snapshot;
 use super::super::world::World;
+use crate::bundle::NoCanonicalForm;
 use crate::pages::told::Told;
 use crate::runtime::{InputError, Profiles, Session, UnknownProfile};
 
@@ -85,7 +86,7 @@ enum Unpreviewable {
     /// The manifest has errors, which its diagnostics show.
     Errors(usize),
     /// The plugin did not bundle.
-    Bundle(String),
+    Bundle(NoCanonicalForm),
     Session(InputError),
     Profile(UnknownProfile),
 }
@@ -97,7 +98,7 @@ impl fmt::Display for Unpreviewable {
                 f,
                 "the manifest has {errors} error(s); fix them to see what the model is told"
             ),
-            Unpreviewable::Bundle(why) => f.write_str(why),
+            Unpreviewable::Bundle(why) => why.fmt(f),
             Unpreviewable::Session(error) => error.fmt(f),
             Unpreviewable::Profile(unknown) => unknown.fmt(f),
         }
