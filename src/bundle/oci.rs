@@ -28,6 +28,7 @@ use std::path::{Path, PathBuf};
 
 mod index;
 pub mod referrer;
+pub mod verdict;
 
 pub use index::{
     event_manifest, event_tag, fold, is_event_tag, manifest_annotations, Conflict, Event,
