@@ -386,7 +386,7 @@ impl Registry {
                     .pull_manifest_raw(&reference, &self.auth, &[oci::MANIFEST_TYPE])
                     .await
                     .map_err(|error| self.explain(&error))
-                    .and_then(|(bytes, _)| oci::manifest_annotations(&bytes))
+                    .and_then(|(bytes, _)| Ok(oci::manifest_annotations(&bytes)?))
             }
         });
         self.runtime

@@ -34,7 +34,7 @@ pub fn allow_plain_http(allowed: bool) {
 
 /// The registry catalog `path` names, if it names one.
 pub fn catalog_of(path: &Path) -> Option<Result<OciCatalog, String>> {
-    OciCatalog::parse(path.to_str()?)
+    OciCatalog::parse(path.to_str()?).map(|parsed| parsed.map_err(String::from))
 }
 
 /// Connects to `catalog`'s registry.
