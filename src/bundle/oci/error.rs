@@ -6,7 +6,6 @@
 use std::fmt;
 
 use super::{BUNDLE_ARTIFACT_TYPE, EVENT_ARTIFACT_TYPE};
-use crate::bundle::oci::referrer::SIGNATURE_ARTIFACT_TYPE;
 
 /// Text given as a registry catalog (`oci://…`) that is not a valid one.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,8 +34,8 @@ pub enum ManifestError {
     NotJson,
     /// Its `artifactType` is not a bundle's.
     NotABundle,
-    /// Its `artifactType` is not a signature's.
-    NotASignature,
+    /// Its `artifactType` is not a signature's, `artifact_type`.
+    NotASignature { artifact_type: &'static str },
     /// Its `artifactType` is not an index event's.
     NotAnEvent,
     /// A signature whose `subject` is not the version it was read for.
@@ -57,9 +56,9 @@ impl fmt::Display for ManifestError {
                 f,
                 "its manifest is not a contrib bundle (`artifactType` is not `{BUNDLE_ARTIFACT_TYPE}`)"
             ),
-            ManifestError::NotASignature => write!(
+            ManifestError::NotASignature { artifact_type } => write!(
                 f,
-                "it is not a contrib signature (`artifactType` is not `{SIGNATURE_ARTIFACT_TYPE}`)"
+                "it is not a contrib signature (`artifactType` is not `{artifact_type}`)"
             ),
             ManifestError::NotAnEvent => write!(f, "it is not a `{EVENT_ARTIFACT_TYPE}`"),
             ManifestError::OtherSubject { subject } => {

@@ -54,7 +54,9 @@ pub fn signature_layer(manifest: &[u8], subject: &str) -> Result<(String, u64), 
     let value: serde_json::Value =
         serde_json::from_slice(manifest).map_err(|_| ManifestError::NotJson)?;
     if value["artifactType"] != SIGNATURE_ARTIFACT_TYPE {
-        return Err(ManifestError::NotASignature);
+        return Err(ManifestError::NotASignature {
+            artifact_type: SIGNATURE_ARTIFACT_TYPE,
+        });
     }
     if value["subject"]["digest"] != subject {
         return Err(ManifestError::OtherSubject {
