@@ -72,8 +72,8 @@ pub fn publish(bundle: &Bundle, catalog: &OciCatalog) -> Result<Published, Publi
 /// ([`verdict::with_published`]): the mirror holds only the bundles the
 /// folder's code reads beyond those rules — the plugin's newest version,
 /// whose changes the publish prints — and the versions published before
-/// events recorded their facts. So a publish pulls at most one bundle
-/// however large the catalog.
+/// events recorded their facts. So a publish into a catalog whose events
+/// all record them pulls at most one bundle, however large the catalog.
 ///
 /// The folder's own catalog-wide judgement, over the few bundles in the
 /// mirror, sees part of what the facts show; its refusal gives way to the
