@@ -16,41 +16,13 @@ PLUGINS="${1:-100}"
 VERSIONS="${2:-10}"
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 BIN="${CONTRIB_BIN:-$ROOT/target/release/contrib}"
-command -v docker-registry >/dev/null || { echo "docker-registry is not installed (apt-get install docker-registry)" >&2; exit 2; }
 [ -x "$BIN" ] || { echo "build the release binary first (cargo build --release), or set CONTRIB_BIN" >&2; exit 2; }
 
 WORK="$(mktemp -d)"
 # A cache of its own: cold at the start, warm as the run goes, as on one
 # CI runner (docs/catalogs.md); the user's cache is left alone.
 export XDG_CACHE_HOME="$WORK/cache"
-REGISTRY_PID=
-cleanup() {
-    if [ -n "$REGISTRY_PID" ]; then
-        kill "$REGISTRY_PID" 2>/dev/null || true
-        wait "$REGISTRY_PID" 2>/dev/null || true
-    fi
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-cat >"$WORK/registry.yml" <<EOF
-version: 0.1
-log:
-  level: error
-  accesslog:
-    disabled: true
-storage:
-  filesystem:
-    rootdirectory: $WORK/data
-http:
-  addr: 127.0.0.1:$PORT
-EOF
-docker-registry serve "$WORK/registry.yml" >/dev/null 2>&1 &
-REGISTRY_PID=$!
-until python3 -c "import socket; socket.create_connection(('127.0.0.1', $PORT))" 2>/dev/null; do sleep 0.1; done
-CATALOG="oci://127.0.0.1:$PORT/bench"
+. "$ROOT/benches/support/registry.sh"
 
 mkdir -p "$WORK/authors" "$WORK/ws"
 printf '[trust]\nas = "workspace"\n' >"$WORK/ws/contrib.toml"

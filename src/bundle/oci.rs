@@ -26,9 +26,12 @@
 
 use std::path::{Path, PathBuf};
 
+mod error;
 mod index;
 pub mod referrer;
+pub mod verdict;
 
+pub use error::{EventError, ManifestError, NotACatalog};
 pub use index::{
     event_manifest, event_tag, fold, is_event_tag, manifest_annotations, Conflict, Event,
     EventKind, Index, ReadEvent,
@@ -82,13 +85,10 @@ pub struct OciCatalog {
 impl OciCatalog {
     /// `Some` when `text` names a registry catalog (starts with `oci://`),
     /// with the reason when it is not a valid one.
-    pub fn parse(text: &str) -> Option<Result<OciCatalog, String>> {
+    pub fn parse(text: &str) -> Option<Result<OciCatalog, NotACatalog>> {
         let rest = text.strip_prefix(SCHEME)?;
-        Some(Self::parse_rest(rest).ok_or_else(|| {
-            format!(
-                "`{}` is not a registry catalog: write `oci://HOST[:PORT]/NAMESPACE`, the namespace in lowercase (`a-z`, `0-9`, `.`, `_`, `-`, `/`)",
-                crate::report::terminal::visible(text)
-            )
+        Some(Self::parse_rest(rest).ok_or_else(|| NotACatalog {
+            text: text.to_string(),
         }))
     }
 
@@ -222,13 +222,11 @@ pub(crate) fn empty_descriptor() -> serde_json::Value {
 
 /// The bundle layer of a manifest's bytes, checked to be this format's:
 /// its digest and size.
-pub fn bundle_layer(manifest: &[u8]) -> Result<(String, u64), String> {
+pub fn bundle_layer(manifest: &[u8]) -> Result<(String, u64), ManifestError> {
     let value: serde_json::Value =
-        serde_json::from_slice(manifest).map_err(|_| "its manifest is not JSON".to_string())?;
+        serde_json::from_slice(manifest).map_err(|_| ManifestError::NotJson)?;
     if value["artifactType"] != BUNDLE_ARTIFACT_TYPE {
-        return Err(format!(
-            "its manifest is not a contrib bundle (`artifactType` is not `{BUNDLE_ARTIFACT_TYPE}`)"
-        ));
+        return Err(ManifestError::NotABundle);
     }
     one_layer(&value, BUNDLE_LAYER_TYPE)
 }
@@ -238,18 +236,18 @@ pub fn bundle_layer(manifest: &[u8]) -> Result<(String, u64), String> {
 pub(crate) fn one_layer(
     manifest: &serde_json::Value,
     media_type: &str,
-) -> Result<(String, u64), String> {
+) -> Result<(String, u64), ManifestError> {
     let layers = manifest["layers"].as_array().cloned().unwrap_or_default();
     let [layer] = layers.as_slice() else {
-        return Err("its manifest has not exactly one layer".to_string());
+        return Err(ManifestError::LayerCount);
     };
     let digest = layer["digest"].as_str().unwrap_or_default();
     let size = layer["size"].as_u64();
     match (layer["mediaType"] == media_type, is_digest(digest), size) {
         (true, true, Some(size)) => Ok((digest.to_string(), size)),
-        _ => Err(format!(
-            "its layer is not a `{media_type}` with a `sha256:` digest and a size"
-        )),
+        _ => Err(ManifestError::Layer {
+            media_type: media_type.to_string(),
+        }),
     }
 }
 

@@ -4,7 +4,10 @@
 
 use std::collections::BTreeMap;
 
-use super::{annotation, empty_descriptor, is_digest, EVENT_ARTIFACT_TYPE, MANIFEST_TYPE};
+use super::{
+    annotation, empty_descriptor, is_digest, EventError, ManifestError, EVENT_ARTIFACT_TYPE,
+    MANIFEST_TYPE,
+};
 use crate::bundle::catalog::consistency::Facts;
 use crate::bundle::catalog::{Lock, LockEntry};
 use crate::bundle::Permissions;
@@ -63,7 +66,7 @@ pub struct Event {
 
 impl Event {
     /// The annotations that carry it.
-    pub fn annotations(&self) -> Result<BTreeMap<String, String>, String> {
+    pub fn annotations(&self) -> Result<BTreeMap<String, String>, EventError> {
         let mut out = BTreeMap::new();
         out.insert(annotation::EVENT.into(), self.kind.as_str().into());
         out.insert(annotation::SEQUENCE.into(), self.sequence.to_string());
@@ -76,47 +79,45 @@ impl Event {
             out.insert(annotation::MANIFEST.into(), manifest.clone());
         }
         if let Some(permissions) = &self.permissions {
-            let text = serde_json::to_string(permissions)
-                .map_err(|error| format!("cannot write the permissions: {error}"))?;
+            let text = serde_json::to_string(permissions).map_err(|error| EventError::Write {
+                what: "the permissions",
+                why: error.to_string(),
+            })?;
             out.insert(annotation::PERMISSIONS.into(), text);
         }
         if let Some(facts) = &self.facts {
-            let text = serde_json::to_string(facts)
-                .map_err(|error| format!("cannot write the catalog facts: {error}"))?;
+            let text = serde_json::to_string(facts).map_err(|error| EventError::Write {
+                what: "the catalog facts",
+                why: error.to_string(),
+            })?;
             out.insert(annotation::FACTS.into(), text);
         }
         Ok(out)
     }
 
     /// The event in `annotations`, or why it is not one.
-    pub fn from_annotations(annotations: &BTreeMap<String, String>) -> Result<Event, String> {
-        let get = |key: &str| {
-            annotations
-                .get(key)
-                .ok_or_else(|| format!("it has no `{key}` annotation"))
-        };
-        let kind = EventKind::parse(get(annotation::EVENT)?)
-            .ok_or_else(|| "its event is none of publish, yank, restore, sign".to_string())?;
+    pub fn from_annotations(annotations: &BTreeMap<String, String>) -> Result<Event, EventError> {
+        let get = |key: &'static str| annotations.get(key).ok_or(EventError::Missing { key });
+        let kind = EventKind::parse(get(annotation::EVENT)?).ok_or(EventError::UnknownKind)?;
         let sequence = get(annotation::SEQUENCE)?
             .parse()
-            .map_err(|_| "its sequence is not a number".to_string())?;
+            .map_err(|_| EventError::Sequence)?;
         let plugin = get(annotation::PLUGIN)?.clone();
         if !crate::bundle::is_plugin_name(&plugin) {
-            return Err("its plugin is not `scope/name`".to_string());
+            return Err(EventError::Plugin);
         }
-        let version = semver::Version::parse(get(annotation::VERSION)?)
-            .map_err(|_| "its version is not a semantic version".to_string())?;
+        let version =
+            semver::Version::parse(get(annotation::VERSION)?).map_err(|_| EventError::Version)?;
         let facts = match (kind, annotations.get(annotation::FACTS)) {
-            (EventKind::Publish, Some(text)) => Some(
-                serde_json::from_str(text)
-                    .map_err(|_| "its catalog facts are malformed".to_string())?,
-            ),
+            (EventKind::Publish, Some(text)) => {
+                Some(serde_json::from_str(text).map_err(|_| EventError::Facts)?)
+            }
             _ => None,
         };
         let (bundle_digest, manifest, permissions) = match kind {
             EventKind::Publish => {
                 let permissions = serde_json::from_str(get(annotation::PERMISSIONS)?)
-                    .map_err(|_| "its permissions are malformed".to_string())?;
+                    .map_err(|_| EventError::Permissions)?;
                 let (digest, manifest) = digests(annotations)?;
                 (Some(digest), Some(manifest), Some(permissions))
             }
@@ -140,16 +141,16 @@ impl Event {
 }
 
 /// An event's bundle digest and manifest digest, both required.
-fn digests(annotations: &BTreeMap<String, String>) -> Result<(String, String), String> {
-    let get = |key: &str| {
+fn digests(annotations: &BTreeMap<String, String>) -> Result<(String, String), EventError> {
+    let get = |key: &'static str| {
         annotations
             .get(key)
             .cloned()
-            .ok_or_else(|| format!("it has no `{key}` annotation"))
+            .ok_or(EventError::Missing { key })
     };
     let (digest, manifest) = (get(annotation::BUNDLE_DIGEST)?, get(annotation::MANIFEST)?);
     if !is_digest(&digest) || !is_digest(&manifest) {
-        return Err("its digests are not `sha256:` and 64 hex digits".to_string());
+        return Err(EventError::Digests);
     }
     Ok((digest, manifest))
 }
@@ -225,7 +226,10 @@ pub fn fold(mut events: Vec<ReadEvent>) -> Index {
     let mut read: Vec<(String, Event)> = Vec::new();
     events.sort_by(|a, b| a.0.cmp(&b.0));
     for (tag, annotations) in events {
-        match annotations.and_then(|annotations| Event::from_annotations(&annotations)) {
+        let event = annotations.and_then(|annotations| {
+            Event::from_annotations(&annotations).map_err(|why| why.to_string())
+        });
+        match event {
             Ok(event) => read.push((tag, event)),
             Err(why) => index.unreadable.push((tag, why)),
         }
@@ -292,7 +296,7 @@ fn apply(index: &mut Index, tag: String, event: Event) {
 
 /// An index event's manifest: the empty config and layer, the event in
 /// its annotations.
-pub fn event_manifest(event: &Event) -> Result<serde_json::Value, String> {
+pub fn event_manifest(event: &Event) -> Result<serde_json::Value, EventError> {
     Ok(serde_json::json!({
         "schemaVersion": 2,
         "mediaType": MANIFEST_TYPE,
@@ -304,14 +308,14 @@ pub fn event_manifest(event: &Event) -> Result<serde_json::Value, String> {
 }
 
 /// The annotations of a manifest's bytes.
-pub fn manifest_annotations(manifest: &[u8]) -> Result<BTreeMap<String, String>, String> {
+pub fn manifest_annotations(manifest: &[u8]) -> Result<BTreeMap<String, String>, ManifestError> {
     let value: serde_json::Value =
-        serde_json::from_slice(manifest).map_err(|_| "its manifest is not JSON".to_string())?;
+        serde_json::from_slice(manifest).map_err(|_| ManifestError::NotJson)?;
     if value["artifactType"] != EVENT_ARTIFACT_TYPE {
-        return Err(format!("it is not a `{EVENT_ARTIFACT_TYPE}`"));
+        return Err(ManifestError::NotAnEvent);
     }
     serde_json::from_value(value["annotations"].clone())
-        .map_err(|_| "its annotations are not text".to_string())
+        .map_err(|_| ManifestError::AnnotationsNotText)
 }
 
 #[cfg(test)]
@@ -345,7 +349,10 @@ mod tests {
     fn logged(events: &[(&str, Event)]) -> Vec<ReadEvent> {
         events
             .iter()
-            .map(|(tag, event)| (tag.to_string(), event.annotations()))
+            .map(|(tag, event)| {
+                let annotations = event.annotations().map_err(|why| why.to_string());
+                (tag.to_string(), annotations)
+            })
             .collect()
     }
 
@@ -427,7 +434,8 @@ mod tests {
                 sequence: 4,
                 ..yank
             }
-            .annotations(),
+            .annotations()
+            .map_err(|why| why.to_string()),
         ));
         events.push(("e5".into(), Err("not JSON".into())));
         let index = fold(events);

@@ -15,7 +15,7 @@
 //! that is what contrib reads. The tag is for other OCI tools, and each
 //! signer writes into it every signature the index knows.
 
-use super::{empty_descriptor, is_digest, one_layer, MANIFEST_TYPE};
+use super::{empty_descriptor, is_digest, one_layer, ManifestError, MANIFEST_TYPE};
 
 /// A signature manifest's `artifactType`.
 pub const SIGNATURE_ARTIFACT_TYPE: &str = "application/vnd.contrib.signature.v1";
@@ -50,16 +50,18 @@ pub fn signature_manifest(
 
 /// The signature layer of a signature manifest's bytes, checked to be
 /// this format's and to refer to `subject`: its digest and size.
-pub fn signature_layer(manifest: &[u8], subject: &str) -> Result<(String, u64), String> {
+pub fn signature_layer(manifest: &[u8], subject: &str) -> Result<(String, u64), ManifestError> {
     let value: serde_json::Value =
-        serde_json::from_slice(manifest).map_err(|_| "its manifest is not JSON".to_string())?;
+        serde_json::from_slice(manifest).map_err(|_| ManifestError::NotJson)?;
     if value["artifactType"] != SIGNATURE_ARTIFACT_TYPE {
-        return Err(format!(
-            "it is not a contrib signature (`artifactType` is not `{SIGNATURE_ARTIFACT_TYPE}`)"
-        ));
+        return Err(ManifestError::NotASignature {
+            artifact_type: SIGNATURE_ARTIFACT_TYPE,
+        });
     }
     if value["subject"]["digest"] != subject {
-        return Err(format!("it does not refer to {subject}"));
+        return Err(ManifestError::OtherSubject {
+            subject: subject.to_string(),
+        });
     }
     one_layer(&value, SIGNATURE_LAYER_TYPE)
 }

@@ -6,13 +6,10 @@
 //! only a registry can get wrong (publishes set aside, events that cannot
 //! be read, tags that moved) is reported beside.
 
-use std::collections::HashMap;
 use std::path::Path;
 
-use crate::bundle::catalog::consistency::{self, Facts};
-use crate::bundle::catalog::LockEntry;
+use crate::bundle::catalog::consistency;
 use crate::bundle::oci::OciCatalog;
-use crate::bundle::Bundle;
 use crate::config::Config;
 use crate::diagnostic::Diagnostic;
 use crate::report::{self, Format, Totals};
@@ -36,21 +33,9 @@ pub fn from_index(
     let folder = scratch.path().join("catalog");
     let read = super::connect(catalog).and_then(|registry| {
         let index = registry.index()?;
-        let older: Vec<&LockEntry> = index
-            .lock
-            .published
-            .iter()
-            .filter(|entry| !index.facts.contains_key(&id(entry)))
-            .collect();
+        let older = super::facts::unrecorded(&index);
         super::mirror(&registry, &index, &folder, &older)?;
-        let mut facts = HashMap::new();
-        for entry in &index.lock.published {
-            let known = match index.facts.get(&id(entry)) {
-                Some(known) => known.clone(),
-                None => read_facts(&folder, entry)?,
-            };
-            facts.insert((entry.plugin.clone(), entry.version.clone()), known);
-        }
+        let facts = super::facts::of_every_version(&index, &folder)?;
         let findings = super::registry_findings(&registry, &index);
         let older = older.len();
         Ok((index, facts, findings, older))
@@ -105,19 +90,6 @@ fn with_findings(outcome: Outcome, findings: &[String]) -> Outcome {
     } else {
         outcome.max(Outcome::Problems)
     }
-}
-
-fn id(entry: &LockEntry) -> String {
-    format!("{}@{}", entry.plugin, entry.version)
-}
-
-/// The facts of a version read from its bundle, pulled into `folder`.
-fn read_facts(folder: &Path, entry: &LockEntry) -> Result<Facts, String> {
-    let path = crate::bundle::bundle_path(folder, &entry.plugin, &entry.version);
-    let bytes = crate::fs::read_limited(&path, crate::limits::files::BUNDLE)?;
-    let bundle = Bundle::from_bytes(&bytes)
-        .map_err(|error| format!("{}@{}: {error}", entry.plugin, entry.version))?;
-    Ok(Facts::of(&bundle))
 }
 
 /// Writes the configuration's and the catalog's diagnostics; problems

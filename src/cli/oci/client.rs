@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use futures_util::stream::{self, StreamExt};
 use oci_client::client::{ClientConfig, ClientProtocol};
 use oci_client::errors::{OciDistributionError, OciErrorCode};
 use oci_client::secrets::RegistryAuth;
@@ -20,6 +21,11 @@ const TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Tags asked for per page of the index.
 const PAGE: usize = 1000;
+
+/// Reads of immutable things (events, a version's tag) in flight at once:
+/// enough to hide a round trip's latency, few enough not to flood a
+/// registry (`benches/oci-check.sh` measures it).
+const CONCURRENT_READS: usize = 16;
 
 /// A connection to the registry of one catalog.
 pub struct Registry {
@@ -142,10 +148,15 @@ impl Registry {
     /// The digest `tag` names in `repository`, or `None` when it names
     /// nothing.
     pub fn tag_digest(&self, repository: &str, tag: &str) -> Result<Option<String>, String> {
+        self.runtime.block_on(self.digest_of_tag(repository, tag))
+    }
+
+    async fn digest_of_tag(&self, repository: &str, tag: &str) -> Result<Option<String>, String> {
         let reference = self.reference(repository, tag);
         match self
-            .runtime
-            .block_on(self.client.fetch_manifest_digest(&reference, &self.auth))
+            .client
+            .fetch_manifest_digest(&reference, &self.auth)
+            .await
         {
             Ok(digest) => Ok(Some(digest)),
             Err(error) if is_not_found(&error) => Ok(None),
@@ -332,37 +343,65 @@ impl Registry {
 
     /// The catalog's index: every event read and folded. Events are
     /// immutable, so each is fetched once per machine and kept in the
-    /// user's cache ([`EventCache`]); only new tags cost a request.
+    /// user's cache ([`EventCache`]); only new tags cost a request, and
+    /// those are read [`CONCURRENT_READS`] at a time. The fold orders
+    /// events by their sequence and tag, so the order they arrive in
+    /// changes nothing.
     pub fn index(&self) -> Result<Index, String> {
         let repository = self.catalog.index_repository();
         let mut cache = EventCache::open(&self.catalog);
         let mut events = Vec::new();
+        let mut unread = Vec::new();
         for tag in self.tags(&repository)? {
             if !oci::is_event_tag(&tag) {
                 continue;
             }
-            if let Some(annotations) = cache.events.get(&tag) {
-                events.push((tag, Ok(annotations.clone())));
-                continue;
+            match cache.events.get(&tag) {
+                Some(annotations) => events.push((tag, Ok(annotations.clone()))),
+                None => unread.push(tag),
             }
-            let reference = self.reference(&repository, &tag);
-            let read = self
-                .runtime
-                .block_on(self.client.pull_manifest_raw(
-                    &reference,
-                    &self.auth,
-                    &[oci::MANIFEST_TYPE],
-                ))
-                .map_err(|error| self.explain(&error))
-                .and_then(|(bytes, _)| oci::manifest_annotations(&bytes));
+        }
+        for (tag, read) in unread.iter().zip(self.read_events(&repository, &unread)) {
             if let Ok(annotations) = &read {
                 cache.events.insert(tag.clone(), annotations.clone());
                 cache.changed = true;
             }
-            events.push((tag, read));
+            events.push((tag.clone(), read));
         }
         cache.save();
         Ok(oci::fold(events))
+    }
+
+    /// The annotations of the events `tags` name in `repository`, in the
+    /// order of `tags`, each or why it could not be read.
+    fn read_events(
+        &self,
+        repository: &str,
+        tags: &[String],
+    ) -> Vec<Result<BTreeMap<String, String>, String>> {
+        let reads = tags.iter().map(|tag| {
+            let reference = self.reference(repository, tag);
+            async move {
+                self.client
+                    .pull_manifest_raw(&reference, &self.auth, &[oci::MANIFEST_TYPE])
+                    .await
+                    .map_err(|error| self.explain(&error))
+                    .and_then(|(bytes, _)| Ok(oci::manifest_annotations(&bytes)?))
+            }
+        });
+        self.runtime
+            .block_on(stream::iter(reads).buffered(CONCURRENT_READS).collect())
+    }
+
+    /// The digest each `(repository, tag)` names, in their order: `None`
+    /// for a tag that names nothing. Read [`CONCURRENT_READS`] at a time,
+    /// for `catalog check`'s one `HEAD` per version.
+    pub fn tag_digests(&self, tags: &[(String, String)]) -> Vec<Result<Option<String>, String>> {
+        let reads = tags
+            .iter()
+            .map(|(repository, tag)| self.digest_of_tag(repository, tag));
+        self.runtime
+            .block_on(stream::iter(reads).buffered(CONCURRENT_READS).collect())
     }
 
     /// Adds `event` to the index under a tag of its own.

@@ -9,18 +9,20 @@
 pub mod check;
 mod client;
 pub mod credentials;
+mod facts;
+mod publish;
 pub mod signatures;
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use crate::bundle::catalog::consistency::Facts;
-use crate::bundle::catalog::{self, Lock, LockEntry, PublishError, Published, Refusal};
+use crate::bundle::catalog::{Lock, LockEntry, PublishError, Published};
 use crate::bundle::oci::{self, Event, EventKind, Index, OciCatalog};
 use crate::bundle::{bundle_path, Bundle};
 use crate::fs::Root;
 
 pub use client::Registry;
+pub use publish::publish;
 
 /// `--plain-http`: plain HTTP to registries that are not on this machine.
 static PLAIN_HTTP: OnceLock<bool> = OnceLock::new();
@@ -32,7 +34,7 @@ pub fn allow_plain_http(allowed: bool) {
 
 /// The registry catalog `path` names, if it names one.
 pub fn catalog_of(path: &Path) -> Option<Result<OciCatalog, String>> {
-    OciCatalog::parse(path.to_str()?)
+    OciCatalog::parse(path.to_str()?).map(|parsed| parsed.map_err(String::from))
 }
 
 /// Connects to `catalog`'s registry.
@@ -158,9 +160,23 @@ pub fn tag_not_moved(
     manifest: &str,
 ) -> Result<(), String> {
     let repository = registry.catalog.repository(plugin);
-    match registry.tag_digest(&repository, &version.to_string())? {
+    let now = registry.tag_digest(&repository, &version.to_string())?;
+    moved(registry, plugin, version, manifest, now)
+}
+
+/// The refusal of a version whose tag names `now` rather than the
+/// `manifest` its index published; nothing when it names that or nothing.
+fn moved(
+    registry: &Registry,
+    plugin: &str,
+    version: &semver::Version,
+    manifest: &str,
+    now: Option<String>,
+) -> Result<(), String> {
+    match now {
         Some(now) if now != manifest => Err(format!(
-            "the tag `{version}` of `{repository}` moved: it names {now}, but {plugin}@{version} was published as {manifest}; published versions never change, so the tag is not followed (restore it, or publish a new version)"
+            "the tag `{version}` of `{}` moved: it names {now}, but {plugin}@{version} was published as {manifest}; published versions never change, so the tag is not followed (restore it, or publish a new version)",
+            registry.catalog.repository(plugin)
         )),
         _ => Ok(()),
     }
@@ -175,128 +191,6 @@ pub fn pull_catalog(catalog: &OciCatalog, folder: &Path) -> Result<(Index, usize
     let wanted: Vec<&LockEntry> = index.lock.published.iter().collect();
     mirror(&registry, &index, folder, &wanted)?;
     Ok((index.clone(), wanted.len()))
-}
-
-/// Publishes `bundle` to the registry catalog: judged first by the folder
-/// catalog's rules over a mirror of the index (with the bundles the
-/// catalog-wide rules read), then pushed (the bundle, its manifest under
-/// its version's tag, an event in the index), then read back: a version
-/// another publisher got into the index first is refused, naming both.
-pub fn publish(bundle: &Bundle, catalog: &OciCatalog) -> Result<Published, PublishError> {
-    let registry = connect(catalog)?;
-    let index = registry.index()?;
-    let scratch = tempfile::tempdir().map_err(|error| format!("cannot make a folder: {error}"))?;
-    let folder = scratch.path().join("catalog");
-    mirror(&registry, &index, &folder, &consulted(&index.lock))?;
-    let published = catalog::publish(bundle, &folder, &|_| {})?;
-    let (path, previous, changes) = match published {
-        Published::AlreadyPublished(_) => {
-            return Ok(Published::AlreadyPublished(PathBuf::from(
-                version_reference(catalog, bundle),
-            )))
-        }
-        Published::New {
-            path,
-            previous,
-            changes,
-        } => (path, previous, changes),
-    };
-    let bytes =
-        crate::fs::read_limited(&path, crate::limits::files::BUNDLE).map_err(String::from)?;
-    let manifest = push_version(&registry, bundle, &bytes)?;
-    let event = Event {
-        kind: EventKind::Publish,
-        sequence: index.sequence + 1,
-        plugin: bundle.plugin.clone(),
-        version: bundle.version.clone(),
-        bundle_digest: bundle.digest.clone(),
-        manifest: Some(manifest),
-        permissions: Some(bundle.permissions.clone()),
-        facts: Some(Facts::of(bundle)),
-    };
-    registry.append(&event)?;
-    let after = registry.index()?;
-    let built = bundle.digest.clone().unwrap_or_default();
-    match after.lock.entry(&bundle.plugin, &bundle.version) {
-        Some(entry) if entry.digest == built => Ok(Published::New {
-            path: PathBuf::from(version_reference(catalog, bundle)),
-            previous,
-            changes,
-        }),
-        Some(entry) => Err(PublishError::Refused(Refusal::Frozen {
-            version: entry.version.clone(),
-            published: entry.digest.clone(),
-            built,
-        })),
-        None => Err(PublishError::Io(format!(
-            "registry `{catalog}`: {} was pushed but its index does not list it",
-            bundle.id()
-        ))),
-    }
-}
-
-/// What the folder catalog's rules read of a catalog: the first and the
-/// newest installable version of each plugin (an owner, and what goes
-/// before every conversation).
-fn consulted(lock: &Lock) -> Vec<&LockEntry> {
-    let mut wanted: Vec<&LockEntry> = Vec::new();
-    for entry in &lock.published {
-        if wanted.iter().any(|kept| kept.plugin == entry.plugin) {
-            continue;
-        }
-        wanted.push(entry);
-        if let Some(newest) = lock.newest_installable(&entry.plugin) {
-            if newest.version != entry.version {
-                wanted.push(newest);
-            }
-        }
-    }
-    wanted
-}
-
-/// `oci://HOST/NAMESPACE/SCOPE/NAME:VERSION`, for messages.
-fn version_reference(catalog: &OciCatalog, bundle: &Bundle) -> String {
-    format!("{catalog}/{}:{}", bundle.plugin, bundle.version)
-}
-
-/// Pushes the bundle and its manifest under its version's tag; the
-/// manifest's digest. A tag that already names other content is refused
-/// before anything is written over it, and the tag is read back after.
-fn push_version(
-    registry: &Registry,
-    bundle: &Bundle,
-    bytes: &[u8],
-) -> Result<String, PublishError> {
-    let repository = registry.catalog.repository(&bundle.plugin);
-    let tag = bundle.version.to_string();
-    let built = bundle.digest.clone().unwrap_or_default();
-    if let Some(existing) = registry.tag_digest(&repository, &tag)? {
-        let annotations = registry.annotations_of(&repository, &existing)?;
-        let held = annotations
-            .get(oci::annotation::BUNDLE_DIGEST)
-            .cloned()
-            .unwrap_or_else(|| existing.clone());
-        if held == built {
-            return Ok(existing);
-        }
-        return Err(PublishError::Refused(Refusal::Frozen {
-            version: bundle.version.clone(),
-            published: held,
-            built,
-        }));
-    }
-    registry.push_blob(&repository, oci::EMPTY_CONTENT)?;
-    let layer = registry.push_blob(&repository, bytes)?;
-    let manifest = oci::bundle_manifest(bundle, &layer, bytes.len(), &super::clock::now());
-    let digest = registry.push_manifest(&repository, Some(&tag), &manifest)?;
-    match registry.tag_digest(&repository, &tag)? {
-        Some(now) if now == digest => Ok(digest),
-        now => Err(PublishError::Io(format!(
-            "registry `{}`: another publisher wrote the tag `{tag}` of `{repository}` at the same time ({}; this publish was {digest}); read the catalog with `contrib catalog check`",
-            registry.catalog,
-            now.unwrap_or_else(|| "now gone".to_string())
-        ))),
-    }
 }
 
 /// Yanks (or restores) `plugin@version` in the registry catalog, as an
@@ -344,11 +238,26 @@ pub fn registry_findings(registry: &Registry, index: &Index) -> Vec<String> {
     for (tag, why) in &index.unreadable {
         found.push(format!("the index's event `{tag}` cannot be read: {why}"));
     }
-    for entry in &index.lock.published {
-        if let Some(manifest) = index.manifest(&entry.plugin, &entry.version) {
-            if let Err(why) = tag_not_moved(registry, &entry.plugin, &entry.version, manifest) {
-                found.push(why);
-            }
+    let published: Vec<(&LockEntry, &String)> = index
+        .lock
+        .published
+        .iter()
+        .filter_map(|entry| Some((entry, index.manifest(&entry.plugin, &entry.version)?)))
+        .collect();
+    let tags: Vec<(String, String)> = published
+        .iter()
+        .map(|(entry, _)| {
+            (
+                registry.catalog.repository(&entry.plugin),
+                entry.version.to_string(),
+            )
+        })
+        .collect();
+    for ((entry, manifest), now) in published.iter().zip(registry.tag_digests(&tags)) {
+        if let Err(why) =
+            now.and_then(|now| moved(registry, &entry.plugin, &entry.version, manifest, now))
+        {
+            found.push(why);
         }
     }
     found
