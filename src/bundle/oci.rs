@@ -29,7 +29,6 @@ use std::path::{Path, PathBuf};
 mod error;
 mod index;
 pub mod referrer;
-pub mod verdict;
 
 pub use error::{EventError, ManifestError, NotACatalog};
 pub use index::{

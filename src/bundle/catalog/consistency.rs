@@ -68,6 +68,9 @@ impl Facts {
     }
 }
 
+/// What each published version's rules read, by plugin and version.
+pub type FactsByVersion = HashMap<(String, semver::Version), Facts>;
+
 /// The catalog-wide diagnostics of the published entries of `lock`, whose
 /// bundles are `loaded`; spans point into `lock_text`.
 pub fn check(
@@ -88,7 +91,7 @@ pub fn check(
 pub fn check_facts(
     lock: &Lock,
     lock_text: &str,
-    facts: &HashMap<(String, semver::Version), Facts>,
+    facts: &FactsByVersion,
     config: &Config,
 ) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
@@ -170,16 +173,15 @@ fn id(entry: &LockEntry) -> String {
 
 /// The catalog-wide diagnostics the catalog in `root`, whose lock is
 /// `lock`, would gain with `bundle` published: what `publish` refuses,
-/// holding the catalog's lock. A catalog already inconsistent is `catalog
-/// check`'s to report, not a reason to refuse every publish; bundles that
-/// cannot be loaded are left to it too.
+/// holding the catalog's lock. Bundles that cannot be loaded are left to
+/// `catalog check`.
 pub fn with_published(
     root: &Root,
     lock: &Lock,
     bundle: &Bundle,
     config: &Config,
 ) -> Vec<Diagnostic> {
-    let mut loaded = HashMap::new();
+    let mut facts = FactsByVersion::new();
     for entry in &lock.published {
         let path = bundle_path(root.path(), &entry.plugin, &entry.version);
         let published = root
@@ -187,13 +189,33 @@ pub fn with_published(
             .ok()
             .and_then(|bytes| Bundle::from_bytes(&bytes).ok());
         if let Some(published) = published {
-            loaded.insert((entry.plugin.clone(), entry.version.clone()), published);
+            facts.insert(
+                (entry.plugin.clone(), entry.version.clone()),
+                Facts::of(&published),
+            );
         }
     }
-    let before = check(lock, "", &loaded, config);
+    with_published_facts(lock, &facts, bundle, config)
+}
+
+/// The catalog-wide diagnostics the catalog whose lock is `lock`, and
+/// whose versions' rules read `facts`, would gain with `bundle` published
+/// (a registry catalog's index records the facts, so its publisher pulls
+/// no bundle to judge them). A catalog already inconsistent is `catalog
+/// check`'s to report, not a reason to refuse every publish: only what is
+/// new counts.
+pub fn with_published_facts(
+    lock: &Lock,
+    facts: &FactsByVersion,
+    bundle: &Bundle,
+    config: &Config,
+) -> Vec<Diagnostic> {
+    let before = check_facts(lock, "", facts, config);
     let mut after = lock.clone();
+    let mut facts = facts.clone();
     let key = (bundle.plugin.clone(), bundle.version.clone());
-    if let Entry::Vacant(slot) = loaded.entry(key) {
+    if let Entry::Vacant(slot) = facts.entry(key) {
+        slot.insert(Facts::of(bundle));
         after.published.push(LockEntry {
             plugin: bundle.plugin.clone(),
             version: bundle.version.clone(),
@@ -201,9 +223,8 @@ pub fn with_published(
             yanked: false,
             permissions: bundle.permissions.clone(),
         });
-        slot.insert(bundle.clone());
     }
-    check(&after, "", &loaded, config)
+    check_facts(&after, "", &facts, config)
         .into_iter()
         .filter(|found| !before.iter().any(|seen| seen.message == found.message))
         .collect()

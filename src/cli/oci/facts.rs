@@ -5,8 +5,8 @@
 use std::path::Path;
 
 use crate::bundle::catalog::consistency::Facts;
+use crate::bundle::catalog::consistency::FactsByVersion;
 use crate::bundle::catalog::LockEntry;
-use crate::bundle::oci::verdict::FactsByVersion;
 use crate::bundle::oci::Index;
 use crate::bundle::Bundle;
 

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::{connect, facts, mirror, Registry};
 use crate::bundle::catalog::consistency::{self, Facts};
 use crate::bundle::catalog::{self, PublishError, Published, Refusal};
-use crate::bundle::oci::{self, verdict, Event, EventKind, Index, OciCatalog};
+use crate::bundle::oci::{self, Event, EventKind, Index, OciCatalog};
 use crate::bundle::Bundle;
 
 /// Publishes `bundle` to the registry catalog: judged first as a folder
@@ -69,7 +69,7 @@ pub fn publish(bundle: &Bundle, catalog: &OciCatalog) -> Result<Published, Publi
 /// Judges `bundle` as [`catalog::publish`] judges it for a folder, in a
 /// mirror of the index at `folder`, but with the catalog-wide rules judged
 /// over every version from the facts the index records
-/// ([`verdict::with_published`]): the mirror holds only the bundles the
+/// ([`consistency::with_published_facts`]): the mirror holds only the bundles the
 /// folder's code reads beyond those rules — the plugin's newest version,
 /// whose changes the publish prints — and the versions published before
 /// events recorded their facts. So a publish into a catalog whose events
@@ -93,8 +93,8 @@ fn judge(
     }
     mirror(registry, index, folder, &wanted)?;
     let facts = facts::of_every_version(index, folder)?;
-    let policy = consistency::policy_of(folder)?;
-    let broken = verdict::with_published(&index.lock, &facts, bundle, &policy);
+    let policy = consistency::policy_of(folder).map_err(catalog::Error::Policy)?;
+    let broken = consistency::with_published_facts(&index.lock, &facts, bundle, &policy);
     match catalog::publish(bundle, folder, &|_| {}) {
         Err(PublishError::Refused(Refusal::Inconsistent(_))) | Ok(Published::New { .. })
             if !broken.is_empty() =>
