@@ -32,6 +32,9 @@
 //! assert_eq!(analysis.plugin.unwrap().name.value.to_string(), "acme/notes");
 //! ```
 
+// What is `pub` is meant for users: an item only the crate reaches says so
+// (`pub(crate)`), so the public surface is what `cargo doc` shows.
+#![warn(unreachable_pub)]
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 

@@ -113,7 +113,7 @@ impl Excerpt {
 
     /// The excerpt's text, for tests.
     #[cfg(test)]
-    pub fn text(&self) -> &str {
+    pub(super) fn text(&self) -> &str {
         &self.text
     }
 

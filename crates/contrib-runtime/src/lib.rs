@@ -62,6 +62,7 @@
 //!
 //! `docs/host.md` in the repository is the long form of this guide.
 
+#![warn(unreachable_pub)]
 #![deny(missing_docs)]
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 

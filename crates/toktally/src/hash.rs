@@ -35,7 +35,7 @@ fn half(bytes: &[u8], at: usize) -> u64 {
 /// The first eight bytes of `bytes` (fewer when it is shorter, the rest
 /// zero) as a little-endian word, read with at most two loads.
 #[inline(always)]
-pub fn head(bytes: &[u8]) -> u64 {
+pub(crate) fn head(bytes: &[u8]) -> u64 {
     let len = bytes.len();
     match len {
         0 => 0,
@@ -51,7 +51,7 @@ pub fn head(bytes: &[u8]) -> u64 {
 
 /// The hash of `bytes`.
 #[inline]
-pub fn hash(bytes: &[u8]) -> u64 {
+pub(crate) fn hash(bytes: &[u8]) -> u64 {
     let len = bytes.len();
     let mut seed = SEED ^ (len as u64).wrapping_mul(K1);
     let (a, b) = if len <= 16 {

@@ -24,6 +24,7 @@
 //! assert_eq!(Encoding::Cl100k.count_up_to("hello world", 1), None);
 //! ```
 
+#![warn(unreachable_pub)]
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 

@@ -13,7 +13,7 @@ use crate::hash::{hash, head};
 use crate::merge::Scratch;
 
 /// Pieces longer than this are rare and not kept.
-pub const MAX_PIECE: usize = 64;
+pub(crate) const MAX_PIECE: usize = 64;
 /// Pieces up to this length live in their slot.
 const INLINE: usize = 14;
 /// The table never grows past this many slots (2 MB).

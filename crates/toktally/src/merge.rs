@@ -24,7 +24,7 @@ const SHORT: usize = 96;
 /// What merging keeps between pieces, for one encoding: the ranks of
 /// short strings looked up lately, and buffers for long pieces.
 #[derive(Default)]
-pub struct Scratch {
+pub(crate) struct Scratch {
     ranks: Ranks,
     next: Vec<u32>,
     prev: Vec<u32>,
@@ -69,7 +69,7 @@ impl Ranks {
 }
 
 /// The number of tokens in `piece`.
-pub fn count(vocab: &Vocab, piece: &[u8], scratch: &mut Scratch) -> usize {
+pub(crate) fn count(vocab: &Vocab, piece: &[u8], scratch: &mut Scratch) -> usize {
     if piece.len() <= 1 {
         return piece.len();
     }
@@ -80,7 +80,7 @@ pub fn count(vocab: &Vocab, piece: &[u8], scratch: &mut Scratch) -> usize {
 }
 
 /// [`count`] for a piece known not to be a single token.
-pub fn count_parts(vocab: &Vocab, piece: &[u8], scratch: &mut Scratch) -> usize {
+pub(crate) fn count_parts(vocab: &Vocab, piece: &[u8], scratch: &mut Scratch) -> usize {
     if piece.len() <= SHORT {
         count_short(vocab, piece, &mut scratch.ranks)
     } else {

@@ -20,7 +20,7 @@ use super::super::{fail, Outcome};
 
 /// Checks `catalog` from its index under `config` (whose own diagnostics
 /// are `config_diagnostics`), reporting in `format`.
-pub fn from_index(
+pub(crate) fn from_index(
     catalog: &OciCatalog,
     format: Format,
     config: &Config,
@@ -59,7 +59,7 @@ pub fn from_index(
 /// Checks `catalog` as a mirror of it, its index and every bundle pulled
 /// by digest, by `check_folder` (for what needs the bundles: comparing
 /// sources with what was published).
-pub fn mirrored(catalog: &OciCatalog, check_folder: &dyn Fn(&Path) -> Outcome) -> Outcome {
+pub(crate) fn mirrored(catalog: &OciCatalog, check_folder: &dyn Fn(&Path) -> Outcome) -> Outcome {
     let scratch = match tempfile::tempdir() {
         Ok(scratch) => scratch,
         Err(error) => return fail(format!("cannot make a folder: {error}")),

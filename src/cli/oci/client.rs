@@ -28,7 +28,7 @@ const PAGE: usize = 1000;
 const CONCURRENT_READS: usize = 16;
 
 /// A connection to the registry of one catalog.
-pub struct Registry {
+pub(crate) struct Registry {
     pub catalog: OciCatalog,
     client: Client,
     auth: RegistryAuth,
@@ -43,7 +43,7 @@ impl Registry {
     /// Connects to `catalog`'s registry: HTTPS, unless the registry is on
     /// this machine or `plain_http` was asked for; credentials as
     /// [`super::credentials`] finds them.
-    pub fn connect(catalog: &OciCatalog, plain_http: bool) -> Result<Registry, String> {
+    pub(crate) fn connect(catalog: &OciCatalog, plain_http: bool) -> Result<Registry, String> {
         // reqwest is built without a default provider: ring, chosen here.
         let _ = rustls::crypto::ring::default_provider().install_default();
         let protocol = if plain_http || catalog.is_loopback() {
@@ -147,7 +147,7 @@ impl Registry {
 
     /// The digest `tag` names in `repository`, or `None` when it names
     /// nothing.
-    pub fn tag_digest(&self, repository: &str, tag: &str) -> Result<Option<String>, String> {
+    pub(crate) fn tag_digest(&self, repository: &str, tag: &str) -> Result<Option<String>, String> {
         self.runtime.block_on(self.digest_of_tag(repository, tag))
     }
 
@@ -165,7 +165,7 @@ impl Registry {
     }
 
     /// The manifest `digest` names, checked to hash to it.
-    pub fn manifest(&self, repository: &str, digest: &str) -> Result<Vec<u8>, String> {
+    pub(crate) fn manifest(&self, repository: &str, digest: &str) -> Result<Vec<u8>, String> {
         let reference = self.reference(repository, digest);
         let (bytes, _) = self
             .runtime
@@ -186,7 +186,7 @@ impl Registry {
 
     /// The blob `digest` names, at most `limit` bytes, checked to hash to
     /// it.
-    pub fn blob(
+    pub(crate) fn blob(
         &self,
         repository: &str,
         digest: &str,
@@ -216,7 +216,7 @@ impl Registry {
 
     /// Pushes `bytes` as a blob of `repository` (a blob already there is
     /// not sent again); its digest.
-    pub fn push_blob(&self, repository: &str, bytes: &[u8]) -> Result<String, String> {
+    pub(crate) fn push_blob(&self, repository: &str, bytes: &[u8]) -> Result<String, String> {
         let digest = sha256(bytes);
         let reference = self.reference(repository, &digest);
         self.authenticate(&reference, RegistryOperation::Push)?;
@@ -234,7 +234,7 @@ impl Registry {
 
     /// Pushes a manifest under `tag` (or by its digest, with `None`); its
     /// digest.
-    pub fn push_manifest(
+    pub(crate) fn push_manifest(
         &self,
         repository: &str,
         tag: Option<&str>,
@@ -245,7 +245,7 @@ impl Registry {
 
     /// Pushes a manifest of `media_type` (an image manifest or an image
     /// index) under `tag`, or by its digest with `None`; its digest.
-    pub fn push_manifest_as(
+    pub(crate) fn push_manifest_as(
         &self,
         repository: &str,
         tag: Option<&str>,
@@ -278,7 +278,11 @@ impl Registry {
 
     /// The bytes of the index `tag` names in `repository`, or `None` when
     /// it names nothing.
-    pub fn image_index(&self, repository: &str, tag: &str) -> Result<Option<Vec<u8>>, String> {
+    pub(crate) fn image_index(
+        &self,
+        repository: &str,
+        tag: &str,
+    ) -> Result<Option<Vec<u8>>, String> {
         let reference = self.reference(repository, tag);
         match self.runtime.block_on(self.client.pull_manifest_raw(
             &reference,
@@ -294,7 +298,7 @@ impl Registry {
     /// The digests of the contrib signatures the registry lists as
     /// referrers of `subject`: through the referrers API where the
     /// registry has it, else the referrers tag schema (`oci-client` picks).
-    pub fn signature_referrers(
+    pub(crate) fn signature_referrers(
         &self,
         repository: &str,
         subject: &str,
@@ -317,7 +321,7 @@ impl Registry {
 
     /// Every tag of `repository`, page by page; none when it does not
     /// exist.
-    pub fn tags(&self, repository: &str) -> Result<Vec<String>, String> {
+    pub(crate) fn tags(&self, repository: &str) -> Result<Vec<String>, String> {
         let reference = self.reference(repository, "latest");
         let mut tags: Vec<String> = Vec::new();
         loop {
@@ -347,7 +351,7 @@ impl Registry {
     /// those are read [`CONCURRENT_READS`] at a time. The fold orders
     /// events by their sequence and tag, so the order they arrive in
     /// changes nothing.
-    pub fn index(&self) -> Result<Index, String> {
+    pub(crate) fn index(&self) -> Result<Index, String> {
         let repository = self.catalog.index_repository();
         let mut cache = EventCache::open(&self.catalog);
         let mut events = Vec::new();
@@ -396,7 +400,10 @@ impl Registry {
     /// The digest each `(repository, tag)` names, in their order: `None`
     /// for a tag that names nothing. Read [`CONCURRENT_READS`] at a time,
     /// for `catalog check`'s one `HEAD` per version.
-    pub fn tag_digests(&self, tags: &[(String, String)]) -> Vec<Result<Option<String>, String>> {
+    pub(crate) fn tag_digests(
+        &self,
+        tags: &[(String, String)],
+    ) -> Vec<Result<Option<String>, String>> {
         let reads = tags
             .iter()
             .map(|(repository, tag)| self.digest_of_tag(repository, tag));
@@ -405,7 +412,7 @@ impl Registry {
     }
 
     /// Adds `event` to the index under a tag of its own.
-    pub fn append(&self, event: &oci::Event) -> Result<String, String> {
+    pub(crate) fn append(&self, event: &oci::Event) -> Result<String, String> {
         let repository = self.catalog.index_repository();
         self.push_blob(&repository, oci::EMPTY_CONTENT)?;
         let millis = std::time::SystemTime::now()
@@ -421,7 +428,7 @@ impl Registry {
 
     /// The bundle bytes of `plugin`'s manifest `digest`, each step checked
     /// against its digest.
-    pub fn bundle(&self, plugin: &str, digest: &str) -> Result<Vec<u8>, String> {
+    pub(crate) fn bundle(&self, plugin: &str, digest: &str) -> Result<Vec<u8>, String> {
         let repository = self.catalog.repository(plugin);
         let manifest = self.manifest(&repository, digest)?;
         let (layer, size) = oci::bundle_layer(&manifest)
@@ -435,7 +442,7 @@ impl Registry {
     }
 
     /// The annotations of the manifest `digest` names in `repository`.
-    pub fn annotations_of(
+    pub(crate) fn annotations_of(
         &self,
         repository: &str,
         digest: &str,
@@ -448,7 +455,7 @@ impl Registry {
 }
 
 /// `sha256:` and the hex of `bytes`' SHA-256.
-pub fn sha256(bytes: &[u8]) -> String {
+pub(super) fn sha256(bytes: &[u8]) -> String {
     let hash = Sha256::digest(bytes);
     let hex: String = hash.iter().map(|byte| format!("{byte:02x}")).collect();
     format!("sha256:{hex}")

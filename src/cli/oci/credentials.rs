@@ -52,7 +52,7 @@ struct HelperAnswer {
 }
 
 /// The credentials for `registry` (`HOST[:PORT]`, on `host`).
-pub fn find(host: &str, registry: &str) -> Result<RegistryAuth, String> {
+pub(crate) fn find(host: &str, registry: &str) -> Result<RegistryAuth, String> {
     if let (Ok(user), Ok(password)) = (
         std::env::var("CONTRIB_REGISTRY_USERNAME"),
         std::env::var("CONTRIB_REGISTRY_PASSWORD"),

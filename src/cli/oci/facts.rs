@@ -12,7 +12,7 @@ use crate::bundle::Bundle;
 
 /// The versions whose publish events do not record their facts: those
 /// whose bundles must be pulled.
-pub fn unrecorded(index: &Index) -> Vec<&LockEntry> {
+pub(super) fn unrecorded(index: &Index) -> Vec<&LockEntry> {
     index
         .lock
         .published
@@ -23,7 +23,7 @@ pub fn unrecorded(index: &Index) -> Vec<&LockEntry> {
 
 /// Every published version's facts: as its index records them, else read
 /// from its bundle in `folder`, a mirror holding the [`unrecorded`] ones.
-pub fn of_every_version(index: &Index, folder: &Path) -> Result<FactsByVersion, String> {
+pub(super) fn of_every_version(index: &Index, folder: &Path) -> Result<FactsByVersion, String> {
     let mut facts = FactsByVersion::new();
     for entry in &index.lock.published {
         let known = match index.facts.get(&id(entry)) {

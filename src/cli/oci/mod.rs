@@ -6,12 +6,12 @@
 //! judges them — so a registry catalog refuses what a folder catalog
 //! refuses, by the same rules.
 
-pub mod check;
+pub(super) mod check;
 mod client;
-pub mod credentials;
+pub(super) mod credentials;
 mod facts;
 mod publish;
-pub mod signatures;
+pub(super) mod signatures;
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -21,24 +21,24 @@ use crate::bundle::oci::{self, Event, EventKind, Index, OciCatalog};
 use crate::bundle::{bundle_path, Bundle};
 use crate::fs::Root;
 
-pub use client::Registry;
-pub use publish::publish;
+pub(super) use client::Registry;
+pub(super) use publish::publish;
 
 /// `--plain-http`: plain HTTP to registries that are not on this machine.
 static PLAIN_HTTP: OnceLock<bool> = OnceLock::new();
 
 /// Records `--plain-http`, once, before any command runs.
-pub fn allow_plain_http(allowed: bool) {
+pub(super) fn allow_plain_http(allowed: bool) {
     let _ = PLAIN_HTTP.set(allowed);
 }
 
 /// The registry catalog `path` names, if it names one.
-pub fn catalog_of(path: &Path) -> Option<Result<OciCatalog, String>> {
+pub(super) fn catalog_of(path: &Path) -> Option<Result<OciCatalog, String>> {
     OciCatalog::parse(path.to_str()?).map(|parsed| parsed.map_err(String::from))
 }
 
 /// Connects to `catalog`'s registry.
-pub fn connect(catalog: &OciCatalog) -> Result<Registry, String> {
+pub(super) fn connect(catalog: &OciCatalog) -> Result<Registry, String> {
     Registry::connect(catalog, PLAIN_HTTP.get().copied().unwrap_or(false))
 }
 
@@ -47,7 +47,7 @@ pub fn connect(catalog: &OciCatalog) -> Result<Registry, String> {
 /// there and matching are kept), each with its signature: bundles first,
 /// the lock last, so an interrupted mirror never lists a bundle it does
 /// not hold. The folder's trusted keys stay as they were.
-pub fn mirror(
+pub(super) fn mirror(
     registry: &Registry,
     index: &Index,
     folder: &Path,
@@ -118,7 +118,7 @@ fn pull_into(
 /// `plugin@version` pulled by the digest its index records, checked to be
 /// the bundle the index published. Its tag is not read: callers that name
 /// a version to a person check it with [`tag_not_moved`].
-pub fn pull_bundle(
+pub(super) fn pull_bundle(
     registry: &Registry,
     index: &Index,
     plugin: &str,
@@ -153,7 +153,7 @@ pub fn pull_bundle(
 
 /// Refuses a version whose tag names another manifest than the index
 /// published: a tag is never followed, and one that moved is named.
-pub fn tag_not_moved(
+pub(super) fn tag_not_moved(
     registry: &Registry,
     plugin: &str,
     version: &semver::Version,
@@ -184,7 +184,7 @@ fn moved(
 
 /// Mirrors the registry's index, and the bundles of every version, into
 /// the folder catalog at `folder`; the index, and how many versions.
-pub fn pull_catalog(catalog: &OciCatalog, folder: &Path) -> Result<(Index, usize), String> {
+pub(super) fn pull_catalog(catalog: &OciCatalog, folder: &Path) -> Result<(Index, usize), String> {
     let registry = connect(catalog)?;
     let index = registry.index()?;
     mirror_fits(folder, &index)?;
@@ -195,7 +195,7 @@ pub fn pull_catalog(catalog: &OciCatalog, folder: &Path) -> Result<(Index, usize
 
 /// Yanks (or restores) `plugin@version` in the registry catalog, as an
 /// event of its index; the version as published.
-pub fn yank(
+pub(super) fn yank(
     catalog: &OciCatalog,
     plugin: &str,
     version: &semver::Version,
@@ -227,7 +227,7 @@ pub fn yank(
 
 /// What `catalog check` reports about the registry beyond the folder
 /// catalog's rules: publishes set aside, unreadable events, moved tags.
-pub fn registry_findings(registry: &Registry, index: &Index) -> Vec<String> {
+pub(super) fn registry_findings(registry: &Registry, index: &Index) -> Vec<String> {
     let mut found = Vec::new();
     for conflict in &index.conflicts {
         found.push(format!(
@@ -266,7 +266,7 @@ pub fn registry_findings(registry: &Registry, index: &Index) -> Vec<String> {
 /// The workspace's mirror of each registry catalog its lock names,
 /// refreshed from the registry; a registry that cannot be read is a
 /// warning, and the last mirror stands.
-pub fn refresh_workspace(folder: &Path, warn: &dyn Fn(&str)) {
+pub(super) fn refresh_workspace(folder: &Path, warn: &dyn Fn(&str)) {
     let Ok(lock) = crate::trust::lock::WorkspaceLock::read(folder) else {
         return;
     };
@@ -299,7 +299,7 @@ pub fn refresh_workspace(folder: &Path, warn: &dyn Fn(&str)) {
 /// Refreshes the workspace's mirror of `catalog` with `plugin@version`'s
 /// bundle (the newest installable, with `None`); the mirror's folder and
 /// the version.
-pub fn mirror_for_install(
+pub(super) fn mirror_for_install(
     workspace: &Path,
     catalog: &OciCatalog,
     plugin: &str,
@@ -325,7 +325,7 @@ pub fn mirror_for_install(
 /// A bundle named `oci://HOST/NAMESPACE/SCOPE/NAME@VERSION` (for
 /// `preview` and `diff`), pulled by digest; `None` when `text` is not a
 /// registry reference.
-pub fn bundle_at(text: &str) -> Option<Result<Bundle, String>> {
+pub(super) fn bundle_at(text: &str) -> Option<Result<Bundle, String>> {
     let rest = text.strip_prefix(oci::SCHEME)?;
     Some((|| {
         let wrong = || {
@@ -357,7 +357,7 @@ pub fn bundle_at(text: &str) -> Option<Result<Bundle, String>> {
 /// registry catalog, oldest first, each judged as `publish` judges it and
 /// with its signature, and yanks there what it yanked; how many versions were new, and how many
 /// were there already.
-pub fn push_catalog(folder: &Path, catalog: &OciCatalog) -> Result<(usize, usize), String> {
+pub(super) fn push_catalog(folder: &Path, catalog: &OciCatalog) -> Result<(usize, usize), String> {
     let lock = Lock::read(folder)?;
     let root = Root::open(folder)?;
     let mut entries: Vec<&LockEntry> = lock.published.iter().collect();
@@ -415,7 +415,7 @@ pub fn push_catalog(folder: &Path, catalog: &OciCatalog) -> Result<(usize, usize
 
 /// Refuses to mirror over a folder catalog that lists what the registry
 /// does not: a mirror may add to a folder, never take from it.
-pub fn mirror_fits(folder: &Path, index: &Index) -> Result<(), String> {
+pub(super) fn mirror_fits(folder: &Path, index: &Index) -> Result<(), String> {
     let lock = Lock::read(folder)?;
     for entry in &lock.published {
         let there = index.lock.entry(&entry.plugin, &entry.version);

@@ -15,7 +15,7 @@ use crate::bundle::Bundle;
 /// under its version's tag, an event in the index), then read back: a
 /// version another publisher got into the index first is refused, naming
 /// both.
-pub fn publish(bundle: &Bundle, catalog: &OciCatalog) -> Result<Published, PublishError> {
+pub(crate) fn publish(bundle: &Bundle, catalog: &OciCatalog) -> Result<Published, PublishError> {
     let registry = connect(catalog)?;
     let index = registry.index()?;
     let scratch = tempfile::tempdir().map_err(|error| format!("cannot make a folder: {error}"))?;

@@ -25,7 +25,7 @@ const ATTEMPTS: u64 = 8;
 const SETTLE: Duration = Duration::from_millis(300);
 
 /// Signs `bundle`, published in `catalog`, with `key`; the key's id.
-pub fn sign_published(
+pub(crate) fn sign_published(
     catalog: &OciCatalog,
     bundle: &Bundle,
     key: &ed25519_dalek::SigningKey,
@@ -45,7 +45,7 @@ pub fn sign_published(
 /// refused unless it signs the digest the index published; whether it was
 /// new. The referrer is pushed first, the event second (so the index
 /// never names a signature that is not there), the referrers tag last.
-pub fn push(
+pub(crate) fn push(
     registry: &Registry,
     plugin: &str,
     version: &semver::Version,
@@ -171,7 +171,7 @@ fn oci_annotation(manifest: &[u8], key: &str) -> String {
 /// one, else the first over the bundle's digest. A signature the registry
 /// does not serve as recorded is passed over: whether one is required is
 /// the folder's to judge, and it fails closed.
-pub fn pull_beside(
+pub(crate) fn pull_beside(
     registry: &Registry,
     index: &Index,
     bundle_file: &Path,

@@ -10,17 +10,17 @@
 mod tables;
 
 /// `\p{L}`: a letter.
-pub const LETTER: u8 = 1;
+pub(crate) const LETTER: u8 = 1;
 /// `[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]`: what o200k lets open a word.
-pub const UPPER: u8 = 2;
+pub(crate) const UPPER: u8 = 2;
 /// `[\p{Ll}\p{Lm}\p{Lo}\p{M}]`: what o200k lets continue a word.
-pub const LOWER: u8 = 4;
+pub(crate) const LOWER: u8 = 4;
 /// `\p{N}`: a number.
-pub const NUMBER: u8 = 8;
+pub(crate) const NUMBER: u8 = 8;
 /// `\s`: Unicode white space.
-pub const SPACE: u8 = 16;
+pub(crate) const SPACE: u8 = 16;
 /// `[\r\n]`: a line break, which the patterns treat apart.
-pub const NEWLINE: u8 = 32;
+pub(crate) const NEWLINE: u8 = 32;
 
 /// The classes of the ASCII characters, by byte.
 static ASCII: [u8; 128] = ascii_table();
@@ -76,7 +76,7 @@ fn lookup(c: u32) -> u8 {
 /// end; past the end, or on a stray byte, the answer is "no class, one
 /// byte", which never happens for a `str` but keeps this total.
 #[inline(always)]
-pub fn at(text: &[u8], at: usize) -> (u8, usize) {
+pub(crate) fn at(text: &[u8], at: usize) -> (u8, usize) {
     match text.get(at) {
         Some(&byte) if byte < 0x80 => (ASCII[byte as usize], 1),
         Some(_) => {

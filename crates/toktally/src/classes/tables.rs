@@ -2,10 +2,10 @@
 //! Each code point's class bits (see `mod.rs`): `INDEX[c >> SHIFT]` picks a block of
 //! `BLOCKS`, deduplicated (44544 bytes in all).
 
-pub const SHIFT: u32 = 8;
+pub(super) const SHIFT: u32 = 8;
 
 #[rustfmt::skip]
-pub static INDEX: [u16; 4352] = [
+pub(super) static INDEX: [u16; 4352] = [
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 17, 21, 22,
     23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 33, 34, 33, 33, 35, 33, 33, 33, 33, 36, 37, 38, 33,
     39, 40, 41, 33, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17,
@@ -191,7 +191,7 @@ pub static INDEX: [u16; 4352] = [
 ];
 
 #[rustfmt::skip]
-pub static BLOCKS: [u8; 35840] = [
+pub(super) static BLOCKS: [u8; 35840] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 16, 48, 16, 16, 48, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 0, 0, 0, 0, 0, 0, 0, 3, 3, 3, 3, 3, 3, 3,

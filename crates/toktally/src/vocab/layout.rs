@@ -19,35 +19,35 @@
 
 use super::hash::{hash, head};
 
-pub const ID_BITS: u32 = 18;
-pub const LEN_SHIFT: u32 = ID_BITS;
-pub const OFFSET_SHIFT: u32 = LEN_SHIFT + 8;
-pub const TAG_SHIFT: u32 = OFFSET_SHIFT + 24;
-pub const ID_MASK: u64 = (1 << ID_BITS) - 1;
-pub const TAG_MASK: u64 = (1 << (64 - TAG_SHIFT)) - 1;
+pub(crate) const ID_BITS: u32 = 18;
+pub(crate) const LEN_SHIFT: u32 = ID_BITS;
+pub(crate) const OFFSET_SHIFT: u32 = LEN_SHIFT + 8;
+pub(crate) const TAG_SHIFT: u32 = OFFSET_SHIFT + 24;
+pub(crate) const ID_MASK: u64 = (1 << ID_BITS) - 1;
+pub(crate) const TAG_MASK: u64 = (1 << (64 - TAG_SHIFT)) - 1;
 /// The most bytes of tokens the slots can point into.
-pub const MAX_BYTES: usize = 1 << 24;
-pub const SLOT_BYTES: usize = 16;
+pub(crate) const MAX_BYTES: usize = 1 << 24;
+pub(crate) const SLOT_BYTES: usize = 16;
 /// No rank: not a token.
-pub const NONE: u32 = u32::MAX;
+pub(crate) const NONE: u32 = u32::MAX;
 
 /// The slot a key with this hash starts probing at, in a table of `slots`
 /// slots: the hash's high bits scaled to the table (Lemire's reduction).
 #[inline(always)]
-pub fn home(hash: u64, slots: usize) -> usize {
+pub(crate) fn home(hash: u64, slots: usize) -> usize {
     ((u128::from(hash) * slots as u128) >> 64) as usize
 }
 
 /// The hash bits a slot keeps: the low ones, which [`home`] does not use.
 #[inline(always)]
-pub fn tag(hash: u64) -> u64 {
+pub(crate) fn tag(hash: u64) -> u64 {
     hash & TAG_MASK
 }
 
 /// A vocabulary's tables, computed from its token list.
 // Built by build.rs and the tests; the crate itself only reads them.
 #[cfg_attr(not(test), allow(dead_code))]
-pub struct Tables {
+pub(crate) struct Tables {
     pub bytes: Vec<u8>,
     pub starts: Vec<u8>,
     pub pairs: Vec<u8>,
@@ -58,7 +58,7 @@ pub struct Tables {
 /// tokens that are whole; ids past [`ID_MASK`] and bytes past
 /// [`MAX_BYTES`] are left out (the lists have 200k tokens and 1.4 MB).
 #[cfg_attr(not(test), allow(dead_code))]
-pub fn build(list: &[u8]) -> Tables {
+pub(crate) fn build(list: &[u8]) -> Tables {
     let declared = list
         .get(..4)
         .map_or(0, |n| u32::from_le_bytes([n[0], n[1], n[2], n[3]]) as usize);

@@ -8,12 +8,12 @@
 //! hash table at start-up instead would save 6 MB of binary for 12 ms of
 //! every run that counts (`docs/tokenizer.md`).
 
-pub mod layout;
+pub(crate) mod layout;
 
 use crate::hash::{self, head};
 use layout::{home, tag, ID_MASK, LEN_SHIFT, MAX_BYTES, NONE, OFFSET_SHIFT, SLOT_BYTES, TAG_SHIFT};
 
-pub struct Vocab {
+pub(crate) struct Vocab {
     bytes: &'static [u8],
     starts: &'static [u8],
     pairs: &'static [u8],
@@ -41,7 +41,7 @@ fn half(bytes: &[u8], at: usize) -> u32 {
 
 impl Vocab {
     /// A vocabulary over tables laid out by [`layout::build`].
-    pub fn new(
+    pub(crate) fn new(
         bytes: &'static [u8],
         starts: &'static [u8],
         pairs: &'static [u8],
@@ -58,7 +58,7 @@ impl Vocab {
 
     /// A vocabulary built from a token list now (the tests' small ones).
     #[cfg(test)]
-    pub fn from_list(list: &[u8]) -> Vocab {
+    pub(crate) fn from_list(list: &[u8]) -> Vocab {
         let tables = layout::build(list);
         Vocab::new(
             Vec::leak(tables.bytes),
@@ -69,13 +69,13 @@ impl Vocab {
     }
 
     #[cfg(test)]
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.starts.len() / 4 - 1
     }
 
     /// The bytes of token `id` (empty for an id out of range).
     #[inline]
-    pub fn token(&self, id: u32) -> &[u8] {
+    pub(crate) fn token(&self, id: u32) -> &[u8] {
         let id = id as usize;
         let (start, end) = (half(self.starts, 4 * id), half(self.starts, 4 * id + 4));
         self.bytes.get(start as usize..end as usize).unwrap_or(&[])
@@ -83,13 +83,13 @@ impl Vocab {
 
     /// The length of token `id` in bytes.
     #[inline]
-    pub fn token_len(&self, id: u32) -> usize {
+    pub(crate) fn token_len(&self, id: u32) -> usize {
         self.token(id).len()
     }
 
     /// The rank (id) of the token whose bytes are `key`.
     #[inline]
-    pub fn rank(&self, key: &[u8]) -> Option<u32> {
+    pub(crate) fn rank(&self, key: &[u8]) -> Option<u32> {
         if key.len() > usize::from(u8::MAX) || self.slots == 0 {
             // Longer than any token (lengths are stored in a byte).
             return None;
@@ -128,7 +128,7 @@ impl Vocab {
 
     /// The rank of the two-byte token `first second`, or [`NONE`].
     #[inline(always)]
-    pub fn pair_rank(&self, first: u8, second: u8) -> u32 {
+    pub(crate) fn pair_rank(&self, first: u8, second: u8) -> u32 {
         half(
             self.pairs,
             4 * usize::from(u16::from_be_bytes([first, second])),
