@@ -20,11 +20,6 @@ set -euo pipefail
 PLUGINS="${1:-1000}"
 VERSIONS="${2:-10}"
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-BIN="${CONTRIB_BIN:-$ROOT/target/release/contrib}"
-[ -x "$BIN" ] || { echo "build the release binary first (cargo build --release), or set CONTRIB_BIN" >&2; exit 2; }
-
-WORK="$(mktemp -d)"
-export XDG_CACHE_HOME="$WORK/cache"
 . "$ROOT/benches/support/registry.sh"
 
 # Runs a command; prints its wall time, peak memory and CPU time.

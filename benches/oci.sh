@@ -15,13 +15,6 @@ set -euo pipefail
 PLUGINS="${1:-100}"
 VERSIONS="${2:-10}"
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-BIN="${CONTRIB_BIN:-$ROOT/target/release/contrib}"
-[ -x "$BIN" ] || { echo "build the release binary first (cargo build --release), or set CONTRIB_BIN" >&2; exit 2; }
-
-WORK="$(mktemp -d)"
-# A cache of its own: cold at the start, warm as the run goes, as on one
-# CI runner (docs/catalogs.md); the user's cache is left alone.
-export XDG_CACHE_HOME="$WORK/cache"
 . "$ROOT/benches/support/registry.sh"
 
 mkdir -p "$WORK/authors" "$WORK/ws"

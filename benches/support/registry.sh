@@ -1,7 +1,16 @@
-# Sourced by the registry benchmarks: starts Debian's docker-registry on
-# 127.0.0.1 at a free port, storing in "$WORK/data", and stops it (and
-# removes "$WORK") on exit. Sets PORT and CATALOG (oci://127.0.0.1:PORT/bench).
+# Sourced by the registry benchmarks, with ROOT set to the repository:
+# finds the release binary (BIN; CONTRIB_BIN to choose another), makes a
+# temporary WORK folder with a cache of its own (cold at the start, warm
+# as the run goes, as on one CI runner; the user's cache is left alone),
+# starts Debian's docker-registry on 127.0.0.1 at a free port, storing in
+# "$WORK/data", and stops it (and removes "$WORK") on exit. Sets PORT and
+# CATALOG (oci://127.0.0.1:PORT/bench).
+BIN="${CONTRIB_BIN:-$ROOT/target/release/contrib}"
 command -v docker-registry >/dev/null || { echo "docker-registry is not installed (apt-get install docker-registry)" >&2; exit 2; }
+[ -x "$BIN" ] || { echo "build the release binary first (cargo build --release), or set CONTRIB_BIN" >&2; exit 2; }
+
+WORK="$(mktemp -d)"
+export XDG_CACHE_HOME="$WORK/cache"
 
 REGISTRY_PID=
 cleanup() {
