@@ -166,12 +166,7 @@ impl From<fs::Error> for Error {
     }
 }
 
-/// The command line reports errors as text: the message.
-impl From<Error> for String {
-    fn from(error: Error) -> String {
-        error.to_string()
-    }
-}
+into_text!(Error);
 
 pub struct Cache {
     folder: PathBuf,

@@ -38,6 +38,19 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
+/// `From<E> for String` for each typed error `E`: the command line, which
+/// reports errors as text, takes them with `?` as the message they display.
+/// Defined before the modules, so every module can invoke it.
+macro_rules! into_text {
+    ($($error:ty),*) => {$(
+        impl From<$error> for String {
+            fn from(error: $error) -> String {
+                error.to_string()
+            }
+        }
+    )*};
+}
+
 pub mod bundle;
 pub mod cache;
 pub mod check;

@@ -29,12 +29,7 @@ impl std::error::Error for NoCanonicalForm {
     }
 }
 
-/// The command line reports errors as text: the message.
-impl From<NoCanonicalForm> for String {
-    fn from(error: NoCanonicalForm) -> String {
-        error.to_string()
-    }
-}
+into_text!(NoCanonicalForm);
 
 /// The canonical JSON of a bundle, as written to disk. A bundle JCS cannot
 /// write (a number that is not finite) is an error: hashing an empty or

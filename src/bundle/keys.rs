@@ -86,12 +86,7 @@ impl From<sign::Error> for Error {
     }
 }
 
-/// The command line reports errors as text: the message.
-impl From<Error> for String {
-    fn from(error: Error) -> String {
-        error.to_string()
-    }
-}
+into_text!(Error);
 
 /// The file a trusted key's public half is kept in, under the catalog.
 pub fn key_file(folder: &Path, id: &str) -> PathBuf {

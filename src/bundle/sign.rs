@@ -87,12 +87,7 @@ impl std::fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// The command line and the catalog report errors as text: the message.
-impl From<Error> for String {
-    fn from(error: Error) -> String {
-        error.to_string()
-    }
-}
+into_text!(Error);
 
 /// Where a bundle's signature goes.
 pub fn signature_path(bundle: &Path) -> PathBuf {

@@ -162,12 +162,7 @@ impl From<crate::fs::Error> for Error {
     }
 }
 
-/// The command line reports errors as text: the message.
-impl From<Error> for String {
-    fn from(error: Error) -> String {
-        error.to_string()
-    }
-}
+into_text!(Error);
 
 /// How often one item was called.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]

@@ -72,12 +72,7 @@ impl From<fs::Error> for WriteError {
     }
 }
 
-/// The command line reports errors as text: the message.
-impl From<WriteError> for String {
-    fn from(error: WriteError) -> String {
-        error.to_string()
-    }
-}
+into_text!(WriteError);
 
 /// Where a bundle lives under `folder`.
 pub fn bundle_path(folder: &Path, plugin: &str, version: &semver::Version) -> PathBuf {

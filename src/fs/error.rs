@@ -108,10 +108,4 @@ impl std::error::Error for Error {
     }
 }
 
-/// The command line and the modules not yet typed report errors as text:
-/// the message, as it always read.
-impl From<Error> for String {
-    fn from(error: Error) -> String {
-        error.to_string()
-    }
-}
+into_text!(Error);

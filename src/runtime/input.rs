@@ -80,12 +80,7 @@ impl From<ProfileError> for InputError {
     }
 }
 
-/// For the command line, which reports every error as its message.
-impl From<InputError> for String {
-    fn from(error: InputError) -> String {
-        error.to_string()
-    }
-}
+into_text!(InputError);
 
 /// A profile the shape allows but that cannot be placed or priced with.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -129,12 +129,8 @@ impl fmt::Display for Unrendered {
 
 impl std::error::Error for Unrendered {}
 
-/// Refusals are recorded as their reason.
-impl From<Unrendered> for String {
-    fn from(refused: Unrendered) -> String {
-        refused.to_string()
-    }
-}
+// Refusals are recorded as their reason.
+into_text!(Unrendered);
 
 /// A contribution's text, and the values withheld from it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -144,12 +144,7 @@ impl From<super::lock::Error> for Error {
     }
 }
 
-/// The command line reports errors as text: the message.
-impl From<Error> for String {
-    fn from(error: Error) -> String {
-        error.to_string()
-    }
-}
+into_text!(Error);
 
 impl Workspace {
     /// The workspace at `folder`, which must hold `contrib.toml`, for

@@ -111,12 +111,7 @@ impl std::error::Error for Error {
     }
 }
 
-/// The command line reports errors as text: the message.
-impl From<Error> for String {
-    fn from(error: Error) -> String {
-        error.to_string()
-    }
-}
+into_text!(Error);
 
 /// `contrib.lock`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

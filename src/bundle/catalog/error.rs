@@ -109,13 +109,7 @@ impl From<crate::fs::Error> for Error {
     }
 }
 
-/// The command line reports errors as text: the message, as it always
-/// read.
-impl From<Error> for String {
-    fn from(error: Error) -> String {
-        error.to_string()
-    }
-}
+into_text!(Error, PolicyError);
 
 /// Why a bundle's signature does not hold for the keys a lock trusts;
 /// verification fails closed, so each is a refusal.
@@ -203,12 +197,5 @@ impl std::error::Error for PolicyError {
 impl From<crate::fs::Error> for PolicyError {
     fn from(error: crate::fs::Error) -> PolicyError {
         PolicyError::Fs(error)
-    }
-}
-
-/// The command line reports errors as text: the message.
-impl From<PolicyError> for String {
-    fn from(error: PolicyError) -> String {
-        error.to_string()
     }
 }

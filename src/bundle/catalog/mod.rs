@@ -42,6 +42,7 @@ pub use publish::{publish, yank, PublishError, Published, Refusal};
 pub use verify::installable;
 pub(crate) use verify::verify_signature;
 
+/// The file, at a catalog's root, that lists its published versions.
 pub const LOCK_FILE: &str = "catalog.lock";
 
 /// The folder, under a catalog, that holds the public keys its lock

@@ -121,15 +121,4 @@ impl fmt::Display for EventError {
 
 impl std::error::Error for EventError {}
 
-/// The command line reports errors as text: the message.
-macro_rules! into_text {
-    ($($error:ty),*) => {$(
-        impl From<$error> for String {
-            fn from(error: $error) -> String {
-                error.to_string()
-            }
-        }
-    )*};
-}
-
 into_text!(NotACatalog, ManifestError, EventError);
