@@ -10,7 +10,9 @@
 //!   placements, owners, priorities, reaches, sources, fact sections) and
 //!   the table of kinds;
 //! - [`config`]: `contrib.toml`, the workspace's tools, skills, egress,
-//!   budgets and trust;
+//!   budgets and trust, and [`policy`], its judgements over what a
+//!   contributor does (written once for the checker, the load of an
+//!   approved bundle and the runtime);
 //! - [`fs`]: the file system behind one policy, [`limits`] on what one
 //!   input may hold, [`tokenizer`] (exact counts, through `toktally`),
 //!   [`suggest`] ("did you mean") and [`fingerprint`].
@@ -30,6 +32,7 @@ pub mod diagnostic;
 pub mod fingerprint;
 pub mod fs;
 pub mod limits;
+pub mod policy;
 pub mod source;
 pub mod suggest;
 pub mod tokenizer;
