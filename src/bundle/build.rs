@@ -2,7 +2,9 @@
 
 use std::collections::BTreeMap;
 
-use super::usage::{self, Candidate, Item, Usage};
+use std::path::Path;
+
+use super::usage::{self, Candidate, Error, Item, Usage};
 use super::{
     AuthorWaivers, Bundle, BundledActivation, BundledCall, BundledChoice, BundledCondition,
     BundledContributor, NoCanonicalForm, Permissions, Segment, SkillOperations, Waiver, FORMAT,
@@ -82,6 +84,52 @@ pub fn build_with_usage(
     };
     bundle.digest = Some(super::digest_of(&bundle)?);
     Ok(bundle)
+}
+
+/// The usage file each eager load of `plugin` that chooses from usage
+/// names, read relative to `manifest`'s folder and never through a link
+/// that leads out of it (or `instead`, a file the person names, to see
+/// what another file would choose), by contributor id: what
+/// [`build_with_usage`] chooses from.
+pub fn usages_for(
+    manifest: &Path,
+    plugin: &crate::ir::Plugin,
+    instead: Option<&Path>,
+) -> Result<Usages, Error> {
+    let folder = manifest.parent().unwrap_or_else(|| Path::new("."));
+    let mut usages = Usages::new();
+    for contributor in &plugin.contributors {
+        if let crate::ir::ContributorBody::EagerLoad {
+            choose: Some(choose),
+            ..
+        } = &contributor.body
+        {
+            let named = folder.join(&choose.usage.value);
+            // The manifest names a file in its own folder (lowering
+            // refuses `..`); a symbolic link there must not lead out of it.
+            let confined = || -> Result<Usage, Error> {
+                let here = Path::new(".");
+                let root = if folder.as_os_str().is_empty() {
+                    here
+                } else {
+                    folder
+                };
+                crate::fs::Root::open(root)?.resolve(&named)?;
+                Usage::read(&named)
+            };
+            let usage = match instead {
+                Some(instead) => Usage::read(instead),
+                None => confined(),
+            }
+            .map_err(|error| Error::Chosen {
+                manifest: manifest.to_path_buf(),
+                contributor: contributor.id.value.clone(),
+                source: Box::new(error),
+            })?;
+            usages.insert(contributor.id.value.clone(), usage);
+        }
+    }
+    Ok(usages)
 }
 
 fn bundle_contributor(

@@ -16,7 +16,7 @@ use crate::codes::SOURCE_CHANGED;
 use crate::config::{Config, Resolver};
 use crate::diagnostic::Diagnostic;
 use crate::report::{self, Format, Totals};
-use crate::trust::install::Workspace;
+use crate::trust::install::{Install, Workspace};
 use crate::trust::recheck::{recheck, Relaxations};
 use crate::trust::screen::Screen;
 

@@ -62,7 +62,7 @@ pub(super) fn compile_with_usage(
         Some(plugin) if !diagnostics.iter().any(Diagnostic::is_error) => plugin,
         _ => return Err(NotBuilt::Errors(source, diagnostics)),
     };
-    let usages = bundle::usage::for_plugin(path, &plugin, usage)
+    let usages = bundle::usages_for(path, &plugin, usage)
         .map_err(|error| NotBuilt::Failed(error.to_string()))?;
     Ok(Compiled {
         bundle: bundle::build_with_usage(&plugin, &loaded.config, &analysis.waived, &usages)

@@ -18,7 +18,7 @@ use super::{fail, output, Outcome};
 use crate::bundle::oci::OciCatalog;
 use crate::ir::Owner;
 use crate::report::{self, Format, Totals};
-use crate::trust::install::{Candidate, Workspace};
+use crate::trust::install::{Candidate, Install, Workspace};
 use crate::trust::lock::catalog_path;
 use crate::trust::screen::Screen;
 use crate::trust::Refused;
@@ -297,7 +297,7 @@ fn from_registry(mut candidate: Candidate, registry: Option<&OciCatalog>) -> Can
 }
 
 fn record(workspace: &mut Workspace, candidate: &Candidate, by: Owner, how: &str) -> Outcome {
-    match workspace.record(candidate, by, &now(), how) {
+    match workspace.record_candidate(candidate, by, &now(), how) {
         Ok(entry) => {
             println!(
                 "installed {} ({}, granted `{}`) → {}",

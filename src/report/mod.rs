@@ -10,7 +10,7 @@ pub mod github;
 pub mod human;
 pub mod json;
 pub mod sarif;
-pub mod terminal;
+pub use contrib_core::terminal;
 
 use std::io::{self, Write};
 

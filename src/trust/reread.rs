@@ -342,7 +342,7 @@ mod tests {
             let plugin = crate::analyze(&source, &config).plugin.unwrap();
             // An eager load that chooses from usage holds what its usage
             // file chose; read back, it loads those items plainly.
-            let usages = crate::bundle::usage::for_plugin(&path, &plugin, None).unwrap();
+            let usages = crate::bundle::usages_for(&path, &plugin, None).unwrap();
             let mut bundle = crate::bundle::build_with_usage(&plugin, &config, &[], &usages)
                 .expect("a canonical bundle");
             let reread = manifest(&bundle, bundle.requested_owner).unwrap();

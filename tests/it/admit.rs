@@ -47,7 +47,7 @@ fn bundles(base: &Config) -> Vec<Bundle> {
         let source = SourceFile::new(path.display().to_string(), text);
         let analysis = contrib::analyze(&source, base);
         let plugin = analysis.plugin.expect("the example lowers");
-        let usages = bundle::usage::for_plugin(&path, &plugin, None).expect("its usage files");
+        let usages = bundle::usages_for(&path, &plugin, None).expect("its usage files");
         bundles.push(bundle::build_with_usage(&plugin, base, &[], &usages).expect("it builds"));
     }
     assert!(bundles.len() >= 10, "{} examples built", bundles.len());

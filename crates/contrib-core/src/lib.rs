@@ -15,7 +15,8 @@
 //!   approved bundle and the runtime);
 //! - [`fs`]: the file system behind one policy, [`limits`] on what one
 //!   input may hold, [`tokenizer`] (exact counts, through `toktally`),
-//!   [`suggest`] ("did you mean") and [`fingerprint`].
+//!   [`suggest`] ("did you mean"), [`fingerprint`], and [`terminal`]
+//!   (untrusted text made safe to print).
 //!
 //! It holds no parser, no renderer and no command line: the language
 //! (`contrib-lang`), the bundle format (`contrib-bundle`) and the runtime
@@ -35,6 +36,7 @@ pub mod limits;
 pub mod policy;
 pub mod source;
 pub mod suggest;
+pub mod terminal;
 pub mod tokenizer;
 pub mod vocabulary;
 
