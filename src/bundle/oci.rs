@@ -125,11 +125,7 @@ impl OciCatalog {
     /// Whether the registry is on this machine, the only place plain HTTP
     /// is used without being asked for.
     pub fn is_loopback(&self) -> bool {
-        let host = self.host();
-        host == "localhost"
-            || host
-                .parse::<std::net::Ipv4Addr>()
-                .is_ok_and(|ip| ip.is_loopback())
+        is_loopback_host(self.host())
     }
 
     /// The repository of `plugin` (`scope/name`).
@@ -147,6 +143,17 @@ impl std::fmt::Display for OciCatalog {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{SCHEME}{}/{}", self.registry, self.namespace)
     }
+}
+
+/// Whether `host` (a name or an address, without a port) is this machine:
+/// `localhost`, 127.0.0.0/8 or `::1`.
+pub fn is_loopback_host(host: &str) -> bool {
+    host.eq_ignore_ascii_case("localhost")
+        || host
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
 }
 
 /// One component of a repository name, as the distribution specification

@@ -19,6 +19,7 @@ use reqwest::Url;
 
 use super::credentials::RegistryAuth;
 use super::http::{self, limit, Answer, Deadlines};
+use crate::bundle::oci::is_loopback_host as is_loopback;
 
 /// What a token is asked for: a repository, to pull or to push too.
 pub(crate) type Scope = (String, bool);
@@ -221,14 +222,6 @@ fn basic(user: &str, password: &str) -> String {
 /// Whether `token` can be sent as a header value: visible ASCII.
 fn is_token(token: &str) -> bool {
     !token.is_empty() && token.len() < 16 << 10 && token.bytes().all(|b| b.is_ascii_graphic())
-}
-
-/// Whether `host` is this machine: `localhost`, 127.0.0.0/8 or `::1`.
-pub(crate) fn is_loopback(host: &str) -> bool {
-    host.eq_ignore_ascii_case("localhost")
-        || host
-            .parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback())
 }
 
 /// The first challenge of a `WWW-Authenticate` value: its scheme

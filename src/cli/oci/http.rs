@@ -34,9 +34,11 @@ pub(crate) mod limit {
     /// A manifest (an event, a version's bundle manifest, a signature, a
     /// referrers index): the OCI distribution specification's 4 MiB.
     pub(crate) const MANIFEST: u64 = 4 << 20;
-    /// One page of a tag listing of [`super::client::PAGE`] tags of
-    /// at most 128 characters each, with room for its JSON.
-    pub(crate) const TAG_PAGE: u64 = 256 << 10;
+    /// One page of a tag listing. A registry may answer with every tag
+    /// at once, whatever page it was asked for (distribution 2.8 does),
+    /// so a page may hold the whole listing: [`super::super::client::MAX_TAGS`]
+    /// event tags (41 characters) with their JSON.
+    pub(crate) const TAG_PAGE: u64 = 32 << 20;
     /// A token service's answer.
     pub(crate) const TOKEN: u64 = 64 << 10;
     /// Nothing: a `HEAD`, a push.

@@ -205,7 +205,7 @@ fn a_command_against_a_registry_has_a_deadline() {
 }
 
 /// A tag listing without end, page after full page of new tags, and one
-/// page far longer than was asked for, are refused at their bounds.
+/// page that never ends, are refused at their bounds.
 #[test]
 fn an_endless_tag_listing_is_refused() {
     let Some(registry) = Registry::start(None) else {
@@ -262,7 +262,9 @@ fn an_endless_tag_listing_is_refused() {
     let shown = text(&output);
     assert!(ended, "the check did not end: {shown}");
     assert_eq!(output.status.code(), Some(2), "{shown}");
-    assert!(proxy.sent() < 16 << 20, "{} bytes sent", proxy.sent());
+    assert!(shown.contains("more than the"), "{shown}");
+    // A page may be the whole listing (32 MiB), never the 256 MiB sent.
+    assert!(proxy.sent() < 48 << 20, "{} bytes sent", proxy.sent());
 }
 
 /// A registry that asks for a token from a realm on another host gets no
