@@ -8,10 +8,12 @@
 //! from one process, so that `benches/oci-check.sh` can measure `catalog
 //! check` over 10,000 versions without 10,000 publishing processes.
 //!
-//! The events' sequences are those of one publisher writing them in
-//! turn (1, 2, …): the index a reader folds is the one 10,000 publishes
-//! one after the other would leave. The catalog-wide rules are not
-//! judged here; the check that follows judges them.
+//! The events are those of one publisher writing them in turn: each
+//! names the one before as its predecessor, with the next sequence, so
+//! the index a reader folds is the one 10,000 publishes one after the
+//! other would leave. They are built in that order here, then pushed many
+//! at once. The catalog-wide rules are not judged here; the check that
+//! follows judges them.
 
 use std::process::ExitCode;
 
@@ -19,9 +21,6 @@ use contrib::bundle::catalog::consistency::Facts;
 use contrib::bundle::oci::{self, Event, EventKind};
 use contrib::bundle::{canonical_bytes, digest_of, Bundle};
 use futures_util::stream::{self, StreamExt, TryStreamExt};
-use oci_client::client::{ClientConfig, ClientProtocol};
-use oci_client::secrets::RegistryAuth;
-use oci_client::{Client, Reference, RegistryOperation};
 use sha2::{Digest, Sha256};
 
 const USAGE: &str = "usage: oci-fill REGISTRY NAMESPACE PLUGINS VERSIONS TEMPLATE";
@@ -55,11 +54,7 @@ fn run() -> Result<(), String> {
     // reqwest is built without a default provider: ring, as contrib's own.
     let _ = rustls::crypto::ring::default_provider().install_default();
     let fill = Fill {
-        client: Client::new(ClientConfig {
-            protocol: ClientProtocol::Http,
-            use_monolithic_push: true,
-            ..ClientConfig::default()
-        }),
+        client: reqwest::Client::new(),
         registry: registry.clone(),
         namespace: namespace.clone(),
         template,
@@ -72,43 +67,58 @@ fn run() -> Result<(), String> {
 }
 
 struct Fill {
-    client: Client,
+    client: reqwest::Client,
     registry: String,
     namespace: String,
     template: Bundle,
+}
+
+/// One version as pushed: its repository, tag, bundle and manifest, and
+/// its publish event's tag and manifest.
+struct Version {
+    repository: String,
+    tag: String,
+    bundle: Vec<u8>,
+    manifest: serde_json::Value,
+    event_tag: String,
+    event: serde_json::Value,
 }
 
 impl Fill {
     async fn run(&self, plugins: u64, versions: u64) -> Result<(), String> {
         let index = format!("{}/{}", self.namespace, oci::INDEX_REPOSITORY);
         let repositories = (1..=plugins).map(|p| format!("{}/bench/p{p}", self.namespace));
-        stream::iter(std::iter::once(index).chain(repositories))
-            .map(|repository| async move {
-                let reference = self.reference(&repository, oci::EMPTY_DIGEST);
-                self.client
-                    .auth(
-                        &reference,
-                        &RegistryAuth::Anonymous,
-                        RegistryOperation::Push,
-                    )
-                    .await
-                    .map_err(|error| error.to_string())?;
-                self.push_blob(&repository, oci::EMPTY_CONTENT).await
-            })
+        stream::iter(std::iter::once(index.clone()).chain(repositories))
+            .map(|repository| async move { self.push_blob(&repository, oci::EMPTY_CONTENT).await })
             .buffer_unordered(CONCURRENT)
             .try_collect::<Vec<_>>()
             .await?;
-        let all = (1..=versions).flat_map(|v| (1..=plugins).map(move |p| (p, v)));
-        stream::iter(all.enumerate())
-            .map(|(n, (p, v))| self.publish(n as u64 + 1, p, v))
+        let mut before: Option<String> = None;
+        let mut all = Vec::new();
+        let numbered = (1..=versions).flat_map(|v| (1..=plugins).map(move |p| (p, v)));
+        for (n, (p, v)) in numbered.enumerate() {
+            let version = self.version(n as u64 + 1, p, v, before.take())?;
+            let bytes = serde_json::to_vec(&version.event).map_err(|error| error.to_string())?;
+            before = Some(sha256(&bytes));
+            all.push(version);
+        }
+        stream::iter(all.iter())
+            .map(|version| self.publish(&index, version))
             .buffer_unordered(CONCURRENT)
             .try_collect::<Vec<_>>()
             .await?;
         Ok(())
     }
 
-    /// Pushes `bench/pP@1.0.V` and its publish event, of `sequence`.
-    async fn publish(&self, sequence: u64, p: u64, v: u64) -> Result<(), String> {
+    /// `bench/pP@1.0.V` and its publish event, of `sequence`, written
+    /// after the event `before`.
+    fn version(
+        &self,
+        sequence: u64,
+        p: u64,
+        v: u64,
+        before: Option<String>,
+    ) -> Result<Version, String> {
         let mut bundle = Bundle {
             plugin: format!("bench/p{p}"),
             version: semver::Version::new(1, 0, v),
@@ -117,45 +127,83 @@ impl Fill {
         };
         bundle.digest = Some(digest_of(&bundle)?);
         let bytes = canonical_bytes(&bundle)?;
-        let repository = format!("{}/{}", self.namespace, bundle.plugin);
-        let layer = self.push_blob(&repository, &bytes).await?;
         let created = "2026-12-02T00:00:00Z";
-        let manifest = oci::bundle_manifest(&bundle, &layer, bytes.len(), created);
-        let tag = bundle.version.to_string();
-        let manifest = self.push_manifest(&repository, &tag, &manifest).await?;
+        let manifest = oci::bundle_manifest(&bundle, &sha256(&bytes), bytes.len(), created);
+        let manifest_bytes = serde_json::to_vec(&manifest).map_err(|error| error.to_string())?;
         let event = Event {
             kind: EventKind::Publish,
             sequence,
             plugin: bundle.plugin.clone(),
             version: bundle.version.clone(),
             bundle_digest: bundle.digest.clone(),
-            manifest: Some(manifest),
+            manifest: Some(sha256(&manifest_bytes)),
             permissions: Some(bundle.permissions.clone()),
             facts: Some(Facts::of(&bundle)),
+            after: before.into_iter().collect(),
         };
-        let index = format!("{}/{}", self.namespace, oci::INDEX_REPOSITORY);
-        let tag = oci::event_tag(sequence, 1_764_633_600_000 + sequence, sequence);
-        self.push_manifest(&index, &tag, &oci::event_manifest(&event)?)
+        Ok(Version {
+            repository: format!("{}/{}", self.namespace, bundle.plugin),
+            tag: bundle.version.to_string(),
+            bundle: bytes,
+            manifest,
+            event_tag: oci::event_tag(sequence, 1_764_633_600_000 + sequence, sequence),
+            event: oci::event_manifest(&event)?,
+        })
+    }
+
+    /// Pushes a version: its bundle, its manifest under its tag, its event.
+    async fn publish(&self, index: &str, version: &Version) -> Result<(), String> {
+        self.push_blob(&version.repository, &version.bundle).await?;
+        self.push_manifest(&version.repository, &version.tag, &version.manifest)
+            .await?;
+        self.push_manifest(index, &version.event_tag, &version.event)
             .await?;
         Ok(())
     }
 
-    fn reference(&self, repository: &str, tag_or_digest: &str) -> Reference {
-        let (registry, repository) = (self.registry.clone(), repository.to_string());
-        if tag_or_digest.starts_with("sha256:") {
-            Reference::with_digest(registry, repository, tag_or_digest.to_string())
-        } else {
-            Reference::with_tag(registry, repository, tag_or_digest.to_string())
-        }
+    fn url(&self, path: &str) -> String {
+        format!("http://{}/v2/{path}", self.registry)
     }
 
+    /// Pushes `bytes` as a blob of `repository`: an upload started, then
+    /// its one chunk sent with the digest.
     async fn push_blob(&self, repository: &str, bytes: &[u8]) -> Result<String, String> {
         let digest = sha256(bytes);
-        let reference = self.reference(repository, &digest);
-        self.client
-            .push_blob(&reference, bytes.to_vec(), &digest)
+        let failed = |error: reqwest::Error| format!("{repository}: {error}");
+        let started = self
+            .client
+            .post(self.url(&format!("{repository}/blobs/uploads/")))
+            .send()
             .await
+            .map_err(failed)?;
+        let location = started
+            .headers()
+            .get("Location")
+            .and_then(|location| location.to_str().ok())
+            .ok_or_else(|| {
+                format!(
+                    "{repository}: an upload without a location ({})",
+                    started.status()
+                )
+            })?;
+        let mut url = reqwest::Url::parse(&self.url(""))
+            .and_then(|base| base.join(location))
             .map_err(|error| format!("{repository}: {error}"))?;
+        url.query_pairs_mut().append_pair("digest", &digest);
+        let answer = self
+            .client
+            .put(url)
+            .header("Content-Type", "application/octet-stream")
+            .body(bytes.to_vec())
+            .send()
+            .await
+            .map_err(failed)?;
+        if !answer.status().is_success() {
+            return Err(format!(
+                "{repository}: the blob push answered {}",
+                answer.status()
+            ));
+        }
         Ok(digest)
     }
 
@@ -167,11 +215,20 @@ impl Fill {
     ) -> Result<String, String> {
         let bytes = serde_json::to_vec(manifest).map_err(|error| error.to_string())?;
         let digest = sha256(&bytes);
-        let content_type = http::HeaderValue::from_static(oci::MANIFEST_TYPE);
-        self.client
-            .push_manifest_raw(&self.reference(repository, tag), bytes, content_type)
+        let answer = self
+            .client
+            .put(self.url(&format!("{repository}/manifests/{tag}")))
+            .header("Content-Type", oci::MANIFEST_TYPE)
+            .body(bytes)
+            .send()
             .await
             .map_err(|error| format!("{repository}:{tag}: {error}"))?;
+        if !answer.status().is_success() {
+            return Err(format!(
+                "{repository}:{tag}: the manifest push answered {}",
+                answer.status()
+            ));
+        }
         Ok(digest)
     }
 }

@@ -76,6 +76,11 @@ pub(super) struct CatalogCheckArgs {
     /// How to write diagnostics.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
+    /// For a registry: how many versions' bundles to pull and compare
+    /// with what their publish events record (a random sample, new each
+    /// run), or `all`.
+    #[arg(long, value_name = "N|all", default_value_t = super::oci::check::Sample::Some(super::oci::check::DEFAULT_SAMPLE))]
+    bundles: super::oci::check::Sample,
     #[command(flatten)]
     rewrite: RewriteArgs,
 }
@@ -248,7 +253,7 @@ fn check(args: &CatalogCheckArgs) -> Outcome {
     match super::oci::catalog_of(&args.catalog) {
         Some(Ok(registry)) => check_registry(args, &registry),
         Some(Err(message)) => fail(message),
-        None => check_folder(args, &args.catalog),
+        None => check_folder(args, &args.catalog, Vec::new()),
     }
 }
 
@@ -259,13 +264,17 @@ fn check(args: &CatalogCheckArgs) -> Outcome {
 fn check_registry(args: &CatalogCheckArgs, registry: &crate::bundle::oci::OciCatalog) -> Outcome {
     if args.sources.is_empty() {
         return match check_config(args, None) {
-            Ok((config, diagnostics)) => {
-                super::oci::check::from_index(registry, args.format, &config, &diagnostics)
-            }
+            Ok((config, diagnostics)) => super::oci::check::from_index(
+                registry,
+                args.format,
+                &config,
+                &diagnostics,
+                args.bundles,
+            ),
             Err(message) => fail(message),
         };
     }
-    super::oci::check::mirrored(registry, &|folder| check_folder(args, folder))
+    super::oci::check::mirrored(registry, &|folder, found| check_folder(args, folder, found))
 }
 
 /// The policy a check judges by: `--config`, else the folder catalog's
@@ -285,7 +294,13 @@ fn check_config(
     }
 }
 
-fn check_folder(args: &CatalogCheckArgs, catalog: &std::path::Path) -> Outcome {
+/// Checks the folder catalog `catalog`, reporting `also` (a registry's
+/// own findings, when the folder mirrors one) in the same summary.
+fn check_folder(
+    args: &CatalogCheckArgs,
+    catalog: &std::path::Path,
+    also: Vec<super::oci::check::Located>,
+) -> Outcome {
     let (config, config_diagnostics) = match check_config(args, Some(catalog)) {
         Ok(loaded) => loaded,
         Err(message) => return fail(message),
@@ -303,6 +318,7 @@ fn check_folder(args: &CatalogCheckArgs, catalog: &std::path::Path) -> Outcome {
     let mut emitter = report::emitter(args.format, output::stdout_style());
     let mut totals = Totals::default();
     let mut files = report.files;
+    files.extend(also);
     if !args.sources.is_empty() {
         match sources_against_catalog(args, catalog) {
             Ok(sources) => files.extend(sources),

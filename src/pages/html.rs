@@ -5,7 +5,8 @@
 //! entities, and characters a reader cannot see (the ones
 //! [`crate::source::hidden`] finds: controls, bidirectional overrides and
 //! isolates, zero-width characters, variation selectors no character
-//! takes, tags) become a visible mark holding the language's own escape,
+//! takes, tags), and the line and paragraph separators, become a visible
+//! mark holding the language's own escape,
 //! `\u{202e}`, as the terminal shows them, so a page never shows text in an
 //! order or with gaps other than the bytes it will add (the "Trojan
 //! Source" trick).
@@ -14,7 +15,7 @@
 
 use std::fmt::Write;
 
-use crate::source::hidden::hidden_chars;
+use crate::source::hidden::{hidden_chars, is_separator};
 
 /// `value` as HTML text (also safe inside a double- or single-quoted
 /// attribute), with hidden characters made visible.
@@ -28,6 +29,16 @@ pub fn text(value: &str) -> String {
                 out,
                 "<span class=\"invisible\" title=\"{}\">\\u{{{:x}}}</span>",
                 kind.describe(),
+                u32::from(character)
+            );
+            continue;
+        }
+        if is_separator(character) {
+            // Not hidden, but one browser breaks a line at it and another
+            // draws nothing: shown as the terminal shows it.
+            let _ = write!(
+                out,
+                "<span class=\"invisible\" title=\"a line or paragraph separator\">\\u{{{:x}}}</span>",
                 u32::from(character)
             );
             continue;
@@ -67,6 +78,9 @@ mod tests {
             );
         }
         assert_eq!(text("line\n\tindented"), "line\n\tindented");
+        let separated = text("one\u{2028}two\u{2029}");
+        assert!(!separated.contains('\u{2028}') && !separated.contains('\u{2029}'));
+        assert!(separated.contains(">\\u{2028}<") && separated.contains(">\\u{2029}<"));
         // An emoji as written keeps its presentation selector.
         assert_eq!(text("⚠\u{FE0F} careful"), "⚠\u{FE0F} careful");
     }

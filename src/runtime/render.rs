@@ -179,6 +179,8 @@ pub(crate) fn render(
             }
         }
     }
+    // The author's words may not begin a line as the platform does.
+    let body = crate::runtime::envelope::unmarked(&body).into_owned();
     let text = match &contributor.framing {
         Some(framing) => format!("{framing}\n{body}"),
         None => body,

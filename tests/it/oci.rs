@@ -7,7 +7,6 @@
 //! `.ci/oci.sh` makes). Without the registry or that Python a test
 //! says so and passes, except under `CI=true`, where it fails.
 
-use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -17,6 +16,9 @@ use crate::common::isolated;
 use crate::common::unavailable::cannot_run;
 
 mod check;
+mod hostile;
+mod index;
+mod proxy;
 mod signatures;
 
 /// A registry on the loopback, with its own storage.
@@ -182,6 +184,30 @@ impl Scene {
     }
 
     fn run(&self, args: &[&str]) -> Output {
+        isolated::output(&mut self.command(args))
+    }
+
+    /// `contrib ARGS…` as [`Scene::run`] runs it, killed if it has not
+    /// ended after `limit`: its output, and whether it ended by itself.
+    fn run_for(&self, args: &[&str], limit: Duration) -> (Output, bool) {
+        let mut command = self.command(args);
+        command.stdout(Stdio::piped()).stderr(Stdio::piped());
+        let (mut child, _cache) = isolated::spawn(&mut command);
+        let started = Instant::now();
+        let ended = loop {
+            if child.try_wait().expect("contrib runs").is_some() {
+                break true;
+            }
+            if started.elapsed() > limit {
+                let _ = child.kill();
+                break false;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        (child.wait_with_output().expect("contrib ends"), ended)
+    }
+
+    fn command(&self, args: &[&str]) -> Command {
         let mut command = isolated::contrib_command();
         command
             .args(args)
@@ -192,13 +218,16 @@ impl Scene {
             .env_remove("DOCKER_CONFIG")
             .env_remove("REGISTRY_AUTH_FILE")
             .env_remove("XDG_RUNTIME_DIR")
+            .env_remove("XDG_STATE_HOME")
             .env_remove("CONTRIB_REGISTRY_USERNAME")
             .env_remove("CONTRIB_REGISTRY_PASSWORD")
+            .env_remove("CONTRIB_REGISTRY_AUTH_HOSTS")
+            .env_remove("CONTRIB_REGISTRY_DEADLINE")
             .env("CONTRIB_REGISTRY_TIMEOUT", "5");
         for (key, value) in &self.env {
             command.env(key, value);
         }
-        isolated::output(&mut command)
+        command
     }
 
     /// A manifest of `plugin` at `version` whose text says `body`.
@@ -229,24 +258,31 @@ impl Scene {
 
     /// `compose --workspace ws` over two turns, as JSON.
     fn compose(&self) -> (Output, serde_json::Value) {
+        let mut args = self.compose_args();
+        args.extend(["--format".to_string(), "json".to_string()]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let output = self.run(&args);
+        let layout = serde_json::from_slice(&output.stdout).unwrap_or_default();
+        (output, layout)
+    }
+
+    /// The arguments of `compose --workspace ws` over two turns (written
+    /// to `turns.toml`).
+    fn compose_args(&self) -> Vec<String> {
         self.write(
             "turns.toml",
             "[[turn]]\nat = \"2026-03-02T09:01:00Z\"\n[[turn]]\nat = \"2026-03-02T09:05:00Z\"\n",
         );
         let session = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/runtime/session.toml");
-        let output = self.run(&[
-            "compose",
-            "--workspace",
-            "ws",
-            "--session",
-            &session.to_string_lossy(),
-            "--turns",
-            "turns.toml",
-            "--format",
-            "json",
-        ]);
-        let layout = serde_json::from_slice(&output.stdout).unwrap_or_default();
-        (output, layout)
+        ["compose", "--workspace", "ws", "--session"]
+            .into_iter()
+            .map(str::to_string)
+            .chain([
+                session.to_string_lossy().into_owned(),
+                "--turns".to_string(),
+                "turns.toml".to_string(),
+            ])
+            .collect()
     }
 }
 
@@ -481,9 +517,24 @@ fn a_registry_that_fails_mid_pull_leaves_nothing_half_written() {
     let scene = Scene::new(&registry);
     succeeds(&scene.publish(&scene.author("acme/house", "1.0.0", "Money is in pence.")));
 
-    for failure in [Failure::ServerError, Failure::Silence] {
-        let proxy = Proxy::start(registry.port, failure);
-        let through = format!("oci://127.0.0.1:{}/acme/plugins", proxy.port);
+    type Failure = fn() -> proxy::Answer;
+    let failures: [(&str, Failure); 2] = [
+        ("503", || proxy::Answer::Fail(503, Vec::new())),
+        ("did not answer in time", || {
+            proxy::Answer::Stall(
+                b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Type: application/octet-stream\r\n\r\n1\r\n{\r\n".to_vec(),
+            )
+        }),
+    ];
+    for (expected, failure) in failures {
+        let proxy = proxy::Proxy::start(registry.port, move |request| {
+            if proxy::is_bundle_blob(request) {
+                failure()
+            } else {
+                proxy::Answer::Forward
+            }
+        });
+        let through = proxy.catalog("acme/plugins");
         let output = scene.run(&[
             "install",
             "acme/house@1.0.0",
@@ -494,14 +545,10 @@ fn a_registry_that_fails_mid_pull_leaves_nothing_half_written() {
             "--yes",
         ]);
         let shown = text(&output);
-        assert_eq!(output.status.code(), Some(2), "{failure:?}: {shown}");
-        let expected = match failure {
-            Failure::ServerError => "503",
-            Failure::Silence => "did not answer in time",
-        };
-        assert!(shown.contains(expected), "{failure:?}: {shown}");
-        assert!(!scene.path("ws/contrib.lock").exists(), "{failure:?}");
-        assert!(!scene.path("ws/.contrib/approved").exists(), "{failure:?}");
+        assert_eq!(output.status.code(), Some(2), "{expected}: {shown}");
+        assert!(shown.contains(expected), "{expected}: {shown}");
+        assert!(!scene.path("ws/contrib.lock").exists(), "{expected}");
+        assert!(!scene.path("ws/.contrib/approved").exists(), "{expected}");
     }
 
     let bundle = blob_of(&scene, &registry);
@@ -634,116 +681,6 @@ fn make_executable(path: &Path) {
 fn base64_of(text: &str) -> String {
     use base64::Engine;
     base64::engine::general_purpose::STANDARD.encode(text)
-}
-
-/// How the proxy fails a bundle's blob.
-#[derive(Debug, Clone, Copy)]
-enum Failure {
-    ServerError,
-    Silence,
-}
-
-/// A loopback proxy in front of the registry that forwards every request
-/// but a bundle blob's (`GET …/blobs/sha256:…` for anything but the empty
-/// blob), which it fails.
-struct Proxy {
-    port: u16,
-}
-
-impl Proxy {
-    fn start(upstream: u16, failure: Failure) -> Proxy {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("a port");
-        let port = listener.local_addr().expect("an address").port();
-        std::thread::spawn(move || {
-            for client in listener.incoming().flatten() {
-                std::thread::spawn(move || serve(client, upstream, failure));
-            }
-        });
-        Proxy { port }
-    }
-}
-
-/// One client connection: each request read whole, answered by the
-/// registry over a fresh connection (closed after it), or failed.
-fn serve(mut client: TcpStream, upstream: u16, failure: Failure) {
-    loop {
-        let Some(request) = read_message(&mut client) else {
-            return;
-        };
-        let head = String::from_utf8_lossy(&request);
-        let line = head.lines().next().unwrap_or_default().to_string();
-        let empty = "44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a";
-        if line.starts_with("GET ") && line.contains("/blobs/sha256:") && !line.contains(empty) {
-            match failure {
-                Failure::ServerError => {
-                    let _ = client.write_all(
-                        b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
-                    );
-                }
-                Failure::Silence => {
-                    let _ = client.write_all(
-                        b"HTTP/1.1 200 OK\r\nContent-Length: 100000\r\nContent-Type: application/octet-stream\r\n\r\n{",
-                    );
-                    std::thread::sleep(Duration::from_secs(30));
-                }
-            }
-            return;
-        }
-        let request = with_connection_close(&request);
-        let Ok(mut server) = TcpStream::connect(("127.0.0.1", upstream)) else {
-            return;
-        };
-        if server.write_all(&request).is_err() {
-            return;
-        }
-        let mut response = Vec::new();
-        let _ = server.read_to_end(&mut response);
-        if client.write_all(&response).is_err() {
-            return;
-        }
-    }
-}
-
-/// A request read whole: its head, and as much body as `Content-Length`
-/// says.
-fn read_message(stream: &mut TcpStream) -> Option<Vec<u8>> {
-    let mut bytes = Vec::new();
-    let mut byte = [0u8; 1];
-    while !bytes.ends_with(b"\r\n\r\n") {
-        if stream.read(&mut byte).ok()? == 0 {
-            return None;
-        }
-        bytes.push(byte[0]);
-    }
-    let head = String::from_utf8_lossy(&bytes).to_ascii_lowercase();
-    let length: usize = head
-        .lines()
-        .find_map(|line| line.strip_prefix("content-length:"))
-        .and_then(|value| value.trim().parse().ok())
-        .unwrap_or(0);
-    let mut body = vec![0u8; length];
-    stream.read_exact(&mut body).ok()?;
-    bytes.extend(body);
-    Some(bytes)
-}
-
-/// The request with `Connection: close`, so the registry ends its answer
-/// by closing.
-fn with_connection_close(request: &[u8]) -> Vec<u8> {
-    let split = request
-        .windows(4)
-        .position(|window| window == b"\r\n\r\n")
-        .unwrap_or(request.len());
-    let head = String::from_utf8_lossy(&request[..split]);
-    let mut out: Vec<u8> = head
-        .lines()
-        .filter(|line| !line.to_ascii_lowercase().starts_with("connection:"))
-        .collect::<Vec<_>>()
-        .join("\r\n")
-        .into_bytes();
-    out.extend_from_slice(b"\r\nConnection: close");
-    out.extend_from_slice(&request[split..]);
-    out
 }
 
 /// `catalog push` publishes a folder catalog into a registry, its yanks

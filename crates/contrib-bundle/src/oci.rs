@@ -16,13 +16,16 @@
 //! has no transactions and no conditional writes, so nothing is ever
 //! rewritten: each writer adds a tag of its own, which no other writer's
 //! tag can replace, and every reader folds the same events in the same
-//! order ([`fold`]) into the same `catalog.lock`. The order is a Lamport
-//! clock: an event's sequence is one more than the highest it saw, so an
-//! event follows every event its writer could read; concurrent events
-//! are ordered by their tags. A version stays frozen in the fold: the
-//! first publish of a version wins, a later one with other content is
-//! set aside as a conflict, which its publisher sees when it reads the
-//! index back after writing.
+//! order ([`fold`]) into the same `catalog.lock`. Each event names the
+//! digests of the events it was written after (its predecessors, the
+//! index's heads when its writer read it), so the events form a hash
+//! chain, branching where writers raced: an event can claim to follow
+//! only events that exist, never to precede one. A version stays frozen
+//! in the fold: a publish of it with other content by a writer who had
+//! read its first publication is set aside as a conflict (which its
+//! publisher sees when it reads the index back), and publishes of it
+//! with other content neither of which follows the other — a backdated
+//! event — leave it disputed, installed by nobody.
 
 use std::path::{Path, PathBuf};
 
@@ -32,8 +35,8 @@ pub mod referrer;
 
 pub use error::{EventError, ManifestError, NotACatalog};
 pub use index::{
-    event_manifest, event_tag, fold, is_event_tag, manifest_annotations, Conflict, Event,
-    EventKind, Index, ReadEvent,
+    event_manifest, event_tag, fold, is_event_tag, manifest_annotations, Conflict, Dispute, Event,
+    EventKind, Index, ReadEvent, Stored, MAX_PREDECESSORS,
 };
 
 /// What names a catalog in a registry.
@@ -71,6 +74,9 @@ pub mod annotation {
     pub const MANIFEST: &str = "dev.contrib.manifest";
     pub const PERMISSIONS: &str = "dev.contrib.permissions";
     pub const FACTS: &str = "dev.contrib.facts";
+    /// The digests of the events an event's writer had read and no other
+    /// of them names: its predecessors, comma-separated.
+    pub const AFTER: &str = "dev.contrib.event.after";
 }
 
 /// A catalog in a registry: `oci://HOST[:PORT]/NAMESPACE`.
@@ -119,11 +125,7 @@ impl OciCatalog {
     /// Whether the registry is on this machine, the only place plain HTTP
     /// is used without being asked for.
     pub fn is_loopback(&self) -> bool {
-        let host = self.host();
-        host == "localhost"
-            || host
-                .parse::<std::net::Ipv4Addr>()
-                .is_ok_and(|ip| ip.is_loopback())
+        is_loopback_host(self.host())
     }
 
     /// The repository of `plugin` (`scope/name`).
@@ -141,6 +143,17 @@ impl std::fmt::Display for OciCatalog {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{SCHEME}{}/{}", self.registry, self.namespace)
     }
+}
+
+/// Whether `host` (a name or an address, without a port) is this machine:
+/// `localhost`, 127.0.0.0/8 or `::1`.
+pub fn is_loopback_host(host: &str) -> bool {
+    host.eq_ignore_ascii_case("localhost")
+        || host
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
 }
 
 /// One component of a repository name, as the distribution specification

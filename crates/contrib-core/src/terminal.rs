@@ -15,7 +15,7 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use crate::source::hidden::hidden_chars;
+use crate::source::hidden::{hidden_chars, separators};
 
 /// `text` with hidden and control characters escaped; borrowed when there
 /// are none, which is the common case.
@@ -40,15 +40,18 @@ pub fn needs_escaping(text: &str) -> bool {
     escapes(text).next().is_some()
 }
 
-/// The characters to escape, with their offsets: the hidden ones, and a
-/// carriage return that does not end a line with a line feed (alone, it
-/// moves the cursor back over what was written).
+/// The characters to escape, with their offsets: the hidden ones, the
+/// line and paragraph separators (which some terminals break a line at
+/// and others do not), and a carriage return that does not end a line
+/// with a line feed (alone, it moves the cursor back over what was
+/// written).
 fn escapes(text: &str) -> impl Iterator<Item = (usize, char)> + '_ {
     let bytes = text.as_bytes();
     let lone_returns = memchr_iter(b'\r', bytes)
         .filter(move |&at| bytes.get(at + 1) != Some(&b'\n'))
         .map(|at| (at, '\r'));
-    merge(hidden_chars(text).map(|(at, c, _)| (at, c)), lone_returns)
+    let hidden = hidden_chars(text).map(|(at, c, _)| (at, c));
+    merge(merge(hidden, separators(text)), lone_returns)
 }
 
 fn memchr_iter(needle: u8, haystack: &[u8]) -> impl Iterator<Item = usize> + '_ {
@@ -86,6 +89,10 @@ mod tests {
         );
         assert_eq!(visible("a\u{202e}b\u{200b}c"), "a\\u{202e}b\\u{200b}c");
         assert_eq!(visible("\u{9b}31m"), "\\u{9b}31m");
+        assert_eq!(
+            visible("one\u{2028}two\u{2029}\u{200b}three"),
+            "one\\u{2028}two\\u{2029}\\u{200b}three"
+        );
     }
 
     #[test]

@@ -1,191 +1,273 @@
-//! The distribution API, through `oci-client`, behind a blocking face: the
-//! command line runs one registry operation at a time on a runtime of its
-//! own. Every answer is checked against the digest it was asked by; what
-//! the registry says is never trusted further than that.
+//! The distribution API behind a blocking face: the command line runs one
+//! registry operation at a time on a runtime of its own. Every answer is
+//! bounded ([`super::http`]: bytes by what arrives, time per request and
+//! per command, a server's words as a short escaped excerpt) and checked
+//! against the digest it was asked by; credentials go only where
+//! [`super::auth`] lets them. What the registry says is never trusted
+//! further than that.
 
-use std::collections::BTreeMap;
-use std::time::Duration;
+use std::future::Future;
 
 use futures_util::stream::{self, StreamExt};
-use oci_client::client::{ClientConfig, ClientProtocol};
-use oci_client::errors::{OciDistributionError, OciErrorCode};
-use oci_client::secrets::RegistryAuth;
-use oci_client::{Client, Reference, RegistryOperation};
+use reqwest::header::{HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_TYPE, LOCATION};
+use reqwest::{Method, Url};
 use sha2::{Digest, Sha256};
 
-use crate::bundle::oci::{self, Index, OciCatalog};
+use super::auth::{self, Auth, Scope};
+use super::cache::EventCache;
+use super::http::{self, limit, Answer, Deadlines};
+use crate::bundle::oci::{self, Index, OciCatalog, Stored};
 
-/// How long a registry may stay silent before an operation fails; for
-/// tests, `CONTRIB_REGISTRY_TIMEOUT` (seconds).
-const TIMEOUT: Duration = Duration::from_secs(30);
+/// Tags asked for per page of a listing.
+pub(crate) const PAGE: usize = 1000;
 
-/// Tags asked for per page of the index.
-const PAGE: usize = 1000;
+/// The most tags one listing may hold: fifty times the 10,000 versions
+/// `benches/oci-check.sh` measures, so an endless listing ends.
+pub(crate) const MAX_TAGS: usize = 500_000;
 
 /// Reads of immutable things (events, a version's tag) in flight at once:
 /// enough to hide a round trip's latency, few enough not to flood a
 /// registry (`benches/oci-check.sh` measures it).
 const CONCURRENT_READS: usize = 16;
 
+/// The media types a manifest is asked for with.
+const MANIFEST_TYPES: &str = "application/vnd.oci.image.manifest.v1+json, application/vnd.oci.image.index.v1+json, application/vnd.docker.distribution.manifest.v2+json, application/vnd.docker.distribution.manifest.list.v2+json";
+
 /// A connection to the registry of one catalog.
 pub(crate) struct Registry {
     pub catalog: OciCatalog,
-    client: Client,
-    auth: RegistryAuth,
+    client: reqwest::Client,
     runtime: tokio::runtime::Runtime,
-    /// The repositories (and whether for pushing) already authenticated:
-    /// each authentication is a round trip or two, and a publish pushes
-    /// several blobs and manifests into one repository.
-    authenticated: std::sync::Mutex<std::collections::HashSet<(String, bool)>>,
+    /// `http(s)://HOST[:PORT]/v2/`.
+    base: Url,
+    auth: Auth,
+    deadlines: Deadlines,
+}
+
+/// One request to the registry, before it is sent.
+struct Call<'a> {
+    method: Method,
+    url: Url,
+    scope: Scope,
+    accept: Option<&'static str>,
+    content_type: Option<&'static str>,
+    body: Option<&'a [u8]>,
+    limit: u64,
 }
 
 impl Registry {
     /// Connects to `catalog`'s registry: HTTPS, unless the registry is on
     /// this machine or `plain_http` was asked for; credentials as
-    /// [`super::credentials`] finds them.
+    /// [`super::credentials`] finds them; the command's deadlines.
     pub(crate) fn connect(catalog: &OciCatalog, plain_http: bool) -> Result<Registry, String> {
+        Self::connect_until(catalog, plain_http, Deadlines::of_command())
+    }
+
+    /// [`Registry::connect`], its requests bounded by `deadlines`.
+    pub(crate) fn connect_until(
+        catalog: &OciCatalog,
+        plain_http: bool,
+        deadlines: Deadlines,
+    ) -> Result<Registry, String> {
         // reqwest is built without a default provider: ring, chosen here.
         let _ = rustls::crypto::ring::default_provider().install_default();
-        let protocol = if plain_http || catalog.is_loopback() {
-            ClientProtocol::HttpsExcept(vec![catalog.registry.clone()])
-        } else {
-            ClientProtocol::Https
-        };
-        let timeout = std::env::var("CONTRIB_REGISTRY_TIMEOUT")
-            .ok()
-            .and_then(|text| text.parse().ok())
-            .map_or(TIMEOUT, Duration::from_secs);
-        let config = ClientConfig {
-            protocol,
-            read_timeout: Some(timeout),
-            connect_timeout: Some(timeout),
-            user_agent: concat!("contrib/", env!("CARGO_PKG_VERSION")),
-            ..ClientConfig::default()
-        };
-        let client = Client::try_from(config)
+        let plain = plain_http || catalog.is_loopback();
+        let scheme = if plain { "http" } else { "https" };
+        let base = Url::parse(&format!("{scheme}://{}/v2/", catalog.registry))
+            .map_err(|_| format!("cannot reach `{catalog}`: not a registry address"))?;
+        let client = reqwest::Client::builder()
+            .connect_timeout(deadlines.request)
+            .redirect(reqwest::redirect::Policy::limited(5))
+            .user_agent(concat!("contrib/", env!("CARGO_PKG_VERSION")))
+            .build()
             .map_err(|error| format!("cannot reach `{catalog}`: {error}"))?;
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .map_err(|error| format!("cannot start the registry client: {error}"))?;
-        let auth = super::credentials::find(catalog.host(), &catalog.registry)?;
+        let credentials = super::credentials::find(catalog.host(), &catalog.registry)?;
         Ok(Registry {
             catalog: catalog.clone(),
             client,
-            auth,
             runtime,
-            authenticated: Default::default(),
+            base,
+            auth: Auth::new(credentials, catalog.host(), plain),
+            deadlines,
         })
     }
 
-    fn reference(&self, repository: &str, tag_or_digest: &str) -> Reference {
-        if tag_or_digest.starts_with("sha256:") {
-            Reference::with_digest(
-                self.catalog.registry.clone(),
-                repository.to_string(),
-                tag_or_digest.to_string(),
-            )
-        } else {
-            Reference::with_tag(
-                self.catalog.registry.clone(),
-                repository.to_string(),
-                tag_or_digest.to_string(),
-            )
-        }
+    fn block_on<F: Future>(&self, future: F) -> F::Output {
+        self.runtime.block_on(future)
     }
 
-    /// Authenticates for `operation` on `reference`'s repository.
-    fn authenticate(
+    /// The URL of `path` (`REPOSITORY/manifests/REFERENCE`, …) under `/v2/`.
+    fn url(&self, path: &str) -> Result<Url, String> {
+        self.base
+            .join(path)
+            .map_err(|_| format!("registry `{}`: `{path}` is not a path", self.catalog))
+    }
+
+    /// Whether `url` is the registry's own origin, the only one its
+    /// credentials and tokens are sent to.
+    fn is_own(&self, url: &Url) -> bool {
+        url.origin() == self.base.origin()
+    }
+
+    fn call<'b>(
         &self,
-        reference: &Reference,
-        operation: RegistryOperation,
-    ) -> Result<(), String> {
-        let key = (
-            reference.repository().to_string(),
-            matches!(operation, RegistryOperation::Push),
-        );
-        if self
-            .authenticated
-            .lock()
-            .is_ok_and(|set| set.contains(&key))
-        {
-            return Ok(());
-        }
-        self.runtime
-            .block_on(self.client.auth(reference, &self.auth, operation))
-            .map(|_| ())
-            .map_err(|error| self.explain(&error))?;
-        if let Ok(mut set) = self.authenticated.lock() {
-            set.insert(key);
-        }
-        Ok(())
+        method: Method,
+        path: &str,
+        repository: &str,
+        push: bool,
+    ) -> Result<Call<'b>, String> {
+        Ok(Call {
+            method,
+            url: self.url(path)?,
+            scope: (repository.to_string(), push),
+            accept: None,
+            content_type: None,
+            body: None,
+            limit: limit::NONE,
+        })
     }
 
-    /// The registry's answer, in words; never a credential.
-    fn explain(&self, error: &OciDistributionError) -> String {
-        let what = match error {
-            OciDistributionError::UnauthorizedError { .. }
-            | OciDistributionError::AuthenticationFailure(_) => {
-                "the registry refused the credentials (see `docs/catalogs.md`, credentials)"
-                    .to_string()
+    /// A `GET` of the image index at `path` (a referrers listing).
+    fn index_call<'b>(&self, path: &str, repository: &str) -> Result<Call<'b>, String> {
+        let mut get = self.call(Method::GET, path, repository, false)?;
+        get.accept = Some(oci::referrer::INDEX_TYPE);
+        get.limit = limit::MANIFEST;
+        Ok(get)
+    }
+
+    /// Sends `call`, answering the registry's challenge once when it asks
+    /// for credentials; the answer, whatever its status.
+    async fn send(&self, call: &Call<'_>) -> Result<Answer, String> {
+        let mut challenged = false;
+        loop {
+            let mut request = self.client.request(call.method.clone(), call.url.clone());
+            if let Some(accept) = call.accept {
+                request = request.header(ACCEPT, HeaderValue::from_static(accept));
             }
-            OciDistributionError::RegistryError { envelope, .. }
-                if envelope.errors.iter().any(|e| {
-                    matches!(e.code, OciErrorCode::Unauthorized | OciErrorCode::Denied)
-                }) =>
-            {
-                "the registry refused the credentials (see `docs/catalogs.md`, credentials)"
-                    .to_string()
+            if let Some(content_type) = call.content_type {
+                request = request.header(CONTENT_TYPE, HeaderValue::from_static(content_type));
             }
-            OciDistributionError::RequestError(error) if error.is_timeout() => {
-                "the registry did not answer in time".to_string()
+            if let (true, Some(header)) = (self.is_own(&call.url), self.auth.header(&call.scope)) {
+                let value = HeaderValue::from_str(&header)
+                    .map_err(|_| self.said("a credential is not a header value"))?;
+                request = request.header(AUTHORIZATION, value);
             }
-            other => other.to_string(),
-        };
-        format!("registry `{}`: {what}", self.catalog)
+            if let Some(body) = call.body {
+                request = request.body(body.to_vec());
+            }
+            let answer = http::exchange(request, call.limit, self.deadlines)
+                .await
+                .map_err(|stopped| self.said(&stopped.to_string()))?;
+            if answer.status == 401 && !challenged && self.is_own(&call.url) {
+                challenged = true;
+                self.auth
+                    .answer(&self.client, &answer, &call.scope, self.deadlines)
+                    .await
+                    .map_err(|why| self.said(&why))?;
+                continue;
+            }
+            return Ok(answer);
+        }
+    }
+
+    /// `call` sent, its answer required to succeed.
+    async fn send_ok(&self, call: &Call<'_>) -> Result<Answer, String> {
+        let answer = self.send(call).await?;
+        if answer.ok() {
+            Ok(answer)
+        } else {
+            Err(self.refused(&answer))
+        }
+    }
+
+    /// `message` about this registry.
+    fn said(&self, message: &str) -> String {
+        format!("registry `{}`: {message}", self.catalog)
+    }
+
+    /// A failed answer in words, about this registry; never a credential.
+    fn refused(&self, answer: &Answer) -> String {
+        self.said(&failure(answer))
     }
 
     /// The digest `tag` names in `repository`, or `None` when it names
     /// nothing.
     pub(crate) fn tag_digest(&self, repository: &str, tag: &str) -> Result<Option<String>, String> {
-        self.runtime.block_on(self.digest_of_tag(repository, tag))
+        self.block_on(self.digest_of_tag(repository, tag))
     }
 
     async fn digest_of_tag(&self, repository: &str, tag: &str) -> Result<Option<String>, String> {
-        let reference = self.reference(repository, tag);
-        match self
-            .client
-            .fetch_manifest_digest(&reference, &self.auth)
-            .await
-        {
-            Ok(digest) => Ok(Some(digest)),
-            Err(error) if is_not_found(&error) => Ok(None),
-            Err(error) => Err(self.explain(&error)),
+        let path = format!("{repository}/manifests/{tag}");
+        let mut head = self.call(Method::HEAD, &path, repository, false)?;
+        head.accept = Some(MANIFEST_TYPES);
+        let answer = self.send(&head).await?;
+        if answer.status == 404 {
+            return Ok(None);
         }
+        if !answer.ok() {
+            return Err(self.refused(&answer));
+        }
+        if let Some(digest) = answer
+            .header(reqwest::header::HeaderName::from_static(
+                "docker-content-digest",
+            ))
+            .filter(|digest| oci::is_digest(digest))
+        {
+            return Ok(Some(digest.to_string()));
+        }
+        // No digest in the answer's headers: the manifest's own.
+        let mut get = self.call(Method::GET, &path, repository, false)?;
+        get.accept = Some(MANIFEST_TYPES);
+        get.limit = limit::MANIFEST;
+        Ok(Some(sha256(&self.send_ok(&get).await?.body)))
     }
 
     /// The manifest `digest` names, checked to hash to it.
     pub(crate) fn manifest(&self, repository: &str, digest: &str) -> Result<Vec<u8>, String> {
-        let reference = self.reference(repository, digest);
-        let (bytes, _) = self
-            .runtime
-            .block_on(
-                self.client
-                    .pull_manifest_raw(&reference, &self.auth, &[oci::MANIFEST_TYPE]),
-            )
-            .map_err(|error| self.explain(&error))?;
-        let got = sha256(&bytes);
-        if got != digest {
-            return Err(format!(
-                "registry `{}`: the manifest asked for as {digest} hashes to {got}",
-                self.catalog
-            ));
-        }
-        Ok(bytes.to_vec())
+        self.block_on(self.manifest_of(repository, digest, oci::MANIFEST_TYPE))
     }
 
-    /// The blob `digest` names, at most `limit` bytes, checked to hash to
-    /// it.
+    async fn manifest_of(
+        &self,
+        repository: &str,
+        reference: &str,
+        accept: &'static str,
+    ) -> Result<Vec<u8>, String> {
+        let mut get = self.call(
+            Method::GET,
+            &format!("{repository}/manifests/{reference}"),
+            repository,
+            false,
+        )?;
+        get.accept = Some(accept);
+        get.limit = limit::MANIFEST;
+        let answer = self.send(&get).await?;
+        if answer.status == 404 {
+            return Err(self.said(&format!("`{repository}` holds no manifest {reference}")));
+        }
+        if !answer.ok() {
+            return Err(self.said(&format!(
+                "the manifest {reference} of `{repository}`: {}",
+                failure(&answer)
+            )));
+        }
+        if reference.starts_with("sha256:") {
+            let got = sha256(&answer.body);
+            if got != reference {
+                return Err(self.said(&format!(
+                    "the manifest asked for as {reference} hashes to {got}"
+                )));
+            }
+        }
+        Ok(answer.body)
+    }
+
+    /// The blob `digest` names, checked to hash to it: at most `size`
+    /// bytes (what its manifest declares), which may be at most `limit`.
     pub(crate) fn blob(
         &self,
         repository: &str,
@@ -194,42 +276,72 @@ impl Registry {
         limit: u64,
     ) -> Result<Vec<u8>, String> {
         if size > limit {
-            return Err(format!(
-                "registry `{}`: the blob {digest} is {size} bytes, over the {limit} a bundle may be",
-                self.catalog
-            ));
+            return Err(self.said(&format!(
+                "the blob {digest} is {size} bytes, over the {limit} it may be"
+            )));
         }
-        let reference = self.reference(repository, digest);
-        let mut out = Vec::new();
-        self.runtime
-            .block_on(self.client.pull_blob(&reference, digest, &mut out))
-            .map_err(|error| self.explain(&error))?;
-        let got = sha256(&out);
+        let mut get = self.call(
+            Method::GET,
+            &format!("{repository}/blobs/{digest}"),
+            repository,
+            false,
+        )?;
+        get.limit = size;
+        let answer = self.block_on(self.send(&get))?;
+        if !answer.ok() {
+            return Err(self.said(&format!(
+                "the blob {digest} of `{repository}`: {}",
+                failure(&answer)
+            )));
+        }
+        let got = sha256(&answer.body);
         if got != digest {
-            return Err(format!(
-                "registry `{}`: the blob asked for as {digest} hashes to {got}",
-                self.catalog
-            ));
+            return Err(self.said(&format!("the blob asked for as {digest} hashes to {got}")));
         }
-        Ok(out)
+        Ok(answer.body)
     }
 
     /// Pushes `bytes` as a blob of `repository` (a blob already there is
     /// not sent again); its digest.
     pub(crate) fn push_blob(&self, repository: &str, bytes: &[u8]) -> Result<String, String> {
         let digest = sha256(bytes);
-        let reference = self.reference(repository, &digest);
-        self.authenticate(&reference, RegistryOperation::Push)?;
-        let exists = self
-            .runtime
-            .block_on(self.client.blob_exists(&reference, &digest))
-            .unwrap_or(false);
-        if !exists {
-            self.runtime
-                .block_on(self.client.push_blob(&reference, bytes.to_vec(), &digest))
-                .map_err(|error| self.explain(&error))?;
-        }
-        Ok(digest)
+        self.block_on(async {
+            let head = self.call(
+                Method::HEAD,
+                &format!("{repository}/blobs/{digest}"),
+                repository,
+                true,
+            )?;
+            if self.send(&head).await?.ok() {
+                return Ok(digest.clone());
+            }
+            let start = self.call(
+                Method::POST,
+                &format!("{repository}/blobs/uploads/"),
+                repository,
+                true,
+            )?;
+            let started = self.send_ok(&start).await?;
+            let location = started
+                .header(LOCATION)
+                .and_then(|location| self.base.join(location).ok())
+                .ok_or_else(|| {
+                    self.said("an upload was started without a location to send it to")
+                })?;
+            let mut url = location;
+            url.query_pairs_mut().append_pair("digest", &digest);
+            let put = Call {
+                method: Method::PUT,
+                url,
+                scope: (repository.to_string(), true),
+                accept: None,
+                content_type: Some("application/octet-stream"),
+                body: Some(bytes),
+                limit: limit::NONE,
+            };
+            self.send_ok(&put).await?;
+            Ok(digest.clone())
+        })
     }
 
     /// Pushes a manifest under `tag` (or by its digest, with `None`); its
@@ -255,24 +367,26 @@ impl Registry {
         let bytes = serde_json::to_vec(manifest)
             .map_err(|error| format!("cannot write a manifest: {error}"))?;
         let digest = sha256(&bytes);
-        let reference = self.reference(repository, tag.unwrap_or(&digest));
-        self.authenticate(&reference, RegistryOperation::Push)?;
-        let content_type = http::HeaderValue::from_static(media_type);
+        let mut put = self.call(
+            Method::PUT,
+            &format!("{repository}/manifests/{}", tag.unwrap_or(&digest)),
+            repository,
+            true,
+        )?;
+        put.content_type = Some(media_type);
+        put.body = Some(&bytes);
         let mut attempt = 0;
         loop {
-            let pushed = self.runtime.block_on(self.client.push_manifest_raw(
-                &reference,
-                bytes.clone(),
-                content_type.clone(),
-            ));
-            match pushed {
-                Ok(_) => return Ok(digest),
-                Err(error) if attempt < BLOB_RACE_RETRIES && is_blob_in_flight(&error) => {
-                    attempt += 1;
-                    std::thread::sleep(std::time::Duration::from_millis(50 << attempt));
-                }
-                Err(error) => return Err(self.explain(&error)),
+            let answer = self.block_on(self.send(&put))?;
+            if answer.ok() {
+                return Ok(digest);
             }
+            if attempt < BLOB_RACE_RETRIES && is_blob_in_flight(&answer) {
+                attempt += 1;
+                std::thread::sleep(std::time::Duration::from_millis(50 << attempt));
+                continue;
+            }
+            return Err(self.refused(&answer));
         }
     }
 
@@ -283,62 +397,82 @@ impl Registry {
         repository: &str,
         tag: &str,
     ) -> Result<Option<Vec<u8>>, String> {
-        let reference = self.reference(repository, tag);
-        match self.runtime.block_on(self.client.pull_manifest_raw(
-            &reference,
-            &self.auth,
-            &[oci::referrer::INDEX_TYPE],
-        )) {
-            Ok((bytes, _)) => Ok(Some(bytes.to_vec())),
-            Err(error) if is_not_found(&error) => Ok(None),
-            Err(error) => Err(self.explain(&error)),
+        self.block_on(self.image_index_at(repository, tag))
+    }
+
+    async fn image_index_at(&self, repository: &str, tag: &str) -> Result<Option<Vec<u8>>, String> {
+        let get = self.index_call(&format!("{repository}/manifests/{tag}"), repository)?;
+        let answer = self.send(&get).await?;
+        match answer.status {
+            404 => Ok(None),
+            _ if answer.ok() => Ok(Some(answer.body)),
+            _ => Err(self.refused(&answer)),
         }
     }
 
     /// The digests of the contrib signatures the registry lists as
     /// referrers of `subject`: through the referrers API where the
-    /// registry has it, else the referrers tag schema (`oci-client` picks).
+    /// registry has it (OCI distribution 1.1), else the referrers tag
+    /// schema's index (a 404 from the API means it has none).
     pub(crate) fn signature_referrers(
         &self,
         repository: &str,
         subject: &str,
     ) -> Result<Vec<String>, String> {
-        let reference = self.reference(repository, subject);
-        self.authenticate(&reference, RegistryOperation::Pull)?;
-        let index = self
-            .runtime
-            .block_on(
-                self.client
-                    .pull_referrers(&reference, Some(oci::referrer::SIGNATURE_ARTIFACT_TYPE)),
-            )
-            .map_err(|error| self.explain(&error))?;
-        Ok(index
-            .manifests
-            .into_iter()
-            .map(|entry| entry.digest)
-            .collect())
+        let artifact = oci::referrer::SIGNATURE_ARTIFACT_TYPE;
+        self.block_on(async {
+            let get = self.index_call(
+                &format!("{repository}/referrers/{subject}?artifactType={artifact}"),
+                repository,
+            )?;
+            let answer = self.send(&get).await?;
+            let listing = match answer.status {
+                404 => self
+                    .image_index_at(repository, &oci::referrer::fallback_tag(subject))
+                    .await?
+                    .unwrap_or_default(),
+                _ if answer.ok() => answer.body,
+                _ => return Err(self.refused(&answer)),
+            };
+            Ok(oci::referrer::listed_of_type(&listing, artifact))
+        })
     }
 
     /// Every tag of `repository`, page by page; none when it does not
-    /// exist.
+    /// exist. A listing of more than [`MAX_TAGS`] is refused, and each page
+    /// is bounded in bytes: a registry cannot make it endless.
     pub(crate) fn tags(&self, repository: &str) -> Result<Vec<String>, String> {
-        let reference = self.reference(repository, "latest");
         let mut tags: Vec<String> = Vec::new();
         loop {
             let last = tags.last().cloned();
-            let page = match self.runtime.block_on(self.client.list_tags(
-                &reference,
-                &self.auth,
-                Some(PAGE),
-                last.as_deref(),
-            )) {
-                Ok(page) => page.tags,
-                Err(error) if is_not_found(&error) => Vec::new(),
-                Err(error) => return Err(self.explain(&error)),
-            };
+            let mut path = format!("{repository}/tags/list?n={PAGE}");
+            if let Some(last) = &last {
+                path.push_str("&last=");
+                path.push_str(&url_encoded(last));
+            }
+            let mut get = self.call(Method::GET, &path, repository, false)?;
+            get.limit = limit::TAG_PAGE;
+            let answer = self.block_on(self.send(&get))?;
+            if answer.status == 404 {
+                return Ok(tags);
+            }
+            if !answer.ok() {
+                return Err(self.refused(&answer));
+            }
+            let page = tag_page(&answer.body).ok_or_else(|| {
+                self.said(&format!("the tags of `{repository}` are not a tag list"))
+            })?;
+            // A registry may answer with more than a page (distribution 2.8
+            // answers with every tag), so a full page is one of at least
+            // the size asked for.
             let full = page.len() >= PAGE;
             let before = tags.len();
             tags.extend(page.into_iter().filter(|tag| Some(tag) > last.as_ref()));
+            if tags.len() > MAX_TAGS {
+                return Err(self.said(&format!(
+                    "listed more than {MAX_TAGS} tags of `{repository}`, more than a catalog holds, so the listing was not read further"
+                )));
+            }
             if !full || tags.len() == before {
                 return Ok(tags);
             }
@@ -347,10 +481,10 @@ impl Registry {
 
     /// The catalog's index: every event read and folded. Events are
     /// immutable, so each is fetched once per machine and kept in the
-    /// user's cache ([`EventCache`]); only new tags cost a request, and
-    /// those are read [`CONCURRENT_READS`] at a time. The fold orders
-    /// events by their sequence and tag, so the order they arrive in
-    /// changes nothing.
+    /// user's cache, sealed ([`EventCache`]); only new tags cost a
+    /// request, and those are read [`CONCURRENT_READS`] at a time. The
+    /// fold orders events by their predecessors, so the order they arrive
+    /// in changes nothing.
     pub(crate) fn index(&self) -> Result<Index, String> {
         let repository = self.catalog.index_repository();
         let mut cache = EventCache::open(&self.catalog);
@@ -360,15 +494,14 @@ impl Registry {
             if !oci::is_event_tag(&tag) {
                 continue;
             }
-            match cache.events.get(&tag) {
-                Some(annotations) => events.push((tag, Ok(annotations.clone()))),
+            match cache.get(&tag) {
+                Some(stored) => events.push((tag, Ok(stored))),
                 None => unread.push(tag),
             }
         }
-        for (tag, read) in unread.iter().zip(self.read_events(&repository, &unread)) {
-            if let Ok(annotations) = &read {
-                cache.events.insert(tag.clone(), annotations.clone());
-                cache.changed = true;
+        for (tag, read) in unread.iter().zip(self.read_events(&repository, &unread)?) {
+            if let Ok(stored) = &read {
+                cache.insert(tag, stored);
             }
             events.push((tag.clone(), read));
         }
@@ -376,25 +509,38 @@ impl Registry {
         Ok(oci::fold(events))
     }
 
-    /// The annotations of the events `tags` name in `repository`, in the
-    /// order of `tags`, each or why it could not be read.
+    /// The events `tags` name in `repository`, in the order of `tags`,
+    /// each or why it could not be read. A command that runs out of time
+    /// reading them fails whole: an index read in part would hide events.
     fn read_events(
         &self,
         repository: &str,
         tags: &[String],
-    ) -> Vec<Result<BTreeMap<String, String>, String>> {
-        let reads = tags.iter().map(|tag| {
-            let reference = self.reference(repository, tag);
-            async move {
-                self.client
-                    .pull_manifest_raw(&reference, &self.auth, &[oci::MANIFEST_TYPE])
-                    .await
-                    .map_err(|error| self.explain(&error))
-                    .and_then(|(bytes, _)| Ok(oci::manifest_annotations(&bytes)?))
+    ) -> Result<Vec<Result<Stored, String>>, String> {
+        let reads = tags.iter().map(|tag| async move {
+            let mut get = self.call(
+                Method::GET,
+                &format!("{repository}/manifests/{tag}"),
+                repository,
+                false,
+            )?;
+            get.accept = Some(oci::MANIFEST_TYPE);
+            get.limit = limit::MANIFEST;
+            let answer = self.send(&get).await?;
+            if !answer.ok() {
+                return Ok(Err(self.refused(&answer)));
             }
+            let digest = sha256(&answer.body);
+            Ok(oci::manifest_annotations(&answer.body)
+                .map(|annotations| Stored {
+                    digest,
+                    annotations,
+                })
+                .map_err(|why| why.to_string()))
         });
-        self.runtime
-            .block_on(stream::iter(reads).buffered(CONCURRENT_READS).collect())
+        let read: Vec<Result<Result<Stored, String>, String>> =
+            self.block_on(stream::iter(reads).buffered(CONCURRENT_READS).collect());
+        read.into_iter().collect()
     }
 
     /// The digest each `(repository, tag)` names, in their order: `None`
@@ -407,8 +553,7 @@ impl Registry {
         let reads = tags
             .iter()
             .map(|(repository, tag)| self.digest_of_tag(repository, tag));
-        self.runtime
-            .block_on(stream::iter(reads).buffered(CONCURRENT_READS).collect())
+        self.block_on(stream::iter(reads).buffered(CONCURRENT_READS).collect())
     }
 
     /// Adds `event` to the index under a tag of its own.
@@ -432,7 +577,7 @@ impl Registry {
         let repository = self.catalog.repository(plugin);
         let manifest = self.manifest(&repository, digest)?;
         let (layer, size) = oci::bundle_layer(&manifest)
-            .map_err(|why| format!("registry `{}`: {plugin} {digest}: {why}", self.catalog))?;
+            .map_err(|why| self.said(&format!("{plugin} {digest}: {why}")))?;
         self.blob(
             &repository,
             &layer,
@@ -440,18 +585,39 @@ impl Registry {
             crate::limits::files::BUNDLE.bytes,
         )
     }
+}
 
-    /// The annotations of the manifest `digest` names in `repository`.
-    pub(crate) fn annotations_of(
-        &self,
-        repository: &str,
-        digest: &str,
-    ) -> Result<BTreeMap<String, String>, String> {
-        let manifest = self.manifest(repository, digest)?;
-        let value: serde_json::Value = serde_json::from_slice(&manifest)
-            .map_err(|_| format!("registry `{}`: a manifest is not JSON", self.catalog))?;
-        Ok(serde_json::from_value(value["annotations"].clone()).unwrap_or_default())
+/// A failed answer in words; never a credential.
+fn failure(answer: &Answer) -> String {
+    if matches!(answer.status, 401 | 403) {
+        return auth::refusal();
     }
+    answer.failure()
+}
+
+/// The tags of a tag list's bytes (`{"name": …, "tags": [...]}`, `tags`
+/// possibly `null`); `None` when the bytes are not one.
+fn tag_page(bytes: &[u8]) -> Option<Vec<String>> {
+    #[derive(serde::Deserialize)]
+    struct Page {
+        tags: Option<Vec<String>>,
+    }
+    serde_json::from_slice::<Page>(bytes)
+        .ok()
+        .map(|page| page.tags.unwrap_or_default())
+}
+
+/// `text` with every byte but unreserved ones percent-encoded, for a
+/// query's value.
+fn url_encoded(text: &str) -> String {
+    text.bytes()
+        .map(|byte| match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                (byte as char).to_string()
+            }
+            other => format!("%{other:02X}"),
+        })
+        .collect()
 }
 
 /// `sha256:` and the hex of `bytes`' SHA-256.
@@ -472,87 +638,6 @@ const BLOB_RACE_RETRIES: u32 = 5;
 /// while another upload of that blob is being committed; a moment later
 /// the blob is there. Every blob a manifest names was pushed (or found)
 /// before it, so the refusal is the race, not a missing upload.
-fn is_blob_in_flight(error: &OciDistributionError) -> bool {
-    match error {
-        OciDistributionError::ServerError { code, message, .. } => {
-            *code == 400 && message.contains("MANIFEST_BLOB_UNKNOWN")
-        }
-        OciDistributionError::RegistryError { envelope, .. } => envelope
-            .errors
-            .iter()
-            .any(|e| matches!(e.code, OciErrorCode::ManifestBlobUnknown)),
-        _ => false,
-    }
-}
-
-fn is_not_found(error: &OciDistributionError) -> bool {
-    match error {
-        OciDistributionError::ImageManifestNotFoundError(_) => true,
-        OciDistributionError::ServerError { code, .. } => *code == 404,
-        OciDistributionError::RegistryError { envelope, .. } => envelope.errors.iter().any(|e| {
-            matches!(
-                e.code,
-                OciErrorCode::NameUnknown
-                    | OciErrorCode::ManifestUnknown
-                    | OciErrorCode::NotFound
-                    | OciErrorCode::BlobUnknown
-            )
-        }),
-        _ => false,
-    }
-}
-
-/// The events of one catalog's index already read on this machine, by tag,
-/// in `$XDG_CACHE_HOME/contrib/registries/HOST_PORT/NAMESPACE/events.json`
-/// (else `~/.cache/…`). A cache that cannot be read or written is no
-/// cache: everything is fetched again.
-struct EventCache {
-    file: Option<std::path::PathBuf>,
-    events: BTreeMap<String, BTreeMap<String, String>>,
-    changed: bool,
-}
-
-impl EventCache {
-    fn open(catalog: &OciCatalog) -> EventCache {
-        let file = cache_folder().map(|folder| {
-            folder
-                .join("registries")
-                .join(catalog.registry.replace(':', "_"))
-                .join(&catalog.namespace)
-                .join("events.json")
-        });
-        let events = file
-            .as_ref()
-            .and_then(|file| crate::fs::read_limited(file, crate::limits::files::LOCK).ok())
-            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
-            .unwrap_or_default();
-        EventCache {
-            file,
-            events,
-            changed: false,
-        }
-    }
-
-    fn save(&self) {
-        let Some(file) = self.file.as_ref().filter(|_| self.changed) else {
-            return;
-        };
-        let Ok(bytes) = serde_json::to_vec(&self.events) else {
-            return;
-        };
-        if let Some(parent) = file.parent() {
-            let _ = crate::fs::create_folder(parent);
-        }
-        let _ = crate::fs::write_atomically(file, &bytes);
-    }
-}
-
-/// The user's cache folder for contrib.
-pub(super) fn cache_folder() -> Option<std::path::PathBuf> {
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .map(std::path::PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME").map(|home| std::path::PathBuf::from(home).join(".cache"))
-        })?;
-    Some(base.join("contrib"))
+fn is_blob_in_flight(answer: &Answer) -> bool {
+    answer.status == 400 && String::from_utf8_lossy(&answer.body).contains("MANIFEST_BLOB_UNKNOWN")
 }

@@ -18,8 +18,30 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 use base64::Engine;
-use oci_client::secrets::RegistryAuth;
 use serde::Deserialize;
+
+/// What a registry is told about who is asking.
+#[derive(Clone, PartialEq, Eq)]
+pub(crate) enum RegistryAuth {
+    Anonymous,
+    /// A user and password (or token) for HTTP Basic, and for asking a
+    /// token service on the registry's behalf.
+    Basic(String, String),
+    /// A token sent to the registry as it is (`identitytoken`, or a
+    /// helper's `<token>` answer).
+    Bearer(String),
+}
+
+impl std::fmt::Debug for RegistryAuth {
+    /// Never the secret.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            RegistryAuth::Anonymous => "anonymous",
+            RegistryAuth::Basic(..) => "basic",
+            RegistryAuth::Bearer(_) => "bearer",
+        })
+    }
+}
 
 #[derive(Default, Deserialize)]
 struct AuthFile {

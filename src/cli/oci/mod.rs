@@ -6,10 +6,13 @@
 //! judges them — so a registry catalog refuses what a folder catalog
 //! refuses, by the same rules.
 
+mod auth;
+mod cache;
 pub(super) mod check;
 mod client;
 pub(super) mod credentials;
 mod facts;
+mod http;
 mod publish;
 pub(super) mod signatures;
 
@@ -17,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use crate::bundle::catalog::{Lock, LockEntry, PublishError, Published};
-use crate::bundle::oci::{self, Event, EventKind, Index, OciCatalog};
+use crate::bundle::oci::{self, Dispute, Event, EventKind, Index, OciCatalog};
 use crate::bundle::{bundle_path, Bundle};
 use crate::fs::Root;
 
@@ -42,27 +45,102 @@ pub(super) fn connect(catalog: &OciCatalog) -> Result<Registry, String> {
     Registry::connect(catalog, PLAIN_HTTP.get().copied().unwrap_or(false))
 }
 
+/// Connects to `catalog`'s registry for work that only refreshes what is
+/// kept: all of it within one request's time.
+fn connect_to_refresh(catalog: &OciCatalog) -> Result<Registry, String> {
+    Registry::connect_until(
+        catalog,
+        PLAIN_HTTP.get().copied().unwrap_or(false),
+        http::Deadlines::of_command().within_one_request(),
+    )
+}
+
+/// Why `plugin@version` is not installed from `catalog`, when its index
+/// disputes it.
+fn disputed(catalog: &OciCatalog, dispute: &Dispute) -> String {
+    let claims: Vec<String> = dispute
+        .claims
+        .iter()
+        .map(|(tag, digest)| format!("`{tag}` ({digest})"))
+        .collect();
+    format!(
+        "{}@{} is disputed in `{catalog}`: the index's events {} publish it with other content, none of them written after reading the others, so no reader can tell which was first and it is installed from none (publish a new version; `contrib catalog check {catalog}` lists them)",
+        dispute.plugin,
+        dispute.version,
+        claims.join(" and ")
+    )
+}
+
 /// Writes `index` into `folder` as a folder catalog, with the bundles of
 /// `wanted` pulled by digest and checked against the index (those already
 /// there and matching are kept), each with its signature: bundles first,
 /// the lock last, so an interrupted mirror never lists a bundle it does
-/// not hold. The folder's trusted keys stay as they were.
+/// not hold. The folder's trusted keys stay as they were, and so does
+/// every version it listed that the index now disputes or names with
+/// other content: the first publication this folder saw is the one it
+/// keeps. Each version so kept is a note in the result.
 pub(super) fn mirror(
     registry: &Registry,
     index: &Index,
     folder: &Path,
     wanted: &[&LockEntry],
-) -> Result<(), String> {
+) -> Result<Vec<String>, String> {
     let root = Root::create(folder)?;
-    // The keys a folder trusts are its own, never the registry's.
-    let trusted = Lock::read(folder)?.trusted_keys;
+    let previous = Lock::read(folder)?;
     for entry in wanted {
         let path = pull_into(registry, index, folder, entry)?;
-        signatures::pull_beside(registry, index, &path, entry, &trusted)?;
+        signatures::pull_beside(registry, index, &path, entry, &previous.trusted_keys)?;
     }
+    let (lock, notes) = first_seen(&registry.catalog, index, &previous);
+    lock.write(&root)?;
+    Ok(notes)
+}
+
+/// The lock a mirror holding `previous` writes for `index`: the index's,
+/// with the folder's trusted keys, and with each version the folder
+/// listed as it listed it where the index now disputes it or names other
+/// content for it; a note for each.
+fn first_seen(catalog: &OciCatalog, index: &Index, previous: &Lock) -> (Lock, Vec<String>) {
     let mut lock = index.lock.clone();
-    lock.trusted_keys = trusted;
-    Ok(lock.write(&root)?)
+    lock.trusted_keys = previous.trusted_keys.clone();
+    let mut notes = Vec::new();
+    for kept in &previous.published {
+        let id = format!("{}@{}", kept.plugin, kept.version);
+        let now = lock.published.iter().position(|entry| {
+            entry.plugin == kept.plugin && entry.version.cmp_precedence(&kept.version).is_eq()
+        });
+        match (now, index.dispute(&kept.plugin, &kept.version)) {
+            (Some(at), _) if lock.published[at].digest == kept.digest => {}
+            (Some(at), _) => {
+                notes.push(format!(
+                    "`{catalog}` now names {} for {id}, which this mirror read as {}: it keeps what it read first",
+                    lock.published[at].digest, kept.digest
+                ));
+                lock.published[at] = LockEntry {
+                    yanked: lock.published[at].yanked,
+                    ..kept.clone()
+                };
+            }
+            (None, Some(dispute))
+                if dispute
+                    .claims
+                    .iter()
+                    .any(|(_, digest)| *digest == kept.digest) =>
+            {
+                notes.push(format!(
+                    "{}; this mirror keeps {}, which it read first",
+                    disputed(catalog, dispute),
+                    kept.digest
+                ));
+                lock.published.push(LockEntry {
+                    yanked: dispute.yanked,
+                    ..kept.clone()
+                });
+            }
+            (None, _) => {}
+        }
+    }
+    (lock, notes)
 }
 
 /// Pulls `entry`'s bundle into the folder catalog at `folder`.
@@ -79,7 +157,7 @@ fn pull_into(
     if kept.is_some_and(|bundle| bundle.digest.as_deref() == Some(entry.digest.as_str())) {
         return Ok(path);
     }
-    let cached = client::cache_folder().map(|folder| {
+    let cached = cache::cache_folder().map(|folder| {
         folder
             .join("bundles")
             .join(format!("{}.bundle.json", entry.digest.replace(':', "-")))
@@ -125,6 +203,9 @@ pub(super) fn pull_bundle(
     version: &semver::Version,
 ) -> Result<(Bundle, Vec<u8>), String> {
     let id = format!("{plugin}@{version}");
+    if let Some(dispute) = index.dispute(plugin, version) {
+        return Err(disputed(&registry.catalog, dispute));
+    }
     let (Some(entry), Some(manifest)) = (
         index.lock.entry(plugin, version),
         index.manifest(plugin, version),
@@ -166,7 +247,7 @@ pub(super) fn tag_not_moved(
 
 /// The refusal of a version whose tag names `now` rather than the
 /// `manifest` its index published; nothing when it names that or nothing.
-fn moved(
+pub(super) fn moved(
     registry: &Registry,
     plugin: &str,
     version: &semver::Version,
@@ -189,7 +270,9 @@ pub(super) fn pull_catalog(catalog: &OciCatalog, folder: &Path) -> Result<(Index
     let index = registry.index()?;
     mirror_fits(folder, &index)?;
     let wanted: Vec<&LockEntry> = index.lock.published.iter().collect();
-    mirror(&registry, &index, folder, &wanted)?;
+    for note in mirror(&registry, &index, folder, &wanted)? {
+        super::output::status(format_args!("note: {note}"));
+    }
     Ok((index.clone(), wanted.len()))
 }
 
@@ -213,59 +296,23 @@ pub(super) fn yank(
         } else {
             EventKind::Yank
         },
-        sequence: index.sequence + 1,
+        sequence: index.next_sequence(),
         plugin: plugin.to_string(),
         version: entry.version.clone(),
         bundle_digest: None,
         manifest: None,
         permissions: None,
         facts: None,
+        after: index.heads.clone(),
     };
     registry.append(&event)?;
     Ok(entry.version.clone())
 }
 
-/// What `catalog check` reports about the registry beyond the folder
-/// catalog's rules: publishes set aside, unreadable events, moved tags.
-pub(super) fn registry_findings(registry: &Registry, index: &Index) -> Vec<String> {
-    let mut found = Vec::new();
-    for conflict in &index.conflicts {
-        found.push(format!(
-            "{}@{} was published again with other content ({}, event `{}`), set aside: the catalog keeps {}",
-            conflict.plugin, conflict.version, conflict.set_aside, conflict.tag, conflict.published
-        ));
-    }
-    for (tag, why) in &index.unreadable {
-        found.push(format!("the index's event `{tag}` cannot be read: {why}"));
-    }
-    let published: Vec<(&LockEntry, &String)> = index
-        .lock
-        .published
-        .iter()
-        .filter_map(|entry| Some((entry, index.manifest(&entry.plugin, &entry.version)?)))
-        .collect();
-    let tags: Vec<(String, String)> = published
-        .iter()
-        .map(|(entry, _)| {
-            (
-                registry.catalog.repository(&entry.plugin),
-                entry.version.to_string(),
-            )
-        })
-        .collect();
-    for ((entry, manifest), now) in published.iter().zip(registry.tag_digests(&tags)) {
-        if let Err(why) =
-            now.and_then(|now| moved(registry, &entry.plugin, &entry.version, manifest, now))
-        {
-            found.push(why);
-        }
-    }
-    found
-}
-
 /// The workspace's mirror of each registry catalog its lock names,
-/// refreshed from the registry; a registry that cannot be read is a
-/// warning, and the last mirror stands.
+/// refreshed from the registry, each within one request's time; a
+/// registry that cannot be read in that time is a warning, and the last
+/// mirror stands.
 pub(super) fn refresh_workspace(folder: &Path, warn: &dyn Fn(&str)) {
     let Ok(lock) = crate::trust::lock::WorkspaceLock::read(folder) else {
         return;
@@ -279,7 +326,7 @@ pub(super) fn refresh_workspace(folder: &Path, warn: &dyn Fn(&str)) {
         let Some(Ok(catalog)) = OciCatalog::parse(&entry.catalog) else {
             continue;
         };
-        let refreshed = connect(&catalog).and_then(|registry| {
+        let refreshed = connect_to_refresh(&catalog).and_then(|registry| {
             let index = registry.index()?;
             mirror(
                 &registry,
@@ -288,17 +335,19 @@ pub(super) fn refresh_workspace(folder: &Path, warn: &dyn Fn(&str)) {
                 &[],
             )
         });
-        if let Err(why) = refreshed {
-            warn(&format!(
+        match refreshed {
+            Ok(notes) => notes.iter().for_each(|note| warn(note)),
+            Err(why) => warn(&format!(
                 "cannot refresh `{catalog}`, so its last mirror in this workspace stands: {why}"
-            ));
+            )),
         }
     }
 }
 
 /// Refreshes the workspace's mirror of `catalog` with `plugin@version`'s
 /// bundle (the newest installable, with `None`); the mirror's folder and
-/// the version.
+/// the version. A version the index disputes is refused, naming the
+/// events that claim it.
 pub(super) fn mirror_for_install(
     workspace: &Path,
     catalog: &OciCatalog,
@@ -307,6 +356,9 @@ pub(super) fn mirror_for_install(
 ) -> Result<(PathBuf, Option<semver::Version>), String> {
     let registry = connect(catalog)?;
     let index = registry.index()?;
+    if let Some(dispute) = version.and_then(|version| index.dispute(plugin, version)) {
+        return Err(disputed(catalog, dispute));
+    }
     let entry = match version {
         Some(version) => index.lock.entry(plugin, version),
         None => index.lock.newest_installable(plugin),
@@ -318,7 +370,9 @@ pub(super) fn mirror_for_install(
             tag_not_moved(&registry, &entry.plugin, &entry.version, manifest)?;
         }
     }
-    mirror(&registry, &index, &folder, &wanted)?;
+    for note in mirror(&registry, &index, &folder, &wanted)? {
+        super::output::status(format_args!("note: {note}"));
+    }
     Ok((folder, entry.map(|entry| entry.version.clone())))
 }
 

@@ -84,13 +84,14 @@ pub(crate) fn push(
         registry.push_manifest(&repository, None, &manifest)?;
         registry.append(&Event {
             kind: EventKind::Sign,
-            sequence: index.sequence + 1,
+            sequence: index.next_sequence(),
             plugin: plugin.to_string(),
             version: entry.version.clone(),
             bundle_digest: Some(entry.digest.clone()),
             manifest: Some(digest),
             permissions: None,
             facts: None,
+            after: index.heads.clone(),
         })?;
     }
     list_as_referrers(registry, plugin, version, subject)?;

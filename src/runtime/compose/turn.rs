@@ -468,7 +468,9 @@ pub(in crate::runtime) fn note(
         role: Role::User,
         position,
         section: None,
-        text,
+        // What a tool returned or a fact states may not begin a line as
+        // the platform does either.
+        text: crate::runtime::envelope::unmarked(&text).into_owned(),
         persisted,
     }
 }

@@ -4,10 +4,11 @@
 use super::*;
 
 /// With every bundle blob gone from the registry, and no cache on this
-/// machine, `catalog check` still judges the catalog-wide rules (clean
-/// under the platform's policy, over budget under a tight one), while an
-/// install of a version, which needs its bundle, fails clearly and writes
-/// nothing.
+/// machine, `catalog check --bundles 0` still judges the catalog-wide
+/// rules (clean under the platform's policy, over budget under a tight
+/// one); the default check, which compares a sample of the bundles with
+/// their events, finds them missing; an install of a version, which needs
+/// its bundle, fails clearly and writes nothing.
 #[test]
 fn check_reads_the_index_and_no_bundle() {
     let Some(registry) = Registry::start(None) else {
@@ -26,16 +27,30 @@ fn check_reads_the_index_and_no_bundle() {
         scene.path("fresh-cache").to_string_lossy().into_owned(),
     ));
 
-    let shown = succeeds(&scene.run(&["catalog", "check", &scene.catalog]));
+    let shown = succeeds(&scene.run(&["catalog", "check", &scene.catalog, "--bundles", "0"]));
     assert!(
         shown.contains("2 version(s), 0 of them read as bundles"),
         "{shown}"
     );
+    // By default a sample of the bundles is compared with the events:
+    // here all, which the registry lost.
+    let output = scene.run(&["catalog", "check", &scene.catalog]);
+    let shown = text(&output);
+    assert_eq!(output.status.code(), Some(1), "{shown}");
+    assert_eq!(shown.matches("missing-bundle").count(), 2, "{shown}");
     scene.write(
         "tight.toml",
         "[workspace]\ncontext_budget = 200\nsystem_prompt_share = 0.25\n",
     );
-    let output = scene.run(&["catalog", "check", &scene.catalog, "--config", "tight.toml"]);
+    let output = scene.run(&[
+        "catalog",
+        "check",
+        &scene.catalog,
+        "--config",
+        "tight.toml",
+        "--bundles",
+        "0",
+    ]);
     let shown = text(&output);
     assert_eq!(output.status.code(), Some(1), "{shown}");
     assert!(shown.contains("catalog-over-budget"), "{shown}");

@@ -97,6 +97,9 @@ pub enum EventError {
     Permissions,
     /// A digest is not `sha256:` and 64 hex digits.
     Digests,
+    /// Its predecessors are not a list of at most
+    /// [`super::MAX_PREDECESSORS`] digests.
+    Predecessors,
     /// Part of an event (`what`) could not be written as JSON.
     Write { what: &'static str, why: String },
 }
@@ -114,6 +117,11 @@ impl fmt::Display for EventError {
             EventError::Facts => f.write_str("its catalog facts are malformed"),
             EventError::Permissions => f.write_str("its permissions are malformed"),
             EventError::Digests => f.write_str("its digests are not `sha256:` and 64 hex digits"),
+            EventError::Predecessors => write!(
+                f,
+                "its predecessors are not at most {} `sha256:` digests, separated by commas",
+                super::MAX_PREDECESSORS
+            ),
             EventError::Write { what, why } => write!(f, "cannot write {what}: {why}"),
         }
     }

@@ -85,12 +85,24 @@ pub fn descriptor(digest: &str, size: usize, key_id: &str) -> serde_json::Value 
 /// The digests an image index's bytes lists; nothing for bytes that are
 /// not one (a tag holding something else is replaced, as the schema says).
 pub fn listed(index: &[u8]) -> Vec<String> {
+    listed_where(index, |_| true)
+}
+
+/// The digests an image index's bytes lists with the `artifactType`
+/// `artifact_type`: a referrers listing filtered as the referrers API
+/// filters it.
+pub fn listed_of_type(index: &[u8], artifact_type: &str) -> Vec<String> {
+    listed_where(index, |entry| entry["artifactType"] == artifact_type)
+}
+
+fn listed_where(index: &[u8], keep: impl Fn(&serde_json::Value) -> bool) -> Vec<String> {
     let value: serde_json::Value = serde_json::from_slice(index).unwrap_or_default();
     value["manifests"]
         .as_array()
         .map(|entries| {
             entries
                 .iter()
+                .filter(|entry| keep(entry))
                 .filter_map(|entry| entry["digest"].as_str())
                 .filter(|digest| is_digest(digest))
                 .map(str::to_string)
@@ -147,5 +159,12 @@ mod tests {
         let bytes = serde_json::to_vec(&both).expect("json");
         assert_eq!(listed(&bytes), vec![LAYER.to_string(), OTHER.to_string()]);
         assert!(listed(b"not json").is_empty());
+        let other_tool = serde_json::json!({"mediaType": MANIFEST_TYPE, "digest": SUBJECT, "size": 1, "artifactType": "application/x-other"});
+        let mixed = serde_json::to_vec(&merged_index(Some(&bytes), &[other_tool])).expect("json");
+        assert_eq!(listed(&mixed).len(), 3);
+        assert_eq!(
+            listed_of_type(&mixed, SIGNATURE_ARTIFACT_TYPE),
+            vec![LAYER.to_string(), OTHER.to_string()]
+        );
     }
 }

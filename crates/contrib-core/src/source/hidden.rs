@@ -44,8 +44,9 @@ pub enum Hidden {
     /// is drawn without changing what is read.
     Bidi,
     /// Drawn as nothing: zero-width spaces and joiners, the word joiner,
-    /// invisible operators, a byte-order mark inside the text, fillers,
-    /// and the rest of Unicode's default-ignorable code points.
+    /// invisible operators, a byte-order mark inside the text, fillers
+    /// (the Braille blank among them), and the rest of Unicode's
+    /// default-ignorable code points.
     Invisible,
     /// A variation selector (U+FE00–U+FE0F, U+E0100–U+E01EF, the Mongolian
     /// free variation selectors) where the character before takes none:
@@ -133,6 +134,10 @@ pub fn classify(c: char) -> Option<Hidden> {
         // Interlinear annotation marks: not default-ignorable, but they
         // delimit text a renderer may leave out.
         '\u{fff9}'..='\u{fffb}' => Some(Hidden::Invisible),
+        // Not default-ignorable either, but drawn as an empty cell: the
+        // Braille blank and the musical null notehead, the fillers left
+        // once the ignorable ones are caught.
+        '\u{2800}' | '\u{1d159}' => Some(Hidden::Invisible),
         c if is_default_ignorable(c) => Some(Hidden::Invisible),
         _ => None,
     }
@@ -229,6 +234,21 @@ pub fn hidden_chars_in(
     })
 }
 
+/// The line and paragraph separators (U+2028, U+2029) of `text`, with
+/// their offsets. They are not hidden — some text is written with them,
+/// and the checker leaves them be — but one terminal or page breaks a
+/// line at them and another draws nothing, so what a reviewer reads could
+/// differ from what the model is sent: every screen shows them escaped.
+pub fn separators(text: &str) -> impl Iterator<Item = (usize, char)> + '_ {
+    text.match_indices(['\u{2028}', '\u{2029}'])
+        .filter_map(|(at, found)| Some((at, found.chars().next()?)))
+}
+
+/// Whether `c` is a line or paragraph separator ([`separators`]).
+pub fn is_separator(c: char) -> bool {
+    matches!(c, '\u{2028}' | '\u{2029}')
+}
+
 /// The bytes that may begin a hidden character (or a joiner, which is
 /// judged by its neighbours): the C0 controls but tab and line endings,
 /// DEL, and the first bytes of the blocks [`classify`] names anything in
@@ -291,6 +311,17 @@ mod tests {
             assert_eq!(found(&format!("a{c}b")), [(1, Hidden::Invisible)], "{c:?}");
         }
         assert_eq!(found("a\u{17b4}b"), [(1, Hidden::Invisible)]);
+    }
+
+    #[test]
+    fn characters_drawn_as_a_blank_cell_are_hidden() {
+        // Not default-ignorable, yet drawn as nothing: the Braille blank
+        // and the musical null notehead, as fillers between words.
+        for c in ['\u{2800}', '\u{1d159}'] {
+            assert_eq!(found(&format!("a{c}b")), [(1, Hidden::Invisible)], "{c:?}");
+        }
+        // Braille that shows dots is text.
+        assert!(found("\u{2801}\u{2803}").is_empty());
     }
 
     #[test]
