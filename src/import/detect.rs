@@ -213,6 +213,12 @@ impl Layout {
             return Ok(FileKind::PluginManifest(host));
         }
         if name == "SKILL.md" {
+            // A `SKILL.md` below another skill's folder is that skill's
+            // reference material: clients discover skills one folder deep
+            // in their skills folder, never inside another skill.
+            if !folder.is_empty() && self.in_skill(grandparent) {
+                return Err("a skill's resource: loaded only when the skill's body asks for it");
+            }
             return Ok(FileKind::Skill);
         }
         if lower.ends_with(".mdc") {
@@ -436,6 +442,29 @@ mod tests {
             .unwrap_err()
             .contains("skill's resource"));
         assert!(kind("docs/agents/z.md").is_err());
+    }
+
+    #[test]
+    fn a_skill_inside_another_skill_is_its_reference() {
+        let layout = layout(&[
+            "skills/db/SKILL.md",
+            "skills/db/setup/SKILL.md",
+            "skills/db/guides/tuning/SKILL.md",
+            "skills/web/SKILL.md",
+        ]);
+        assert_eq!(
+            layout.classify("skills/web/SKILL.md", ""),
+            Ok(FileKind::Skill)
+        );
+        for nested in [
+            "skills/db/setup/SKILL.md",
+            "skills/db/guides/tuning/SKILL.md",
+        ] {
+            assert!(layout
+                .classify(nested, "")
+                .unwrap_err()
+                .contains("skill's resource"));
+        }
     }
 
     #[test]
