@@ -213,10 +213,18 @@ fn links(file: &InputFile, paths: &Known, problems: &mut Vec<Problem>) {
             continue;
         }
         let closes: Vec<usize> = line.match_indices(')').map(|(at, _)| at).collect();
+        let code = code_spans(line);
         let mut from = 0;
         while let Some(at) = line.get(from..).and_then(|rest| rest.find("](")) {
             let target_start = from + at + 2;
             from = target_start;
+            // `[text](target)` inside backticks is code, not a link.
+            if code
+                .iter()
+                .any(|(open, close)| *open < target_start && target_start < *close)
+            {
+                continue;
+            }
             // The first `)` after the target's start, found by search in
             // the line's `)`s so that a hostile line of `](` stays linear.
             let Some(&close) = closes.get(closes.partition_point(|&at| at < target_start)) else {
@@ -249,6 +257,24 @@ fn links(file: &InputFile, paths: &Known, problems: &mut Vec<Problem>) {
             ));
         }
     }
+}
+
+/// The byte ranges of a line's inline code spans, backtick to backtick.
+fn code_spans(line: &str) -> Vec<(usize, usize)> {
+    let ticks: Vec<usize> = line.match_indices('`').map(|(at, _)| at).collect();
+    ticks
+        .chunks_exact(2)
+        .map(|pair| (pair[0], pair[1]))
+        .collect()
+}
+
+/// The broken links of a skill's reference material (`references/*.md`
+/// and other Markdown in its folder), which the model opens when the
+/// skill's body sends it there.
+pub(super) fn resource_links(file: &InputFile, paths: &Known) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    links(file, paths, &mut problems);
+    problems
 }
 
 /// A skill's references to its own files, in backticks:
@@ -535,6 +561,17 @@ mod tests {
         );
         let span = found[0].span;
         assert_eq!(&text[span.start..span.end], "references/b.md");
+    }
+
+    #[test]
+    fn links_in_code_spans_are_code() {
+        let text = "---\nname: s\ndescription: d\n---\nWrite `[label](path/to/doc.md)` for a link; see [b](gone.md).\n";
+        let found = problems("s/SKILL.md", text, &["s/SKILL.md"]);
+        let messages: Vec<&str> = found.iter().map(|p| p.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            ["the link `gone.md` leads to no file of the package"]
+        );
     }
 
     #[test]

@@ -284,6 +284,17 @@ impl Layout {
         Err("not a contributor format")
     }
 
+    /// Whether `path` is Markdown in a skill's folder other than its
+    /// `SKILL.md`: the skill's reference material.
+    pub fn is_skill_resource(&self, path: &str) -> bool {
+        let markdown = path.to_ascii_lowercase().ends_with(".md");
+        if name_of(path) == "SKILL.md" {
+            self.in_skill(folder_of(folder_of(path)))
+        } else {
+            markdown && self.in_skill(folder_of(path))
+        }
+    }
+
     /// Whether `folder` is a skill's folder or inside one.
     fn in_skill(&self, folder: &str) -> bool {
         let mut current = folder;

@@ -74,6 +74,11 @@ fn import_into(
     let (marketplace_problems, anthropic_plugins) = marketplaces(tree);
     checked.extend(marketplace_problems);
     let known = checks::Known::new(&paths).with_anthropic_plugins(anthropic_plugins);
+    for file in &tree.files {
+        if layout.is_skill_resource(&file.path) {
+            checked.extend(checks::resource_links(file, &known));
+        }
+    }
     for files in units.values() {
         let package = files.iter().any(|(file, kind)| {
             *kind == FileKind::PluginManifest(Host::AgentPlugins)
