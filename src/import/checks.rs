@@ -200,16 +200,12 @@ fn escaped_invisible(file: &InputFile, problems: &mut Vec<Problem>) {
 /// Relative Markdown links (`[text](target)`) whose target is missing.
 fn links(file: &InputFile, paths: &Known, problems: &mut Vec<Problem>) {
     let text = &file.text;
-    let mut fenced = false;
+    let mut fence = Fences::default();
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
         let start = offset;
         offset += line.len();
-        if line.trim_start().starts_with("```") {
-            fenced = !fenced;
-            continue;
-        }
-        if fenced {
+        if fence.step(line).is_some() || fence.inside() {
             continue;
         }
         let closes: Vec<usize> = line.match_indices(')').map(|(at, _)| at).collect();
@@ -221,7 +217,7 @@ fn links(file: &InputFile, paths: &Known, problems: &mut Vec<Problem>) {
             // `[text](target)` inside backticks is code, not a link.
             if code
                 .iter()
-                .any(|(open, close)| *open < target_start && target_start < *close)
+                .any(|(open, close)| *open < target_start && target_start <= *close)
             {
                 continue;
             }
@@ -259,6 +255,48 @@ fn links(file: &InputFile, paths: &Known, problems: &mut Vec<Problem>) {
     }
 }
 
+/// Fenced code blocks as CommonMark reads them: a fence of three or more
+/// backticks or tildes opens a block that only a fence of the same
+/// character, at least as long and with nothing after it, closes. A
+/// ```` ````markdown ```` block may hold ```` ``` ```` lines.
+#[derive(Default)]
+struct Fences {
+    open: Option<(char, usize)>,
+}
+
+impl Fences {
+    /// Reads one line: `Some(Some(info))` when it opens a block (its info
+    /// string's first word, `""` when none), `Some(None)` when it closes
+    /// one, `None` when it is no fence.
+    fn step<'l>(&mut self, line: &'l str) -> Option<Option<&'l str>> {
+        let trimmed = line.trim_start().trim_end_matches(['\n', '\r']);
+        let mark = trimmed.chars().next().filter(|c| *c == '`' || *c == '~')?;
+        let length = trimmed.chars().take_while(|c| *c == mark).count();
+        if length < 3 {
+            return None;
+        }
+        let rest = &trimmed[length..];
+        match self.open {
+            Some((open, at_least)) => {
+                if mark == open && length >= at_least && rest.trim().is_empty() {
+                    self.open = None;
+                    Some(None)
+                } else {
+                    None
+                }
+            }
+            None => {
+                self.open = Some((mark, length));
+                Some(Some(rest.split_whitespace().next().unwrap_or("")))
+            }
+        }
+    }
+
+    fn inside(&self) -> bool {
+        self.open.is_some()
+    }
+}
+
 /// The byte ranges of a line's inline code spans, backtick to backtick.
 fn code_spans(line: &str) -> Vec<(usize, usize)> {
     let ticks: Vec<usize> = line.match_indices('`').map(|(at, _)| at).collect();
@@ -271,9 +309,31 @@ fn code_spans(line: &str) -> Vec<(usize, usize)> {
 /// The broken links of a skill's reference material (`references/*.md`
 /// and other Markdown in its folder), which the model opens when the
 /// skill's body sends it there.
+///
+/// A document a skill copied from elsewhere keeps its links to its origin
+/// repository's furniture (`README-zh.md`, `CONTRIBUTING.md`, `LICENSE`
+/// beside it): those say nothing about the package.
 pub(super) fn resource_links(file: &InputFile, paths: &Known) -> Vec<Problem> {
     let mut problems = Vec::new();
     links(file, paths, &mut problems);
+    problems.retain(|problem| {
+        let target = file
+            .text
+            .get(problem.span.start..problem.span.end)
+            .unwrap_or_default();
+        let sibling = !target.trim_start_matches("./").contains('/');
+        let name = target.to_ascii_uppercase();
+        !(sibling
+            && [
+                "README",
+                "CONTRIBUTING",
+                "LICENSE",
+                "CHANGELOG",
+                "CODE_OF_CONDUCT",
+            ]
+            .iter()
+            .any(|furniture| name.starts_with(furniture)))
+    });
     problems
 }
 
@@ -303,6 +363,14 @@ fn referenced_files(file: &InputFile, paths: &Known, problems: &mut Vec<Problem>
         if candidate.contains(['*', '<', '{', '$']) || candidate.ends_with('/') {
             continue;
         }
+        // A folder (`scripts/azd`, often one of the person's project) or a
+        // prefix of files, and a placeholder (`references/filename.md`),
+        // name no one file; an example of what a skill could hold
+        // ("**Example**: `scripts/rotate_pdf.py`") names none at all.
+        let name = candidate.rsplit('/').next().unwrap_or(candidate);
+        if !name.contains('.') || is_placeholder(name) || is_an_example(text, start) {
+            continue;
+        }
         if exists(folder_of(&file.path), candidate, paths) {
             continue;
         }
@@ -310,12 +378,38 @@ fn referenced_files(file: &InputFile, paths: &Known, problems: &mut Vec<Problem>
         problems.push(Problem::new(
             &file.path,
             Span::new(at, at + candidate.len()),
-            ProblemKind::BrokenLink,
+            ProblemKind::MissingReference,
             format!("the skill refers to `{candidate}`, which is not in its folder"),
             "no such file",
             "correct the path, or add the file to the skill's folder",
         ));
     }
+}
+
+/// Whether a file name is a placeholder for any file.
+fn is_placeholder(name: &str) -> bool {
+    let stem = name.split('.').next().unwrap_or(name).to_ascii_lowercase();
+    ["filename", "file", "name", "example", "foo", "bar", "xxx"].contains(&stem.as_str())
+        || stem.starts_with("your-")
+        || stem.starts_with("my-")
+}
+
+/// Whether the line holding `at` gives examples rather than the skill's own
+/// files: `**Example**:`, `e.g.`, "would be helpful".
+fn is_an_example(text: &str, at: usize) -> bool {
+    let at = crate::source::floor_char_boundary(text, at.min(text.len()));
+    let line_start = text[..at].rfind('\n').map_or(0, |found| found + 1);
+    let line_end = text[at..].find('\n').map_or(text.len(), |found| at + found);
+    let line = text[line_start..line_end].to_ascii_lowercase();
+    [
+        "example",
+        "e.g.",
+        "for instance",
+        "would be helpful",
+        "such as",
+    ]
+    .iter()
+    .any(|marker| line.contains(marker))
 }
 
 /// Commands in a skill's shell blocks that run what they download:
@@ -324,23 +418,19 @@ fn referenced_files(file: &InputFile, paths: &Known, problems: &mut Vec<Problem>
 /// unreviewed, is what an installer's policy may want to know of.
 fn shell_blocks(file: &InputFile, problems: &mut Vec<Problem>) {
     let mut offset = 0;
-    let mut shell = None;
+    let mut fence = Fences::default();
+    let mut shell = false;
     for line in file.text.split_inclusive('\n') {
         let start = offset;
         offset += line.len();
         let bare = line.trim_end_matches(['\n', '\r']);
         let trimmed = bare.trim_start();
-        if let Some(info) = trimmed.strip_prefix("```") {
-            shell = match shell {
-                Some(_) => None,
-                None => {
-                    let language = info.split_whitespace().next().unwrap_or("");
-                    Some(SHELLS.contains(&language.to_ascii_lowercase().as_str()))
-                }
-            };
+        if let Some(opened) = fence.step(line) {
+            shell = opened
+                .is_some_and(|language| SHELLS.contains(&language.to_ascii_lowercase().as_str()));
             continue;
         }
-        if shell != Some(true) || !runs_a_download(trimmed) {
+        if !fence.inside() || !shell || !runs_a_download(trimmed) {
             continue;
         }
         let indent = bare.len() - trimmed.len();

@@ -287,7 +287,16 @@ impl Layout {
     /// Whether `path` is Markdown in a skill's folder other than its
     /// `SKILL.md`: the skill's reference material.
     pub fn is_skill_resource(&self, path: &str) -> bool {
-        let markdown = path.to_ascii_lowercase().ends_with(".md");
+        let lower = path.to_ascii_lowercase();
+        let markdown = lower.ends_with(".md");
+        // A template or an example is a document the skill hands out: its
+        // links are the output's, not the package's.
+        let handed_out = ["template", "example"]
+            .iter()
+            .any(|word| lower.rsplit('/').take(2).any(|part| part.contains(word)));
+        if handed_out {
+            return false;
+        }
         if name_of(path) == "SKILL.md" {
             self.in_skill(folder_of(folder_of(path)))
         } else {

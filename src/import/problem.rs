@@ -30,8 +30,11 @@ pub enum ProblemKind {
     /// A component location, or a path a manifest names, that is missing
     /// or of the wrong kind.
     MissingPath,
-    /// A relative link or a referenced file that is not in the package.
+    /// A relative Markdown link that leads to no file of the package.
     BrokenLink,
+    /// A file a skill mentions as its own (`scripts/…`) that is not in its
+    /// folder: opt-in, since the path is often the person's project's.
+    MissingReference,
     /// An invisible character in a text a model reads, raw or escaped.
     InvisibleCharacter,
     /// A fenced shell block in a skill: commands the model may run.
@@ -61,6 +64,7 @@ impl ProblemKind {
             ProblemKind::InvalidSkill => &codes::INVALID_SKILL,
             ProblemKind::MissingPath => &codes::MISSING_PATH,
             ProblemKind::BrokenLink => &codes::BROKEN_LINK,
+            ProblemKind::MissingReference => &codes::MISSING_REFERENCE,
             ProblemKind::InvisibleCharacter => &codes::INVISIBLE_CHARACTER,
             ProblemKind::ShellInSkill => &codes::SHELL_IN_SKILL,
             ProblemKind::UnknownHookEvent => &codes::UNKNOWN_HOOK_EVENT,

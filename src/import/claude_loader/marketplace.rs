@@ -26,6 +26,7 @@ const FIELDS: &[&str] = &[
     "description",
     "version",
     "allowCrossMarketplaceDependenciesOn",
+    "renames",
 ];
 
 /// The fields of a plugin's entry: its `plugin.json`'s, and the entry's own.
@@ -91,6 +92,15 @@ pub(in crate::import) fn marketplace(file: &InputFile) -> (Vec<Problem>, Vec<Str
     let Some(value) = judged.json(ProblemKind::InvalidMarketplace, REFUSED) else {
         return (judged.problems, Vec::new(), false);
     };
+    // Another tool's catalogue under the same name (a list of its own
+    // components, no marketplace field at all) is not Claude Code's.
+    if value.as_object().is_some_and(|object| {
+        !["name", "owner", "plugins"]
+            .iter()
+            .any(|key| object.contains_key(*key))
+    }) {
+        return (Vec::new(), Vec::new(), false);
+    }
     let Value::Object(object) = &value else {
         judged.push(
             ProblemKind::InvalidMarketplace,
