@@ -73,6 +73,7 @@ fn import_into(
     let mut checked = Vec::new();
     let (marketplace_problems, anthropic_plugins) = marketplaces(tree);
     checked.extend(marketplace_problems);
+    checked.extend(named_hooks(tree));
     let known = checks::Known::new(&paths).with_anthropic_plugins(anthropic_plugins);
     for file in &tree.files {
         if layout.is_skill_resource(&file.path) {
@@ -178,6 +179,44 @@ fn marketplaces(tree: &SourceTree) -> (Vec<Problem>, HashSet<String>) {
         }
     }
     (problems, anthropic)
+}
+
+/// The hooks files a Claude Code `plugin.json` names in `hooks` (other
+/// than `hooks/hooks.json`, which Claude Code reads by itself and the
+/// file checks judge), judged as Claude Code reads them.
+fn named_hooks(tree: &SourceTree) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    for manifest in &tree.files {
+        if !manifest.path.ends_with(".claude-plugin/plugin.json") {
+            continue;
+        }
+        let Ok(value) = serde_json::from_str::<serde_json::Value>(&manifest.text) else {
+            continue;
+        };
+        let named: Vec<&str> = match value.get("hooks") {
+            Some(serde_json::Value::String(path)) => vec![path.as_str()],
+            Some(serde_json::Value::Array(paths)) => {
+                paths.iter().filter_map(serde_json::Value::as_str).collect()
+            }
+            _ => continue,
+        };
+        let root = folder_of(folder_of(&manifest.path));
+        for path in named {
+            let relative = path.trim_start_matches("./");
+            let joined = if root.is_empty() {
+                relative.to_string()
+            } else {
+                format!("{root}/{relative}")
+            };
+            if format!("/{joined}").ends_with("/hooks/hooks.json") {
+                continue;
+            }
+            if let Some(file) = tree.files.iter().find(|file| file.path == joined) {
+                problems.extend(claude_loader::hooks_file(file, false));
+            }
+        }
+    }
+    problems
 }
 
 /// What reading a folder unit finds besides its draft.

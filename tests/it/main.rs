@@ -14,6 +14,7 @@ mod common;
 mod agent_plugins_conformance;
 mod bundles;
 mod checks;
+mod claude_validator;
 mod cli;
 mod cli_fmt;
 mod concurrency;

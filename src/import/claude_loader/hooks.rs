@@ -265,6 +265,20 @@ fn handler(judged: &mut Judged, path: &[Step<'_>], event: &str, handler: &Map<St
         }
     };
     match handler.get(needs) {
+        Some(Value::String(command)) if needs == "command" => {
+            if unquoted_root(command) {
+                let at = [path, &[Step::Key("command")]].concat();
+                judged
+                    .push(
+                        ProblemKind::InvalidHook,
+                        &at,
+                        format!("a `{event}` hook's command uses `${{CLAUDE_PLUGIN_ROOT}}` unquoted, so it breaks where the plugin is installed under a path with a space"),
+                        "unquoted",
+                        "quote the path: `\"${CLAUDE_PLUGIN_ROOT}/hooks/check.sh\"`",
+                    )
+                    .severity = Severity::Warning;
+            }
+        }
         Some(Value::String(value)) if needs != "url" || value.contains("://") => {}
         other => {
             let at = match other {
@@ -302,6 +316,33 @@ fn handler(judged: &mut Judged, path: &[Step<'_>], event: &str, handler: &Map<St
     }
 }
 
+/// Whether a shell command uses `${CLAUDE_PLUGIN_ROOT}` (or
+/// `$CLAUDE_PLUGIN_ROOT`) outside quotes, where the shell splits the path
+/// it expands to at its spaces.
+fn unquoted_root(command: &str) -> bool {
+    let (mut single, mut double) = (false, false);
+    let mut chars = command.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        match c {
+            '\\' if !single => {
+                chars.next();
+            }
+            '\'' if !double => single = !single,
+            '"' if !single => double = !double,
+            '$' if !single && !double => {
+                let rest = &command[at + 1..];
+                if rest.starts_with("{CLAUDE_PLUGIN_ROOT}")
+                    || rest.starts_with("CLAUDE_PLUGIN_ROOT")
+                {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
 /// `-1`, `"ten"`, `a list`.
 fn shown(value: &Value) -> String {
     match value {
@@ -333,4 +374,19 @@ fn dropped(judged: &mut Judged, path: &[Step<'_>], event: &str, what: String, he
     } else {
         Severity::Warning
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unquoted_root;
+
+    #[test]
+    fn the_plugin_root_is_quoted_or_not() {
+        assert!(unquoted_root("bash ${CLAUDE_PLUGIN_ROOT}/hooks/a.sh"));
+        assert!(unquoted_root("python3 $CLAUDE_PLUGIN_ROOT/x.py"));
+        assert!(!unquoted_root("bash \"${CLAUDE_PLUGIN_ROOT}/hooks/a.sh\""));
+        assert!(!unquoted_root("sh -c 'cd ${CLAUDE_PLUGIN_ROOT} && make'"));
+        assert!(!unquoted_root("node \"$CLAUDE_PLUGIN_ROOT\"/x.js --flag"));
+        assert!(!unquoted_root("echo hi"));
+    }
 }
