@@ -34,6 +34,7 @@ mod import_corpus;
 mod import_formats;
 mod import_native;
 mod language_reference;
+mod left_out;
 mod linear_growth;
 mod lowering;
 mod lsp;
