@@ -272,7 +272,7 @@ fn a_workspace_raises_the_standard_s_warnings() {
         .expect("the skill-invalid case");
     let scratch = tempfile::tempdir().expect("a temporary folder");
     let copy = scratch.path().join("plugin");
-    copy_tree(&case.join("plugin"), &copy);
+    crate::common::copy_tree(&case.join("plugin"), &copy);
     std::fs::write(
         copy.join("contrib.toml"),
         "[lints]\ninvalid-skill = \"deny\"\n",
@@ -297,16 +297,4 @@ fn a_workspace_raises_the_standard_s_warnings() {
             .any(|d| d.rule.name == "unknown-lint" && d.message.contains("can only be raised")),
         "{diagnostics:#?}"
     );
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }

@@ -148,19 +148,6 @@ fn packages(tree: &Path, found: &mut Vec<PathBuf>) {
     }
 }
 
-/// Copies the folder `from` to `to`, files and folders.
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
-}
-
 #[test]
 fn no_package_claude_code_rejects_passes_contrib_check() {
     let Some(claude) = claude() else { return };
@@ -170,7 +157,7 @@ fn no_package_claude_code_rejects_passes_contrib_check() {
     let mut all = Vec::new();
     // A copy, since the strict run writes a `contrib.toml` into each.
     let cases = scratch.path().join("cases");
-    copy_tree(&root().join("tests/data/claude-validator/cases"), &cases);
+    crate::common::copy_tree(&root().join("tests/data/claude-validator/cases"), &cases);
     let mut listed: Vec<PathBuf> = std::fs::read_dir(&cases)
         .expect("the cases")
         .flatten()

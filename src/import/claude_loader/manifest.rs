@@ -12,12 +12,15 @@ use super::super::checks::Known;
 use super::super::json_path::Step;
 use super::super::problem::{Problem, ProblemKind};
 use super::super::InputFile;
-use super::{a_json, hooks, is_kebab, is_plugin_relative, is_reserved, join, servers, Judged};
+use super::{
+    a_json, hooks, is_kebab, is_plugin_relative, is_reserved, join, required_string, servers,
+    Judged,
+};
 
 const REFUSED: &str = "so Claude Code does not load the plugin";
 
 /// The fields Claude Code reads in `plugin.json`.
-const KNOWN: &[&str] = &[
+pub(super) const KNOWN: &[&str] = &[
     "$schema",
     "name",
     "version",
@@ -50,10 +53,6 @@ const KNOWN: &[&str] = &[
     "engines",
     "network",
 ];
-
-/// Fields of a marketplace entry that authors also write in `plugin.json`,
-/// where Claude Code ignores them.
-const MARKETPLACE_ONLY: &[&str] = &["category", "tags", "strict", "source", "id"];
 
 /// Component paths, and whether each entry must be a Markdown file
 /// (`agents`) or a folder (`skills`).
@@ -252,13 +251,7 @@ fn author(judged: &mut Judged, author: Option<&Value>) {
                 judged.push(
                     ProblemKind::InvalidPluginManifest,
                     &key,
-                    match other {
-                        None => format!("`author` has no `name`, {REFUSED}"),
-                        Some(value) => format!(
-                            "`author.name` is {}, not a string, {REFUSED}",
-                            a_json(value)
-                        ),
-                    },
+                    required_string("`author`", "name", other, REFUSED),
                     "no author name",
                     "give the author's name: `\"author\": { \"name\": \"…\" }`",
                 );
@@ -372,7 +365,7 @@ fn unknown_fields(judged: &mut Judged, object: &Map<String, Value>) {
         if KNOWN.contains(&key.as_str()) {
             continue;
         }
-        let (message, help) = if MARKETPLACE_ONLY.contains(&key.as_str()) {
+        let (message, help) = if super::marketplace::ENTRY_FIELDS.contains(&key.as_str()) {
             (
                 format!("`{key}` belongs in the plugin's marketplace entry, so Claude Code ignores it in `plugin.json`"),
                 format!("move `{key}` to the plugin's entry in `marketplace.json`, or remove it"),

@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use super::super::json_path::Step;
 use super::super::problem::{Problem, ProblemKind};
 use super::super::InputFile;
-use super::{a_json, hooks, is_reserved, servers, Judged};
+use super::{a_json, hooks, is_reserved, required_string, servers, Judged};
 
 const REFUSED: &str = "so Claude Code cannot install from the marketplace";
 
@@ -29,45 +29,9 @@ const FIELDS: &[&str] = &[
     "renames",
 ];
 
-/// The fields of a plugin's entry: its `plugin.json`'s, and the entry's own.
-const ENTRY_FIELDS: &[&str] = &[
-    "name",
-    "source",
-    "description",
-    "version",
-    "author",
-    "homepage",
-    "repository",
-    "license",
-    "keywords",
-    "category",
-    "tags",
-    "strict",
-    "commands",
-    "agents",
-    "skills",
-    "hooks",
-    "mcpServers",
-    "outputStyles",
-    "lspServers",
-    "displayName",
-    "icon",
-    "screenshots",
-    "dependencies",
-    "id",
-    "$schema",
-    "userConfig",
-    "channels",
-    "settings",
-    "monitors",
-    "themes",
-    "workflows",
-    "experimental",
-    "metadata",
-    "engines",
-    "network",
-    "defaultEnabled",
-];
+/// The fields a plugin's entry has besides its `plugin.json`'s, which it
+/// may also give.
+pub(super) const ENTRY_FIELDS: &[&str] = &["source", "category", "tags", "strict", "id"];
 
 /// Where a plugin is fetched from, by `source.source`, and what each needs.
 const SOURCES: &[(&str, &str)] = &[
@@ -164,13 +128,7 @@ fn name(judged: &mut Judged, object: &Map<String, Value>) -> bool {
             judged.push(
                 ProblemKind::InvalidMarketplace,
                 if other.is_some() { &key } else { &[] },
-                match other {
-                    None => format!("`marketplace.json` has no `name`, {REFUSED}"),
-                    Some(value) => format!(
-                        "the marketplace `name` is {}, not a string, {REFUSED}",
-                        a_json(value)
-                    ),
-                },
+                required_string("`marketplace.json`", "name", other, REFUSED),
                 "no name",
                 "add `\"name\": \"acme-tools\"`",
             );
@@ -251,7 +209,12 @@ fn plugins(judged: &mut Judged, plugins: Option<&Value>, plugin_root: bool) -> V
         }
         source(judged, &at, entry.get("source"), plugin_root);
         entry_types(judged, &at, entry);
-        unknown(judged, &at, entry, ENTRY_FIELDS, "a plugin entry");
+        let fields: Vec<&str> = ENTRY_FIELDS
+            .iter()
+            .chain(super::manifest::KNOWN)
+            .copied()
+            .collect();
+        unknown(judged, &at, entry, &fields, "a plugin entry");
     }
     listed
 }
@@ -263,13 +226,7 @@ fn entry_name(judged: &mut Judged, at: &[Step<'_>], entry: &Map<String, Value>) 
             judged.push(
                 ProblemKind::InvalidMarketplace,
                 at,
-                match other {
-                    None => format!("a plugin entry has no `name`, {REFUSED}"),
-                    Some(value) => format!(
-                        "a plugin entry's `name` is {}, not a string, {REFUSED}",
-                        a_json(value)
-                    ),
-                },
+                required_string("a plugin entry", "name", other, REFUSED),
                 "no name",
                 "give the entry the plugin's name: `\"name\": \"…\"`",
             );

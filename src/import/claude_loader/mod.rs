@@ -149,6 +149,18 @@ impl<'a> Judged<'a> {
     }
 }
 
+/// "`author` has no `name`, so …", or "`author`'s `name` is a number, not
+/// a string, so …": a required string field gone wrong, in one sentence.
+fn required_string(subject: &str, key: &str, value: Option<&Value>, consequence: &str) -> String {
+    match value {
+        None => format!("{subject} has no `{key}`, {consequence}"),
+        Some(value) => format!(
+            "{subject}'s `{key}` is {}, not a string, {consequence}",
+            a_json(value)
+        ),
+    }
+}
+
 /// `an object`, `a number`: what a JSON value is, for messages.
 fn a_json(value: &Value) -> &'static str {
     match value {
