@@ -79,10 +79,7 @@ fn key_in(build: &str, bytes: &[u8], config_fingerprint: &[u8; 32]) -> Key {
     *hasher.finalize().as_bytes()
 }
 
-/// A fingerprint of a configuration's text.
-pub fn fingerprint(text: &str) -> [u8; 32] {
-    *blake3::hash(text.as_bytes()).as_bytes()
-}
+pub use contrib_core::fingerprint::of as fingerprint;
 
 /// The user's cache root for `contrib`: `$CONTRIB_CACHE_DIR`, else the
 /// platform's cache folder; `None` when neither is known (no home).

@@ -56,16 +56,13 @@ pub mod cache;
 pub mod check;
 #[cfg(feature = "cli")]
 pub mod cli;
-pub mod codes;
 pub mod config;
-pub mod diagnostic;
 pub mod export;
 pub mod fix;
 pub mod fmt;
 pub mod fs;
 pub mod import;
 pub mod ir;
-pub mod limits;
 pub mod lower;
 #[cfg(feature = "cli")]
 pub mod lsp;
@@ -74,15 +71,14 @@ pub mod migrate;
 pub mod pages;
 pub mod report;
 pub mod runtime;
-pub mod source;
-pub mod suggest;
 pub mod syntax;
-pub mod tokenizer;
 pub mod trust;
 pub mod uri;
 
 mod analyze;
-mod decode;
 
 pub use analyze::{analyze, analyze_bytes, analyze_parsed, check_bytes, Analysis};
-pub use decode::decode_bytes;
+pub use contrib_core::decode_bytes;
+
+// The layers below, under the names the library has always given them.
+pub use contrib_core::{codes, decode, diagnostic, limits, source, suggest, tokenizer};

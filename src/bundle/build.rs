@@ -8,7 +8,6 @@ use super::{
     BundledContributor, NoCanonicalForm, Permissions, Segment, SkillOperations, Waiver, FORMAT,
 };
 use crate::check::suppress::Waived;
-use crate::check::Measure;
 use crate::config::Config;
 use crate::ir::{
     framing, Activation, Choose, Contributor, ContributorBody, Plugin, SkillLoad, Template,
@@ -91,7 +90,7 @@ fn bundle_contributor(
     config: &Config,
     usages: &Usages,
 ) -> BundledContributor {
-    let measured_tokens = Measure::new(plugin, contributor, config).tokens();
+    let measured_tokens = crate::check::measure(plugin, contributor, config).tokens();
     let mut bundled = BundledContributor {
         id: contributor.id.value.clone(),
         kind: contributor.kind(),

@@ -35,13 +35,15 @@ pub use load::LoadError;
 pub use permissions::{Permissions, ToolRun};
 pub use write::{bundle_path, write_bundle, WriteError, Written};
 
-use crate::config::Effect;
+use crate::config::{Config, Effect};
 use crate::diagnostic::Level;
 use crate::ir::{
     ActivationKind, ConditionKind, Delivery, FactSection, Kind, Owner, Placement, Priority, Reach,
     Source, Value,
 };
 use crate::tokenizer::TokenizerKind;
+use contrib_core::policy::budget::{kept_share, Share};
+use contrib_core::policy::{Adds, Measure};
 
 /// The bundle format this build writes. It moves with the manifest
 /// language: format 2 is language 2 (kinds with their own settings,
@@ -265,22 +267,22 @@ impl Bundle {
     pub fn kept_share(&self) -> u64 {
         self.contributors
             .iter()
-            .map(
-                |contributor| match (contributor.delivery, &contributor.activation) {
-                    (Delivery::SystemPrompt | Delivery::Preloaded, _) => contributor.budget,
-                    (_, Some(BundledActivation::Request { description }))
-                        if contributor.placement.is_system_prompt() =>
-                    {
-                        let listing = crate::ir::on_request_listing(
-                            &self.contributor_name(contributor),
-                            description,
-                            contributor.framing.as_deref(),
-                        );
-                        self.tokenizer.count(&listing) as u64
-                    }
-                    _ => 0,
-                },
-            )
+            .filter_map(|contributor| {
+                let name = self.contributor_name(contributor);
+                let on_request = match &contributor.activation {
+                    Some(BundledActivation::Request { description }) => Some(description.as_str()),
+                    _ => None,
+                };
+                let share = Share {
+                    delivery: contributor.delivery,
+                    placement: contributor.placement,
+                    budget: contributor.budget,
+                    on_request,
+                    name: &name,
+                    framing: contributor.framing.as_deref(),
+                };
+                kept_share(&share, self.tokenizer).map(|(tokens, _)| tokens)
+            })
             .sum()
     }
 
@@ -291,5 +293,70 @@ impl Bundle {
             .iter()
             .find(|run| run.tool == tool)
             .map(|run| run.effect)
+    }
+}
+
+impl BundledContributor {
+    /// What it adds, as the policy measures it: the body's literal runs
+    /// and variables, its loads, its call or its sections' headings. What
+    /// an eager load chose from usage is frozen in its tools and
+    /// operations, so it is measured as what it loads.
+    pub fn adds(&self) -> Adds<'_> {
+        match self.kind {
+            Kind::Text | Kind::SystemMessage => {
+                let segments = self.template.iter().flatten();
+                let mut literals = Vec::new();
+                let mut variables = Vec::new();
+                for segment in segments {
+                    match segment {
+                        Segment::Text { text } => literals.push(text.as_str()),
+                        Segment::Variable { variable } => {
+                            variables.extend(crate::ir::variables::find(variable))
+                        }
+                    }
+                }
+                Adds::Text {
+                    literals,
+                    variables,
+                }
+            }
+            Kind::EagerLoad => Adds::Loads {
+                tools: self.tools.iter().map(String::as_str).collect(),
+                skill: self.operations.as_ref().map(|load| {
+                    let operations = load.operations.iter().map(String::as_str);
+                    (load.skill.as_str(), operations.collect())
+                }),
+                chosen: false,
+            },
+            Kind::EagerRun | Kind::Preface => match &self.call {
+                Some(call) => Adds::Call {
+                    tool: &call.tool,
+                    arguments: call.arguments(),
+                },
+                None => Adds::Text {
+                    literals: Vec::new(),
+                    variables: Vec::new(),
+                },
+            },
+            Kind::Fact => Adds::Facts {
+                heading: self.heading.as_deref(),
+                says: self.says.clone(),
+            },
+        }
+    }
+
+    /// What it adds, measured under `config` behind its framing.
+    pub fn measure(&self, config: &Config) -> Measure {
+        Measure::new(self.framing.clone(), self.adds(), config)
+    }
+}
+
+impl BundledCall {
+    /// Its arguments as the policy reads them, in name order.
+    pub fn arguments(&self) -> Vec<(&str, &Value)> {
+        self.arguments
+            .iter()
+            .map(|(name, value)| (name.as_str(), value))
+            .collect()
     }
 }

@@ -1,331 +1,50 @@
-//! What a contributor adds to the context, measured in tokens.
-//!
-//! - `text` and `system-message`: the body's literal runs, each counted on
-//!   its own, plus each variable at its bound in tokens and the seams where
-//!   it meets the text ([`crate::ir::variables`]), plus the framing of
-//!   lower-priority text.
-//! - `eager-load`: each tool's `schema_tokens`, the skill's
-//!   `manifest_tokens` and each loaded operation's `tokens` (from the
-//!   workspace configuration), plus framing. A tool, skill or operation the
-//!   workspace does not declare makes the measure a lower bound. One that
-//!   chooses from usage measures its candidates: the build loads only what
-//!   fits the budget, so neither `over-budget` nor `budget-unused` applies.
-//! - `eager-run`, `preface`, `fact`: only the call (or the fact sections'
-//!   headings) is known before run time; the budget bounds the result, which
-//!   the runtime refuses when it is larger (`fact-over-budget` computes a
-//!   fact's worst case within the runtime's bounds).
-//!
-//! Counting is lazy and happens at most once per contributor:
-//! [`Measure::fits`] answers from byte lengths when it can (a token covers
-//! at least one byte), so a contributor whose known text is short never
-//! loads the tokenizer; [`Measure::tokens_at_least`] bounds the count from
-//! below by counting words, which settles `budget-unused` for honest
-//! budgets; otherwise [`Measure::fits`] and [`Measure::tokens`] share one
-//! exact count.
-
-use std::cell::OnceCell;
+//! A manifest's contributor as the policy measures it
+//! ([`contrib_core::policy::measure`], where the rules of measuring are):
+//! its body's literal runs and variables, its loads, its call or its
+//! sections' headings, behind its framing.
 
 use crate::config::Config;
-use crate::ir::{framing, Contributor, ContributorBody, Plugin};
-use crate::tokenizer::TokenizerKind;
+use crate::ir::{framing, Call, Contributor, ContributorBody, Plugin, Value};
+use contrib_core::policy::{Adds, Measure};
 
-pub struct Measure {
-    /// The runs of text the contributor adds, as far as they are known,
-    /// each counted on its own.
-    pub runs: Vec<String>,
-    /// Tokens known from the configuration without counting.
-    pub configured_tokens: u64,
-    /// Whether the whole of what it adds is known before run time; when
-    /// not, the measure is a lower bound.
-    pub complete: bool,
-    /// Whether what it adds is chosen within its budget when the bundle is
-    /// built (an eager load that chooses from usage): the runs are its
-    /// candidates, not what it will add.
-    pub chosen_within_budget: bool,
-    tokenizer: TokenizerKind,
-    counted: OnceCell<u64>,
-}
-
-impl Measure {
-    pub fn new(plugin: &Plugin, contributor: &Contributor, config: &Config) -> Self {
-        let mut runs: Vec<String> = framing(&plugin.name.value, contributor)
-            .map(|framing| framing + "\n")
-            .into_iter()
-            .collect();
-        let mut configured_tokens = 0;
-        let complete = match &contributor.body {
-            ContributorBody::Text { body } | ContributorBody::SystemMessage { body, .. } => {
-                runs.extend(body.literals().map(str::to_string));
-                configured_tokens += body.variable_tokens();
-                true
+/// What `contributor` of `plugin` adds, measured under `config`.
+pub fn measure(plugin: &Plugin, contributor: &Contributor, config: &Config) -> Measure {
+    let framing = framing(&plugin.name.value, contributor);
+    let adds = match &contributor.body {
+        ContributorBody::Text { body } | ContributorBody::SystemMessage { body, .. } => {
+            Adds::Text {
+                literals: body.literals().collect(),
+                variables: body.variables().map(|used| used.variable).collect(),
             }
-            ContributorBody::EagerLoad { tools, skill, .. } => {
-                // What the workspace does not declare costs an unknown
-                // amount (`unknown-tool` and friends say so): the sum is then
-                // only a lower bound.
-                let mut known = true;
-                for tool in tools {
-                    match config.tools.get(&tool.value) {
-                        Some(tool) => configured_tokens += tool.schema_tokens,
-                        None => known = false,
-                    }
-                }
-                if let Some(load) = skill {
-                    match config.skills.get(&load.skill.value) {
-                        Some(skill) => {
-                            configured_tokens += skill.manifest_tokens;
-                            for operation in &load.operations {
-                                match skill.operations.get(&operation.value) {
-                                    Some(tokens) => configured_tokens += tokens,
-                                    None => known = false,
-                                }
-                            }
-                        }
-                        None => known = false,
-                    }
-                }
-                known
-            }
-            ContributorBody::EagerRun { call } | ContributorBody::Preface { call, .. } => {
-                runs.push(call_text(call));
-                false
-            }
-            ContributorBody::Fact { heading, says } => {
-                // Each section's heading is known; what follows it is the
-                // host's (`fact-over-budget` bounds it).
-                let says: Vec<_> = says.iter().map(|item| item.value).collect();
-                let heading = heading.as_ref().map(|heading| heading.value.as_str());
-                for (heading, _) in crate::ir::facts::sections_of(heading, &says) {
-                    runs.push(format!("## {heading}\n"));
-                }
-                false
-            }
-        };
-        let chosen_within_budget = matches!(
-            &contributor.body,
-            ContributorBody::EagerLoad {
-                choose: Some(_),
-                ..
-            }
-        );
-        Measure {
-            runs,
-            configured_tokens,
-            complete,
-            chosen_within_budget,
-            tokenizer: config.tokenizer,
-            counted: OnceCell::new(),
         }
-    }
-
-    /// The exact number of tokens, counted once.
-    pub fn tokens(&self) -> u64 {
-        *self.counted.get_or_init(|| {
-            let counted: usize = self.runs.iter().map(|run| self.tokenizer.count(run)).sum();
-            self.configured_tokens + counted as u64
-        })
-    }
-
-    /// A cheap lower bound on [`Measure::tokens`], without the tokenizer.
-    ///
-    /// The o200k and cl100k pre-tokenizers never put two words separated by
-    /// white space or ASCII punctuation (other than an apostrophe, which
-    /// contractions keep) into one piece, and every piece is at least one
-    /// token; so the number of such words is a lower bound. English text has
-    /// about 1.3 tokens per word: close enough to settle `budget-unused` for
-    /// honest budgets without loading a vocabulary.
-    pub fn tokens_at_least(&self) -> u64 {
-        if let Some(&counted) = self.counted.get() {
-            return counted;
-        }
-        self.configured_tokens + self.runs.iter().map(|run| words(run)).sum::<u64>()
-    }
-
-    /// Whether what is known fits in `budget` tokens. Every token covers at
-    /// least one byte, so a text no longer in bytes than what the budget
-    /// leaves fits without loading the tokenizer; otherwise the text is
-    /// counted once, in full, and the count kept for [`Measure::tokens`]
-    /// (stopping at the budget would save nothing: a text over it is then
-    /// counted in full for the message, and one under it for
-    /// `budget-unused`).
-    pub fn fits(&self, budget: u64) -> bool {
-        let Some(rest) = budget.checked_sub(self.configured_tokens) else {
-            return false;
-        };
-        let bytes: usize = self.runs.iter().map(String::len).sum();
-        if self.counted.get().is_none() && bytes as u64 <= rest {
-            return true;
-        }
-        self.tokens() <= budget
-    }
-
-    /// Whether the text has been counted, for tests of laziness.
-    #[cfg(test)]
-    fn is_counted(&self) -> bool {
-        self.counted.get().is_some()
-    }
+        ContributorBody::EagerLoad {
+            tools,
+            skill,
+            choose,
+        } => Adds::Loads {
+            tools: tools.iter().map(|tool| tool.value.as_str()).collect(),
+            skill: skill.as_ref().map(|load| {
+                let operations = load.operations.iter().map(|op| op.value.as_str());
+                (load.skill.value.as_str(), operations.collect())
+            }),
+            chosen: choose.is_some(),
+        },
+        ContributorBody::EagerRun { call } | ContributorBody::Preface { call, .. } => Adds::Call {
+            tool: &call.tool.value,
+            arguments: arguments_of(call),
+        },
+        ContributorBody::Fact { heading, says } => Adds::Facts {
+            heading: heading.as_ref().map(|heading| heading.value.as_str()),
+            says: says.iter().map(|item| item.value).collect(),
+        },
+    };
+    Measure::new(framing, adds, config)
 }
 
-/// Maximal runs of characters that one pre-tokenizer piece may hold
-/// together: letters, digits, apostrophes and any non-ASCII character that
-/// is not white space (counting those in is conservative: fewer runs).
-///
-/// Read byte by byte through [`JOINS`] rather than character by character:
-/// a character beyond ASCII joins unless it is white space, and only four
-/// leading bytes begin one that is, so only those are decoded.
-fn words(text: &str) -> u64 {
-    let mut runs = 0;
-    let mut in_run = false;
-    for (at, &byte) in text.as_bytes().iter().enumerate() {
-        let joins = match JOINS[usize::from(byte)] {
-            Class::Joins => true,
-            Class::Breaks => false,
-            Class::Inside => continue,
-            Class::Decode => !text[at..].chars().next().is_some_and(char::is_whitespace),
-        };
-        runs += u64::from(joins && !in_run);
-        in_run = joins;
-    }
-    runs
-}
-
-/// What a byte of UTF-8 says about the character it begins, for [`words`].
-#[derive(Clone, Copy)]
-enum Class {
-    /// Begins a character that joins a run.
-    Joins,
-    /// Is a character that ends a run.
-    Breaks,
-    /// Continues a character: its first byte decided.
-    Inside,
-    /// Begins a character that may be white space (U+0085, U+00A0,
-    /// U+1680, U+2000–U+205F, U+3000 begin with 0xC2, 0xE1, 0xE2, 0xE3).
-    Decode,
-}
-
-static JOINS: [Class; 256] = {
-    let mut table = [Class::Joins; 256];
-    let mut byte = 0;
-    while byte < 256 {
-        let b = byte as u8;
-        table[byte] = match b {
-            b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' | b'\'' => Class::Joins,
-            0..=0x7f => Class::Breaks,
-            0x80..=0xbf => Class::Inside,
-            0xc2 | 0xe1 | 0xe2 | 0xe3 => Class::Decode,
-            _ => Class::Joins,
-        };
-        byte += 1;
-    }
-    table
-};
-
-/// A call as the model sees it: the tool and its arguments as JSON.
-fn call_text(call: &crate::ir::Call) -> String {
-    let arguments: serde_json::Map<String, serde_json::Value> = call
-        .arguments
+/// A call's arguments, in the order written, as the policy reads them.
+pub fn arguments_of(call: &Call) -> Vec<(&str, &Value)> {
+    call.arguments
         .iter()
-        .map(|(key, argument)| {
-            let value =
-                serde_json::to_value(&argument.value.value).unwrap_or(serde_json::Value::Null);
-            (key.clone(), value)
-        })
-        .collect();
-    format!(
-        "{} {}",
-        call.tool.value,
-        serde_json::Value::Object(arguments)
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::source::SourceFile;
-    use crate::tokenizer::TokenizerKind;
-
-    fn measure(body: &str, budget: u64) -> (Measure, u64) {
-        let text = format!(
-            "plugin acme/m 1.0.0 {{\n    owner agent-author\n    text t {{\n        placement agent\n        budget {budget} tokens\n        body \"{body}\"\n    }}\n}}\n"
-        );
-        let config = Config::platform();
-        let analysis = crate::analyze(&SourceFile::new("m.contrib", text), &config);
-        let plugin = analysis.plugin.expect("the manifest lowers");
-        let contributor = &plugin.contributors[0];
-        (Measure::new(&plugin, contributor, &config), budget)
-    }
-
-    #[test]
-    fn a_short_text_fits_without_counting() {
-        let (measure, budget) = measure("Be direct.", 20);
-        assert!(measure.fits(budget));
-        assert!(!measure.is_counted());
-    }
-
-    #[test]
-    fn a_counted_fit_is_kept_for_tokens() {
-        let (measure, budget) = measure("Challenge premises; do not call a design good.", 20);
-        assert!(measure.fits(budget));
-        assert!(
-            measure.is_counted(),
-            "fits counted, and tokens would count again"
-        );
-        assert_eq!(measure.tokens(), 10);
-        assert!(!measure.fits(9));
-    }
-
-    #[test]
-    fn words_never_exceed_tokens() {
-        for text in [
-            "Challenge premises; do not call a design good when it is merely fine.",
-            "don't won't y'all l'homme — café naïve e\u{301}s 12345 abc123 x/y/z a.b.c",
-            "Use `cargo test --release` and `#[derive(Debug)]`; see https://docs.acme.dev/x?y=1.",
-            "日本語のテキスト、そして English mixed 混合 text. Ünïcödé ŝtrïng.",
-            "   \n\n\t  leading and trailing   \n",
-            "{{literal}} braces, 'quoted', \"double\", (parens) [brackets] <angle>",
-        ] {
-            for tokenizer in TokenizerKind::ALL {
-                assert!(
-                    words(text) as usize <= tokenizer.count(text),
-                    "{tokenizer}: {text}"
-                );
-            }
-        }
-    }
-
-    /// The byte-wise reading counts what a reading by characters counts,
-    /// around every white-space character beyond ASCII and the bytes that
-    /// begin them in characters that are not white space.
-    #[test]
-    fn words_by_bytes_agree_with_words_by_characters() {
-        fn by_characters(text: &str) -> u64 {
-            let mut runs = 0;
-            let mut in_run = false;
-            for c in text.chars() {
-                let joins =
-                    c.is_alphanumeric() || c == '\'' || (!c.is_ascii() && !c.is_whitespace());
-                runs += u64::from(joins && !in_run);
-                in_run = joins;
-            }
-            runs
-        }
-        let unusual: String = (0x80..0x3100)
-            .filter_map(char::from_u32)
-            .filter(|c| c.is_whitespace() || c.len_utf8() > 1)
-            .step_by(7)
-            .collect();
-        let mut texts = vec![
-            "don't won't café naïve 日本語 ab\u{a0}cd\u{85}e\u{1680}f\u{2000}g\u{200a}h\u{2028}i\u{202f}j\u{205f}k\u{3000}l"
-                .to_string(),
-            unusual,
-            String::new(),
-            "\u{a0}".to_string(),
-        ];
-        for c in (0x80..0x3100).filter_map(char::from_u32) {
-            texts.push(format!("a{c}b {c} {c}{c}"));
-        }
-        for text in &texts {
-            assert_eq!(words(text), by_characters(text), "{text:?}");
-        }
-    }
+        .map(|(name, argument)| (name.as_str(), &argument.value.value))
+        .collect()
 }

@@ -10,9 +10,9 @@ pub mod bounds;
 mod measure;
 pub mod rules;
 pub mod suppress;
-pub mod url;
 
-pub use measure::Measure;
+pub use contrib_core::policy::{url, Measure};
+pub use measure::{arguments_of, measure};
 
 use std::cell::OnceCell;
 
@@ -58,6 +58,33 @@ pub fn check_text(
     diagnostics
 }
 
+/// A contributor's tool call, as the manifest writes it and as the policy
+/// judges it ([`CallSite::judged`]).
+pub struct CallSite<'a> {
+    pub contributor: &'a Contributor,
+    pub call: &'a crate::ir::Call,
+    arguments: Vec<(&'a str, &'a crate::ir::Value)>,
+}
+
+impl CallSite<'_> {
+    /// The call in the policy's terms.
+    pub fn judged(&self) -> contrib_core::policy::call::Call<'_> {
+        contrib_core::policy::call::Call {
+            contributor: &self.contributor.id.value,
+            tool: &self.call.tool.value,
+            arguments: &self.arguments,
+        }
+    }
+
+    /// Where argument `name` is written, or the tool's name when it is not.
+    pub fn argument_span(&self, name: &str) -> crate::source::Span {
+        self.call
+            .arguments
+            .get(name)
+            .map_or(self.call.tool.span, |argument| argument.value.span)
+    }
+}
+
 /// What the rules read: the plugin, the workspace, and measurements made
 /// at most once per contributor.
 pub struct Context<'a> {
@@ -85,11 +112,14 @@ impl<'a> Context<'a> {
     }
 
     /// Every tool call a contributor makes, with its contributor.
-    pub fn calls(&self) -> impl Iterator<Item = (&'a Contributor, &'a crate::ir::Call)> {
-        self.plugin
-            .contributors
-            .iter()
-            .filter_map(|contributor| contributor.call().map(|call| (contributor, call)))
+    pub fn calls(&self) -> impl Iterator<Item = CallSite<'a>> {
+        self.plugin.contributors.iter().filter_map(|contributor| {
+            contributor.call().map(|call| CallSite {
+                contributor,
+                call,
+                arguments: arguments_of(call),
+            })
+        })
     }
 
     /// Every skill a contributor names: eager-loaded skills and the skills
@@ -112,7 +142,7 @@ impl<'a> Context<'a> {
     /// What contributor `index` adds, measured once however many rules ask.
     pub fn measure(&self, index: usize) -> &Measure {
         let contributor = &self.plugin.contributors[index];
-        self.measures[index].get_or_init(|| Measure::new(self.plugin, contributor, self.config))
+        self.measures[index].get_or_init(|| measure(self.plugin, contributor, self.config))
     }
 }
 

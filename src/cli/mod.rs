@@ -216,13 +216,7 @@ fn manifests(
             continue;
         }
         // A path named on the command line is always read.
-        let excluded = !paths.contains(&file)
-            && resolver
-                .peek(&file)?
-                .config
-                .excludes
-                .as_ref()
-                .is_some_and(|excludes| excludes.excludes(&file));
+        let excluded = !paths.contains(&file) && resolver.peek(&file)?.excludes(&file);
         if !excluded {
             kept.push(file);
         }
@@ -284,12 +278,7 @@ fn stdin_excluded(
     path: &std::path::Path,
     resolver: &mut crate::config::Resolver,
 ) -> Result<bool, String> {
-    let excluded = resolver
-        .peek(path)?
-        .config
-        .excludes
-        .as_ref()
-        .is_some_and(|excludes| excludes.excludes(path));
+    let excluded = resolver.peek(path)?.excludes(path);
     Ok(excluded || crate::fs::listed_in_ignore_files(path))
 }
 

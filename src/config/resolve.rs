@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use super::{discover, Config};
 use crate::diagnostic::Diagnostic;
+use crate::fs::Excludes;
 
 /// A configuration and what was wrong with its file.
 pub struct Loaded {
@@ -14,6 +15,43 @@ pub struct Loaded {
     pub diagnostics: Vec<Diagnostic>,
     /// The file, or `None` for the platform's configuration.
     pub path: Option<PathBuf>,
+    /// Its `[workspace] exclude` patterns, rooted at the file's folder;
+    /// `None` without a file or without patterns.
+    pub excludes: Option<Excludes>,
+}
+
+impl Loaded {
+    /// The configuration in `file` (`None` for the platform's), its
+    /// `exclude` patterns rooted at the file's folder.
+    fn new(file: Option<&Path>) -> Result<Loaded, crate::fs::Error> {
+        let Some(file) = file else {
+            return Ok(Loaded {
+                config: Arc::new(Config::platform()),
+                diagnostics: Vec::new(),
+                path: None,
+                excludes: None,
+            });
+        };
+        let (config, diagnostics) = Config::load(file)?;
+        // The patterns were checked as they were read: one that is not a
+        // glob is a diagnostic, and excludes nothing.
+        let excludes = (!config.exclude.is_empty())
+            .then(|| Excludes::new(file.parent().unwrap_or(Path::new(".")), &config.exclude).ok())
+            .flatten();
+        Ok(Loaded {
+            config: Arc::new(config),
+            diagnostics,
+            path: Some(file.to_path_buf()),
+            excludes,
+        })
+    }
+
+    /// Whether its `exclude` patterns leave `path` out of a search.
+    pub fn excludes(&self, path: &Path) -> bool {
+        self.excludes
+            .as_ref()
+            .is_some_and(|excludes| excludes.excludes(path))
+    }
 }
 
 /// Finds and loads configurations for manifests.
@@ -71,21 +109,7 @@ impl Resolver {
         if let Some(loaded) = self.loaded.get(&config_path) {
             return Ok((loaded.clone(), config_path));
         }
-        let loaded = Arc::new(match &config_path {
-            Some(file) => {
-                let (config, diagnostics) = Config::load(file)?;
-                Loaded {
-                    config: Arc::new(config),
-                    diagnostics,
-                    path: Some(file.clone()),
-                }
-            }
-            None => Loaded {
-                config: Arc::new(Config::platform()),
-                diagnostics: Vec::new(),
-                path: None,
-            },
-        });
+        let loaded = Arc::new(Loaded::new(config_path.as_deref())?);
         self.loaded.insert(config_path.clone(), loaded.clone());
         Ok((loaded, config_path))
     }
@@ -99,12 +123,7 @@ impl Resolver {
         if let Some(loaded) = self.loaded.get(&key) {
             return Ok((loaded.clone(), self.used.insert(key)));
         }
-        let (config, diagnostics) = Config::load(path)?;
-        let loaded = Arc::new(Loaded {
-            config: Arc::new(config),
-            diagnostics,
-            path: Some(path.to_path_buf()),
-        });
+        let loaded = Arc::new(Loaded::new(Some(path))?);
         self.loaded.insert(key.clone(), loaded.clone());
         self.used.insert(key);
         Ok((loaded, true))

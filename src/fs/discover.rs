@@ -119,7 +119,7 @@ fn search(folder: &Path, wanted: &dyn Fn(&Path) -> bool, found: &mut Discovered)
             Ok(target) => found.warnings.push(format!(
                 "skipped `{}`: it is {}, not a regular file",
                 path.display(),
-                super::read::kind(&target.file_type())
+                super::kind_of(&target.file_type())
             )),
             Err(_) if file_type.is_symlink() => found.warnings.push(format!(
                 "skipped `{}`: a symbolic link to nothing",

@@ -53,14 +53,6 @@ impl Excludes {
     }
 }
 
-/// Why `pattern` cannot be an exclude pattern, or `None` when it can.
-pub fn invalid_pattern(pattern: &str) -> Option<String> {
-    GitignoreBuilder::new("")
-        .add_line(None, pattern)
-        .err()
-        .map(|error| pattern_error(pattern, &error).to_string())
-}
-
 fn pattern_error(pattern: &str, error: &ignore::Error) -> Error {
     let why = error.to_string();
     // The glob parser's message repeats the pattern: keep its reason.
@@ -125,13 +117,41 @@ mod tests {
         assert!(!excludes.excludes(root));
     }
 
+    /// What gitignore's reader refuses, as `contrib.toml`'s check says it.
+    fn refused_by_gitignore(pattern: &str) -> Option<String> {
+        GitignoreBuilder::new("")
+            .add_line(None, pattern)
+            .err()
+            .map(|error| pattern_error(pattern, &error).to_string())
+    }
+
     #[test]
-    fn a_pattern_that_is_not_a_glob_is_named() {
-        assert_eq!(invalid_pattern("drafts/"), None);
-        let why = invalid_pattern("drafts/{a,b").expect("an error");
+    fn the_configurations_check_of_patterns_is_gitignores() {
+        for pattern in [
+            "drafts/",
+            "*.draft.contrib",
+            "!keep.draft.contrib",
+            "/anchored/**",
+            "drafts/{a,b",
+            "[z-a]",
+            "\\!literal",
+            "# a comment [",
+            "a/**",
+            "src/[a",
+            "a\\",
+            "**/x/**/y",
+            "{a,{b,c}}",
+            "trailing  ",
+        ] {
+            assert_eq!(
+                contrib_core::config::glob_error(pattern),
+                refused_by_gitignore(pattern),
+                "{pattern}"
+            );
+        }
         assert_eq!(
-            why,
-            "`drafts/{a,b` is not a glob: unclosed alternate group; missing '}' (maybe escape '{' with '[{]'?)"
+            contrib_core::config::glob_error("drafts/{a,b").as_deref(),
+            Some("`drafts/{a,b` is not a glob: unclosed alternate group; missing '}' (maybe escape '{' with '[{]'?)")
         );
     }
 

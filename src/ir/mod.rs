@@ -6,29 +6,27 @@
 //! written, so diagnostics can point at the author's words or, for a
 //! default, at the contributor that took it.
 
-pub mod facts;
-mod framing;
-pub mod kinds;
-pub mod names;
-pub mod origin;
 pub mod read;
 pub mod reference;
 mod template;
-pub mod variables;
 pub mod variance;
-mod vocabulary;
 
-pub use framing::{framing, framing_for, on_request_listing};
-pub use kinds::{Delivery, KindSpec};
-pub use template::{Template, TemplatePart, VariableUse};
-pub use vocabulary::{
-    ActivationKind, ConditionKind, FactSection, Kind, Owner, Placement, Priority, Reach, Source,
-    Variance, Vocabulary,
+pub use contrib_core::vocabulary::{
+    facts, framing_for, kinds, names, on_request_listing, origin, variables, ActivationKind,
+    ConditionKind, Delivery, Duration, FactSection, Kind, KindSpec, Owner, Placement, Priority,
+    Reach, Source, Value, Variance, Vocabulary,
 };
+pub use template::{Template, TemplatePart, VariableUse};
 
 use indexmap::IndexMap;
 
 use crate::source::{Span, Spanned};
+
+/// The framing that precedes `contributor`'s contribution, or `None` at
+/// agent priority and above ([`framing_for`]).
+pub fn framing(plugin: &PluginName, contributor: &Contributor) -> Option<String> {
+    framing_for(plugin, contributor.priority.value)
+}
 
 /// A plugin: who publishes it and what it contributes.
 #[derive(Debug, Clone, PartialEq)]
@@ -294,28 +292,6 @@ pub struct Argument {
     pub value: Spanned<Value>,
 }
 
-/// A call argument's value.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(untagged)]
-pub enum Value {
-    String(String),
-    Integer(i64),
-    Boolean(bool),
-    List(Vec<Value>),
-}
-
-impl Value {
-    /// The name of the value's type, as `[tools.NAME] params` spell it.
-    pub fn type_name(&self) -> &'static str {
-        match self {
-            Value::String(_) => "string",
-            Value::Integer(_) => "integer",
-            Value::Boolean(_) => "boolean",
-            Value::List(_) => "list",
-        }
-    }
-}
-
 /// `when …` of a system message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Condition {
@@ -325,27 +301,4 @@ pub struct Condition {
     /// For `skill-updated NAME`: the skill.
     pub skill: Option<Spanned<String>>,
     pub span: Span,
-}
-
-/// A whole number of seconds, as written with `s`, `m`, `h`, `d` units.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Duration {
-    pub seconds: u64,
-}
-
-impl std::fmt::Display for Duration {
-    /// The canonical spelling: the largest units first, `1h30m`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let mut rest = self.seconds;
-        if rest == 0 {
-            return f.write_str("0s");
-        }
-        for (unit, size) in [("d", 86_400), ("h", 3_600), ("m", 60), ("s", 1)] {
-            if rest >= size {
-                write!(f, "{}{unit}", rest / size)?;
-                rest %= size;
-            }
-        }
-        Ok(())
-    }
 }

@@ -11,6 +11,7 @@ use crate::codes::{OWNER_CANNOT_PLACE, OWNER_WIDER_THAN_PLUGIN, PRIORITY_ABOVE_O
 use crate::diagnostic::{Applicability, Diagnostic, Fix};
 use crate::ir::{Owner, Placement, Priority, Setting};
 use crate::source::{Span, Spanned};
+use contrib_core::policy::authority;
 
 impl Lowerer<'_> {
     /// Reports a contributor owner wider than its plugin's.
@@ -25,15 +26,12 @@ impl Lowerer<'_> {
         let (Some(span), Some(plugin)) = (owner.written, plugin_owner) else {
             return true;
         };
-        if owner.value.is_within(plugin.value) {
+        let Some(wider) = authority::owner_wider(id, owner.value, plugin.value) else {
             return true;
-        }
+        };
         let (owner, plugin_value) = (owner.value, plugin.value);
         self.report(
-            Diagnostic::new(
-                &OWNER_WIDER_THAN_PLUGIN,
-                format!("`{id}` claims to be owned by `{owner}`, but its plugin is owned by `{plugin_value}`"),
-            )
+            Diagnostic::new(&OWNER_WIDER_THAN_PLUGIN, wider.to_string())
             .primary(span, format!("more authority than `{plugin_value}`"))
             .secondary(plugin.span, "the plugin's owner")
             .help(format!(
@@ -57,23 +55,19 @@ impl Lowerer<'_> {
         id: &str,
         header: Span,
     ) -> bool {
-        let widest = owner.value.widest_placement();
-        let (owner_value, value) = (owner.value, placement.value);
-        if value >= widest {
+        let Some(cannot) = authority::cannot_place(id, owner.value, placement.value) else {
             return true;
-        }
-        let mut diagnostic = Diagnostic::new(
-            &OWNER_CANNOT_PLACE,
-            format!("a `{owner_value}` owner cannot add at {value} placement, as `{id}` does"),
-        )
-        .primary(
-            placement.span_or(header),
-            format!("{value} is wider than a `{owner_value}` may add"),
-        )
-        .secondary(owner.span_or(header), format!("owned by `{owner_value}`"))
-        .help(format!(
-            "place it at `{widest}` or narrower: a `{owner_value}` may add no wider"
-        ));
+        };
+        let (owner_value, value, widest) = (owner.value, placement.value, cannot.widest);
+        let mut diagnostic = Diagnostic::new(&OWNER_CANNOT_PLACE, cannot.to_string())
+            .primary(
+                placement.span_or(header),
+                format!("{value} is wider than a `{owner_value}` may add"),
+            )
+            .secondary(owner.span_or(header), format!("owned by `{owner_value}`"))
+            .help(format!(
+                "place it at `{widest}` or narrower: a `{owner_value}` may add no wider"
+            ));
         if let Some(written) = placement.written {
             diagnostic = diagnostic.fix(Fix::replace(
                 format!("Narrow the placement to `{widest}`"),
@@ -94,19 +88,15 @@ impl Lowerer<'_> {
         id: &str,
         header: Span,
     ) -> bool {
-        let highest = owner.value.highest_priority();
         let Some(span) = priority.written else {
             return true;
         };
-        if priority.value >= highest {
+        let Some(above) = authority::priority_above(id, owner.value, priority.value) else {
             return true;
-        }
-        let (owner_value, value) = (owner.value, priority.value);
+        };
+        let (owner_value, highest) = (owner.value, above.highest);
         self.report(
-            Diagnostic::new(
-                &PRIORITY_ABOVE_OWNER,
-                format!("`{id}` claims {value} priority, above what a `{owner_value}` owner may claim"),
-            )
+            Diagnostic::new(&PRIORITY_ABOVE_OWNER, above.to_string())
             .primary(span, format!("a `{owner_value}` may claim at most `{highest}`"))
             .secondary(owner.span_or(header), format!("owned by `{owner_value}`"))
             .help(format!(

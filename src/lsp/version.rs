@@ -21,7 +21,6 @@ use std::sync::Arc;
 use lsp_types::{SemanticToken, TextEdit};
 use self_cell::self_cell;
 
-use crate::check::Measure;
 use crate::config::Config;
 use crate::diagnostic::Diagnostic;
 use crate::syntax::{self, tree::File, Parsed};
@@ -125,7 +124,7 @@ impl Checked {
         let contributor = plugin.contributors.get(index)?;
         let cell = self.measures.get(index)?;
         Some(*cell.get_or_init(|| {
-            let measure = Measure::new(plugin, contributor, config);
+            let measure = crate::check::measure(plugin, contributor, config);
             (measure.tokens(), measure.complete)
         }))
     }

@@ -6,12 +6,13 @@
 //! digest the entry pins; the catalog the entry names is asked only
 //! whether it still offers that version: listed in its lock with the same
 //! digest, not withdrawn, signed when it requires signatures. What the
-//! catalog's bundle file holds now is never read. The bundle is then
-//! re-checked under the workspace's configuration as it is at load
-//! (so a policy tightened after install takes effect), with only the
-//! relaxations the lock recorded, and what it asks for must be within what
-//! the entry approved. Anything else is refused with its reason; nothing
-//! else in a catalog is ever looked at.
+//! catalog's bundle file holds now is never read. The bundle itself is
+//! then judged under the workspace's configuration as it is at load
+//! ([`super::admit`]: so a policy tightened after install takes effect),
+//! with only the relaxations the lock recorded, and what it asks for must
+//! be within what the entry approved. Anything else is refused with its
+//! reason; nothing else in a catalog is ever looked at, and nothing is
+//! parsed: the bundle is never read back as a manifest.
 
 use std::path::Path;
 
@@ -25,8 +26,8 @@ use crate::codes::{
 use crate::config::Config;
 use crate::diagnostic::Rule;
 
+use super::admit;
 use super::lock::{catalog_path, Installed, WorkspaceLock};
-use super::recheck::{recheck, Relaxations};
 use super::refused::Refused;
 use super::Approved;
 
@@ -59,16 +60,12 @@ fn load_one(folder: &Path, config: &Config, entry: &Installed) -> Result<Approve
     };
     let bundle = super::approved::read(folder, entry)?;
     offered(&catalog_path(folder, entry), entry, &bundle)?;
-    let checked = recheck(
-        &bundle,
-        config,
-        entry.granted_owner,
-        Relaxations::Recorded(&entry.relaxed),
-    );
-    if let Some(error) = checked.diagnostics.iter().find(|d| d.is_error()) {
-        return Err(refuse(error.rule, error.message.clone()));
+    let granted = admit::as_granted(&bundle, entry.granted_owner, config);
+    let findings = admit::judge(&bundle, &granted, config, &entry.relaxed);
+    if let Some(error) = findings.iter().find(|finding| finding.is_error()) {
+        return Err(refuse(error.rule, error.reason.clone()));
     }
-    let more: Vec<String> = diff::permissions(&entry.permissions, &checked.approved.permissions)
+    let more: Vec<String> = diff::permissions(&entry.permissions, &granted.permissions)
         .into_iter()
         .filter(|change| change.class == Class::NeedsApproval)
         .map(|change| change.message)
@@ -83,7 +80,7 @@ fn load_one(folder: &Path, config: &Config, entry: &Installed) -> Result<Approve
         ));
     }
     Ok(Approved {
-        bundle: checked.approved,
+        bundle: granted,
         installed: entry.clone(),
     })
 }

@@ -36,6 +36,7 @@
 //!
 //! `docs/trust.md` is the threat model this stage implements.
 
+pub mod admit;
 pub mod approved;
 pub mod install;
 pub mod load;
@@ -59,7 +60,7 @@ pub use refused::Refused;
 /// more than the installer's. A person installing an operator's plugin
 /// does not make it platform text.
 pub fn grant(requested: Owner, installer: Owner) -> Owner {
-    reread::narrower(requested, installer)
+    contrib_core::policy::authority::narrower(requested, installer)
 }
 
 /// A plugin version this workspace approved and that passed its re-check

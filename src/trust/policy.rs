@@ -12,10 +12,10 @@
 
 use std::collections::BTreeMap;
 
-use crate::check::url;
 use crate::codes::{EAGER_RUN_WRITES, EGRESS_NOT_ALLOWED};
 use crate::config::{Config, Effect};
 use crate::ir::Value;
+use contrib_core::policy::call::{self, Call};
 
 use super::lock::{Relaxed, WorkspaceLock};
 
@@ -61,79 +61,85 @@ impl Policy {
         tool_name: &str,
         arguments: &BTreeMap<String, Value>,
     ) -> CallDecision {
-        let Some(tool) = self.config.tools.get(tool_name) else {
-            return CallDecision::Refuse(format!("`{tool_name}` is not a tool of this workspace"));
+        let arguments: Vec<(&str, &Value)> = arguments
+            .iter()
+            .map(|(name, value)| (name.as_str(), value))
+            .collect();
+        let call = Call {
+            contributor,
+            tool: tool_name,
+            arguments: &arguments,
         };
-        if tool.effect == Effect::Write
-            && !tool.eager
-            && !self.relaxes(plugin, contributor, EAGER_RUN_WRITES.name)
-        {
-            return CallDecision::Refuse(format!(
-                "`{tool_name}` writes, and this workspace runs only read-only tools with nobody asking"
-            ));
+        if let Some(unknown) = call::unknown_tool(&self.config, tool_name) {
+            return CallDecision::Refuse(unknown.to_string());
         }
-        let arguments = arguments.iter().map(|(name, value)| (name.as_str(), value));
-        for found in url::hosts(tool, arguments) {
-            if self.relaxes(plugin, contributor, EGRESS_NOT_ALLOWED.name) {
-                continue;
-            }
-            match found.host {
-                Ok(host) if self.config.egress_allows(&host) => {}
-                Ok(host) => {
-                    return CallDecision::Refuse(format!(
-                    "`{}` reaches `{host}`, which this workspace's `[egress] allow` does not list",
-                    found.param
-                ))
-                }
-                Err(why) => {
-                    return CallDecision::Refuse(format!(
-                        "`{}` cannot be checked against `[egress] allow`: {}",
-                        found.param, why.why
-                    ))
-                }
+        if let Some(writes) = call::writes(&self.config, &call) {
+            if !writes.opted_in && !self.relaxes(plugin, contributor, EAGER_RUN_WRITES.name) {
+                return CallDecision::Refuse(writes.to_string());
             }
         }
-        if tool.gated {
+        if !self.relaxes(plugin, contributor, EGRESS_NOT_ALLOWED.name) {
+            if let Some(egress) = call::egress(&self.config, &call).first() {
+                return CallDecision::Refuse(egress.to_string());
+            }
+        }
+        if call::gated(&self.config, &call).is_some() {
             return CallDecision::AwaitApproval;
         }
         CallDecision::Allow {
-            effect: tool.effect,
+            effect: self
+                .config
+                .tools
+                .get(tool_name)
+                .map_or(Effect::Write, |tool| tool.effect),
         }
     }
 
     /// Whether the lock recorded `rule` relaxed for this contributor, and
     /// the configuration still relaxes it.
     fn relaxes(&self, plugin: &str, contributor: &str, rule: &str) -> bool {
-        let Some(recorded) = self.relaxed.get(plugin) else {
-            return false;
-        };
-        recorded.iter().any(|relaxed| {
-            relaxed.rule == rule
-                && relaxed.contributor == contributor
-                && self.still_relaxes(plugin, relaxed)
-        })
+        let recorded = self.relaxed.get(plugin).map_or(&[][..], Vec::as_slice);
+        relaxes(&self.config, plugin, recorded, contributor, rule)
     }
+}
 
-    fn still_relaxes(&self, plugin: &str, relaxed: &Relaxed) -> bool {
-        let trust = &self.config.trust;
-        let found = match &relaxed.tool {
-            None => trust.plugins.get(plugin),
-            Some(tool) => trust.tools.get(tool),
-        };
-        let by_eager = relaxed.rule == EAGER_RUN_WRITES.name
-            && relaxed
-                .tool
-                .as_ref()
-                .and_then(|tool| self.config.tools.get(tool))
-                .is_some_and(|tool| tool.eager);
-        by_eager
-            || found.is_some_and(|relaxation| {
-                relaxation
-                    .rules
-                    .iter()
-                    .any(|rule| rule.name == relaxed.rule)
-            })
-    }
+/// Whether `recorded` (the lock's relaxations of `plugin`) holds `rule`
+/// relaxed for `contributor`, and `config` still relaxes it.
+pub fn relaxes(
+    config: &Config,
+    plugin: &str,
+    recorded: &[Relaxed],
+    contributor: &str,
+    rule: &str,
+) -> bool {
+    recorded.iter().any(|relaxed| {
+        relaxed.rule == rule
+            && relaxed.contributor == contributor
+            && still_relaxes(config, plugin, relaxed)
+    })
+}
+
+/// Whether `config`'s `[trust]` table (or, for `eager-run-writes`, the
+/// tool's `eager = true`) still relaxes what the lock recorded.
+pub fn still_relaxes(config: &Config, plugin: &str, relaxed: &Relaxed) -> bool {
+    let trust = &config.trust;
+    let found = match &relaxed.tool {
+        None => trust.plugins.get(plugin),
+        Some(tool) => trust.tools.get(tool),
+    };
+    let by_eager = relaxed.rule == EAGER_RUN_WRITES.name
+        && relaxed
+            .tool
+            .as_ref()
+            .and_then(|tool| config.tools.get(tool))
+            .is_some_and(|tool| tool.eager);
+    by_eager
+        || found.is_some_and(|relaxation| {
+            relaxation
+                .rules
+                .iter()
+                .any(|rule| rule.name == relaxed.rule)
+        })
 }
 
 #[cfg(test)]

@@ -99,15 +99,6 @@ pub(crate) fn manifest(bundle: &Bundle, granted: Owner) -> Result<String, Unwrit
     Ok(out)
 }
 
-/// The narrower of two owners: authority only narrows.
-pub(crate) fn narrower(owner: Owner, granted: Owner) -> Owner {
-    if owner.is_within(granted) {
-        owner
-    } else {
-        granted
-    }
-}
-
 /// A contributor's block, its fields in the table of kinds' canonical order
 /// (`ir::kinds::FIELDS`), as the formatter writes them.
 fn write_contributor(
@@ -140,7 +131,10 @@ fn field_text(
     let spec = contributor.kind.spec();
     let setting = |text: String| spec.has_field(name).then_some(text);
     Ok(match name {
-        "owner" => Some(format!("owner {}", narrower(contributor.owner, granted))),
+        "owner" => Some(format!(
+            "owner {}",
+            contrib_core::policy::authority::narrower(contributor.owner, granted)
+        )),
         "placement" => setting(format!("placement {}", contributor.placement)),
         "priority" => setting(format!("priority {}", contributor.priority)),
         "reach" => setting(format!("reach {}", contributor.reach)),

@@ -337,7 +337,8 @@ fn every_contrib_toml_in_the_repository_validates_against_the_schema() {
     assert!(scaffold.is_empty(), "contrib init's: {scaffold:#?}");
     let platform = schema_errors(
         &validator,
-        &std::fs::read_to_string(root().join("src/config/default.toml")).expect("read"),
+        &std::fs::read_to_string(root().join("crates/contrib-core/src/config/default.toml"))
+            .expect("read"),
     );
     assert!(platform.is_empty(), "the platform's: {platform:#?}");
 }

@@ -11,6 +11,7 @@
 
 mod common;
 
+mod admit;
 mod agent_plugins_conformance;
 mod bundles;
 mod checks;

@@ -1,20 +1,15 @@
 use super::prelude::*;
+use contrib_core::policy::call;
 
 pub use crate::codes::EAGER_RUN_GATED as RULE;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    for (contributor, call) in cx.calls() {
-        let Some(tool) = cx.config.tools.get(&call.tool.value) else { continue };
-        if !tool.gated {
-            continue;
-        }
+    for site in cx.calls() {
+        let Some(gated) = call::gated(cx.config, &site.judged()) else { continue };
         out.push(
-            Diagnostic::new(
-                &RULE,
-                format!("`{}` calls the gated tool `{}`, which waits for approval", contributor.id.value, call.tool.value),
-            )
-            .primary(call.tool.span, "gated")
-            .help("eager calls run before anyone asks; ungate the tool if it is safe, or `eager-load` it so the model calls it when asked"),
+            Diagnostic::new(&RULE, gated.to_string())
+                .primary(site.call.tool.span, "gated")
+                .help("eager calls run before anyone asks; ungate the tool if it is safe, or `eager-load` it so the model calls it when asked"),
         );
     }
 }

@@ -1,20 +1,15 @@
 use super::prelude::*;
+use contrib_core::policy::call;
 
 pub use crate::codes::EAGER_RUN_WRITES as RULE;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    for (contributor, call) in cx.calls() {
-        let Some(tool) = cx.config.tools.get(&call.tool.value) else { continue };
-        if tool.effect != crate::config::Effect::Write {
-            continue;
-        }
-        let name = &call.tool.value;
-        let diagnostic = Diagnostic::new(
-            &RULE,
-            format!("`{}` runs `{name}` with nobody asking, and `{name}` writes", contributor.id.value),
-        )
-        .primary(call.tool.span, "a tool with `effect = \"write\"`");
-        out.push(if tool.eager {
+    for site in cx.calls() {
+        let Some(writes) = call::writes(cx.config, &site.judged()) else { continue };
+        let name = writes.tool;
+        let diagnostic = Diagnostic::new(&RULE, writes.to_string())
+            .primary(site.call.tool.span, "a tool with `effect = \"write\"`");
+        out.push(if writes.opted_in {
             diagnostic
                 .with_severity(Severity::Warning)
                 .help(format!("allowed by `eager = true` in `[tools.{name}]`; make sure a person would approve this run at every conversation start"))

@@ -52,13 +52,5 @@ mod prelude {
     pub(super) use crate::diagnostic::{Applicability, Diagnostic, Fix, Severity};
     pub(super) use crate::ir::{Contributor, ContributorBody, Kind, Owner, Placement, Reach};
     pub(super) use crate::source::Span;
-
-    /// `1 token`, `15 tokens`.
-    pub(super) fn tokens(count: u64) -> String {
-        if count == 1 {
-            "1 token".to_string()
-        } else {
-            format!("{count} tokens")
-        }
-    }
+    pub(super) use contrib_core::policy::tokens;
 }

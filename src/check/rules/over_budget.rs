@@ -1,34 +1,30 @@
 use super::prelude::*;
 use crate::check::Measure;
 use crate::tokenizer::TokenizerKind;
+use contrib_core::policy::budget;
 
 pub use crate::codes::OVER_BUDGET as RULE;
 
 pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (index, contributor) in cx.contributors() {
-        let budget = contributor.budget.value;
         let measure = cx.measure(index);
-        if measure.chosen_within_budget || measure.fits(budget) {
+        let Some(over) = budget::over_budget(&contributor.id.value, contributor.budget.value, measure) else {
             continue;
-        }
-        let measured = measure.tokens();
-        let what = if measure.complete { "adds" } else { "is known to add at least" };
+        };
+        let measured = over.measured;
         out.push(
-            Diagnostic::new(
-                &RULE,
-                format!("`{}` {what} {}, over its budget of {budget}", contributor.id.value, tokens(measured)),
-            )
-            .primary(contributor.budget.span, format!("{} declared", tokens(budget)))
-            .secondary(contributor.header, how_measured(measure, measured, cx.config.tokenizer))
-            .help(format!(
-                "raise the budget to at least {measured} (`budget {measured} tokens`), or shorten what it adds"
-            ))
-            .fix(Fix::replace(
-                format!("Raise the budget to {measured} tokens"),
-                Applicability::Unsafe,
-                contributor.budget.span,
-                format!("budget {measured} tokens"),
-            )),
+            Diagnostic::new(&RULE, over.to_string())
+                .primary(contributor.budget.span, format!("{} declared", tokens(over.budget)))
+                .secondary(contributor.header, how_measured(measure, measured, cx.config.tokenizer))
+                .help(format!(
+                    "raise the budget to at least {measured} (`budget {measured} tokens`), or shorten what it adds"
+                ))
+                .fix(Fix::replace(
+                    format!("Raise the budget to {measured} tokens"),
+                    Applicability::Unsafe,
+                    contributor.budget.span,
+                    format!("budget {measured} tokens"),
+                )),
         );
     }
 }

@@ -1,7 +1,7 @@
 use super::prelude::*;
 use crate::ir::ContributorBody;
 use crate::source::Spanned;
-use crate::suggest;
+use contrib_core::policy::call;
 
 pub use crate::codes::UNKNOWN_TOOL as RULE;
 
@@ -12,15 +12,11 @@ pub fn check(cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
             _ => contributor.call().map(|call| &call.tool).into_iter().collect(),
         };
         for name in names {
-            if cx.config.tools.contains_key(&name.value) {
-                continue;
-            }
-            let diagnostic = Diagnostic::new(&RULE, format!("unknown tool `{}`", name.value))
+            let Some(unknown) = call::unknown_tool(cx.config, &name.value) else { continue };
+            let diagnostic = Diagnostic::new(&RULE, unknown.to_string())
                 .primary(name.span, "not a tool of this workspace");
-            let known = cx.config.tools.keys().map(String::as_str);
-            out.push(match suggest::closest(&name.value, known) {
-                Some(suggestion) => diagnostic
-                    .suggest(name.span, suggestion),
+            out.push(match unknown.suggestion {
+                Some(suggestion) => diagnostic.suggest(name.span, suggestion),
                 None => diagnostic.help(format!(
                     "declare it in `contrib.toml` as `[tools.{}]` with its effect, parameters and schema tokens",
                     name.value

@@ -14,45 +14,10 @@ use super::super::problem::{Problem, ProblemKind};
 use super::super::InputFile;
 use super::{
     a_json, hooks, is_kebab, is_plugin_relative, is_reserved, join, required_string, servers,
-    Judged,
+    Judged, ENTRY_FIELDS, PLUGIN_FIELDS,
 };
 
 const REFUSED: &str = "so Claude Code does not load the plugin";
-
-/// The fields Claude Code reads in `plugin.json`.
-pub(super) const KNOWN: &[&str] = &[
-    "$schema",
-    "name",
-    "version",
-    "description",
-    "author",
-    "homepage",
-    "repository",
-    "license",
-    "keywords",
-    "displayName",
-    "icon",
-    "screenshots",
-    "defaultEnabled",
-    "dependencies",
-    "channels",
-    "settings",
-    "userConfig",
-    "commands",
-    "agents",
-    "skills",
-    "hooks",
-    "mcpServers",
-    "outputStyles",
-    "lspServers",
-    "monitors",
-    "themes",
-    "workflows",
-    "experimental",
-    "metadata",
-    "engines",
-    "network",
-];
 
 /// Component paths, and whether each entry must be a Markdown file
 /// (`agents`) or a folder (`skills`).
@@ -362,16 +327,16 @@ fn component(
 
 fn unknown_fields(judged: &mut Judged, object: &Map<String, Value>) {
     for key in object.keys() {
-        if KNOWN.contains(&key.as_str()) {
+        if PLUGIN_FIELDS.contains(&key.as_str()) {
             continue;
         }
-        let (message, help) = if super::marketplace::ENTRY_FIELDS.contains(&key.as_str()) {
+        let (message, help) = if ENTRY_FIELDS.contains(&key.as_str()) {
             (
                 format!("`{key}` belongs in the plugin's marketplace entry, so Claude Code ignores it in `plugin.json`"),
                 format!("move `{key}` to the plugin's entry in `marketplace.json`, or remove it"),
             )
         } else {
-            let closest = crate::suggest::closest(key, KNOWN.iter().copied());
+            let closest = crate::suggest::closest(key, PLUGIN_FIELDS.iter().copied());
             (
                 format!("`{key}` is not a field of Claude Code's `plugin.json`, so it is ignored"),
                 match closest {

@@ -12,7 +12,9 @@ use serde_json::{Map, Value};
 use super::super::json_path::Step;
 use super::super::problem::{Problem, ProblemKind};
 use super::super::InputFile;
-use super::{a_json, hooks, is_reserved, required_string, servers, Judged};
+use super::{
+    a_json, hooks, is_reserved, required_string, servers, Judged, ENTRY_FIELDS, PLUGIN_FIELDS,
+};
 
 const REFUSED: &str = "so Claude Code cannot install from the marketplace";
 
@@ -28,10 +30,6 @@ const FIELDS: &[&str] = &[
     "allowCrossMarketplaceDependenciesOn",
     "renames",
 ];
-
-/// The fields a plugin's entry has besides its `plugin.json`'s, which it
-/// may also give.
-pub(super) const ENTRY_FIELDS: &[&str] = &["source", "category", "tags", "strict", "id"];
 
 /// Where a plugin is fetched from, by `source.source`, and what each needs.
 const SOURCES: &[(&str, &str)] = &[
@@ -209,11 +207,7 @@ fn plugins(judged: &mut Judged, plugins: Option<&Value>, plugin_root: bool) -> V
         }
         source(judged, &at, entry.get("source"), plugin_root);
         entry_types(judged, &at, entry);
-        let fields: Vec<&str> = ENTRY_FIELDS
-            .iter()
-            .chain(super::manifest::KNOWN)
-            .copied()
-            .collect();
+        let fields: Vec<&str> = ENTRY_FIELDS.iter().chain(PLUGIN_FIELDS).copied().collect();
         unknown(judged, &at, entry, &fields, "a plugin entry");
     }
     listed

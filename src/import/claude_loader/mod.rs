@@ -32,6 +32,45 @@ pub(super) use manifest::plugin_manifest;
 pub(super) use marketplace::{is_marketplace, marketplace};
 pub(super) use servers::mcp_file;
 
+/// The fields Claude Code reads in `plugin.json`.
+const PLUGIN_FIELDS: &[&str] = &[
+    "$schema",
+    "name",
+    "version",
+    "description",
+    "author",
+    "homepage",
+    "repository",
+    "license",
+    "keywords",
+    "displayName",
+    "icon",
+    "screenshots",
+    "defaultEnabled",
+    "dependencies",
+    "channels",
+    "settings",
+    "userConfig",
+    "commands",
+    "agents",
+    "skills",
+    "hooks",
+    "mcpServers",
+    "outputStyles",
+    "lspServers",
+    "monitors",
+    "themes",
+    "workflows",
+    "experimental",
+    "metadata",
+    "engines",
+    "network",
+];
+
+/// The fields a plugin's entry has besides its `plugin.json`'s, which it
+/// may also give.
+const ENTRY_FIELDS: &[&str] = &["source", "category", "tags", "strict", "id"];
+
 /// Names Claude Code keeps for Anthropic's own plugins.
 const RESERVED_PREFIXES: &[&str] = &["claude-", "anthropic-", "anthropics-", "cc-plugin-"];
 const RESERVED_NAMES: &[&str] = &[

@@ -22,7 +22,6 @@ use lsp_types::{
     Documentation, InsertTextFormat, MarkupContent, MarkupKind, Position, TextEdit,
 };
 
-use crate::check::Measure;
 use crate::config::{Config, ParamKind};
 use crate::ir::variables::{Availability, VARIABLES};
 use crate::ir::{
@@ -508,7 +507,7 @@ impl Items<'_, '_> {
 fn measure(analysis: &crate::Analysis, id: &str, config: &Config) -> Option<u64> {
     let plugin = analysis.plugin.as_ref()?;
     let contributor = plugin.contributors.iter().find(|c| c.id.value == id)?;
-    Some(Measure::new(plugin, contributor, config).tokens())
+    Some(crate::check::measure(plugin, contributor, config).tokens())
 }
 
 /// `text` as snippet text: `$` and `\\` escaped, and `}` too inside a

@@ -26,7 +26,6 @@ use std::fmt::Write as _;
 
 use lsp_types::{Hover, HoverContents, HoverParams, MarkupContent, MarkupKind, Position};
 
-use crate::check::Measure;
 use crate::config::{Config, Effect, Tool};
 use crate::diagnostic::Rule;
 use crate::ir::variables::{self, Availability};
@@ -230,7 +229,7 @@ fn contributor(snapshot: &Snapshot<'_>, cursor: &Cursor<'_>, key: &str) -> Strin
 /// A lowered contributor's hover.
 pub fn describe(plugin: &Plugin, contributor: &Contributor, config: &Config) -> String {
     let kind = contributor.kind();
-    let measure = Measure::new(plugin, contributor, config);
+    let measure = crate::check::measure(plugin, contributor, config);
     let tokens = measure.tokens();
     let budget = contributor.budget.value;
     let summary = contributor.spec().summary_at(

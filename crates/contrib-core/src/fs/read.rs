@@ -85,7 +85,7 @@ fn open_regular(path: &Path, shown: &Path) -> Result<File, Error> {
     } else {
         Err(Error::NotRegular {
             path: shown.to_path_buf(),
-            kind: kind(&file_type),
+            kind: kind_of(&file_type),
         })
     }
 }
@@ -104,8 +104,9 @@ fn open_without_blocking(path: &Path) -> std::io::Result<File> {
     File::open(path)
 }
 
-/// What a file that is not a regular file is, in words.
-pub(super) fn kind(file_type: &std::fs::FileType) -> &'static str {
+/// What a file that is not a regular file is, in words: "a named pipe
+/// (FIFO)", "a socket".
+pub fn kind_of(file_type: &std::fs::FileType) -> &'static str {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;

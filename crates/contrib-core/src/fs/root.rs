@@ -14,7 +14,6 @@
 //! of a folder, not a concurrent attacker on the same machine.
 
 use std::path::{Component, Path, PathBuf};
-use std::sync::{Arc, Mutex};
 
 use super::read::{read_limited_as, Limit};
 use super::{cannot, describe, Error};
@@ -139,60 +138,16 @@ impl Root {
         skip_folders: &'static [&'static str],
         wanted: impl Fn(&Path) -> bool,
     ) -> Walked {
-        let skipped = Arc::new(Mutex::new(Vec::new()));
-        let resolved = self.resolved.clone();
-        let outside_skipped = skipped.clone();
-        let walk = ignore::WalkBuilder::new(&self.given)
-            .standard_filters(false)
-            .follow_links(true)
-            .sort_by_file_name(|a, b| a.cmp(b))
-            .filter_entry(move |entry| {
-                if entry.depth() > 0
-                    && entry.file_type().is_some_and(|kind| kind.is_dir())
-                    && skip_folders.iter().any(|name| entry.file_name() == *name)
-                {
-                    return false;
-                }
-                if !entry.path_is_symlink() {
-                    return true;
-                }
-                let inside = entry
-                    .path()
-                    .canonicalize()
-                    .is_ok_and(|target| target.starts_with(&resolved));
-                if !inside {
-                    let reason = if entry.path().exists() {
-                        "a symbolic link that leads out of the folder"
-                    } else {
-                        "a symbolic link to nothing"
-                    };
-                    if let Ok(mut skipped) = outside_skipped.lock() {
-                        skipped.push(Skipped {
-                            path: entry.path().to_path_buf(),
-                            reason: reason.into(),
-                        });
-                    }
-                }
-                inside
-            })
-            .build();
-        let mut files = Vec::new();
-        let mut problems = Vec::new();
-        for entry in walk {
-            match entry {
-                Ok(entry) if entry.file_type().is_some_and(|kind| kind.is_file()) => {
-                    if wanted(entry.path()) {
-                        files.push(entry.into_path());
-                    }
-                }
-                Ok(_) => {}
-                Err(error) => problems.push(walk_problem(&self.given, &error)),
-            }
-        }
-        let mut skipped = skipped.lock().map(|list| list.clone()).unwrap_or_default();
-        skipped.extend(problems);
-        files.sort();
-        Walked { files, skipped }
+        let mut walk = Walk {
+            root: self,
+            skip_folders,
+            wanted: &wanted,
+            walked: Walked::default(),
+            above: vec![self.resolved.clone()],
+        };
+        walk.folder(&self.given);
+        walk.walked.files.sort();
+        walk.walked
     }
 
     fn outside(&self, path: &Path) -> Error {
@@ -203,28 +158,72 @@ impl Root {
     }
 }
 
-/// A walk's error: where, and why in a few words.
-fn walk_problem(root: &Path, error: &ignore::Error) -> Skipped {
-    match error {
-        ignore::Error::WithPath { path, err } => Skipped {
-            path: path.clone(),
-            reason: walk_problem(path, err).reason,
-        },
-        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
-            walk_problem(root, err)
+/// One walk in progress: the folders above the current one (resolved),
+/// so a link back to any of them is a loop rather than a way round for
+/// ever.
+struct Walk<'a> {
+    root: &'a Root,
+    skip_folders: &'static [&'static str],
+    wanted: &'a dyn Fn(&Path) -> bool,
+    walked: Walked,
+    above: Vec<PathBuf>,
+}
+
+impl Walk<'_> {
+    fn skip(&mut self, path: &Path, reason: impl Into<String>) {
+        self.walked.skipped.push(Skipped {
+            path: path.to_path_buf(),
+            reason: reason.into(),
+        });
+    }
+
+    fn folder(&mut self, folder: &Path) {
+        let entries = match std::fs::read_dir(folder) {
+            Ok(entries) => entries,
+            Err(error) => return self.skip(folder, describe(&error)),
+        };
+        let mut paths: Vec<PathBuf> = Vec::new();
+        for entry in entries {
+            match entry {
+                Ok(entry) => paths.push(entry.path()),
+                Err(error) => self.skip(folder, describe(&error)),
+            }
         }
-        ignore::Error::Loop { child, .. } => Skipped {
-            path: child.clone(),
-            reason: "a symbolic link that loops back to a folder above it".into(),
-        },
-        ignore::Error::Io(io) => Skipped {
-            path: root.to_path_buf(),
-            reason: describe(io),
-        },
-        other => Skipped {
-            path: root.to_path_buf(),
-            reason: super::without_os_error(&other.to_string()),
-        },
+        paths.sort();
+        for path in paths {
+            self.entry(&path);
+        }
+    }
+
+    fn entry(&mut self, path: &Path) {
+        let link = std::fs::symlink_metadata(path).is_ok_and(|meta| meta.file_type().is_symlink());
+        let target = match path.canonicalize() {
+            Ok(target) => target,
+            Err(_) if link => return self.skip(path, "a symbolic link to nothing"),
+            Err(error) => return self.skip(path, describe(&error)),
+        };
+        if link && !target.starts_with(&self.root.resolved) {
+            return self.skip(path, "a symbolic link that leads out of the folder");
+        }
+        if target.is_file() {
+            if (self.wanted)(path) {
+                self.walked.files.push(path.to_path_buf());
+            }
+            return;
+        }
+        if !target.is_dir() {
+            return;
+        }
+        let named = path.file_name().and_then(|name| name.to_str());
+        if named.is_some_and(|name| self.skip_folders.contains(&name)) {
+            return;
+        }
+        if self.above.contains(&target) {
+            return self.skip(path, "a symbolic link that loops back to a folder above it");
+        }
+        self.above.push(target);
+        self.folder(path);
+        self.above.pop();
     }
 }
 

@@ -6,15 +6,13 @@
 //! once: the checker counts it against the contributor's budget, bundles
 //! carry it, the runtime composes it and the language server shows it.
 
-use super::{Contributor, PluginName, Priority};
+use std::fmt::Display;
 
-/// The framing that precedes a contribution, or `None` at agent priority
-/// and above.
-pub fn framing(plugin: &PluginName, contributor: &Contributor) -> Option<String> {
-    framing_for(plugin, contributor.priority.value)
-}
+use super::Priority;
 
-pub fn framing_for(plugin: &PluginName, priority: Priority) -> Option<String> {
+/// The framing that precedes a contribution of `plugin` (`scope/name`) at
+/// `priority`, or `None` at agent priority and above.
+pub fn framing_for(plugin: impl Display, priority: Priority) -> Option<String> {
     match priority {
         Priority::Platform | Priority::Agent => None,
         Priority::Workspace => Some(format!(

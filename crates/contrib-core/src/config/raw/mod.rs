@@ -336,7 +336,7 @@ impl Reader {
             let Some(pattern) = self.string(item, "exclude") else {
                 continue;
             };
-            match crate::fs::invalid_pattern(pattern) {
+            match glob_error(pattern) {
                 None => patterns.push(pattern.to_string()),
                 Some(why) => self.error(
                     span_of(item),
@@ -461,4 +461,30 @@ impl Reader {
             }
         }
     }
+}
+
+/// Why `pattern` is not a pattern in `.gitignore`'s syntax, or `None`
+/// when it is: read as gitignore reads a line (`#` starts a comment, a
+/// leading `!` negates and `/` anchors, a trailing `/` means a folder, an
+/// unclosed `[` is literal), then as the glob it stands for. The command
+/// line matches the patterns with the gitignore reader that discovery uses
+/// (`contrib::fs::Excludes`), and a test there keeps the two in agreement.
+pub fn glob_error(pattern: &str) -> Option<String> {
+    let line = pattern.trim_end();
+    if line.starts_with('#') {
+        return None;
+    }
+    let line = match line.strip_prefix('\\') {
+        Some(rest) if rest.starts_with(['!', '#']) => rest,
+        _ => line.strip_prefix('!').unwrap_or(line),
+    };
+    let line = line.strip_prefix('/').unwrap_or(line);
+    let line = line.strip_suffix('/').unwrap_or(line);
+    globset::GlobBuilder::new(line)
+        .literal_separator(true)
+        .backslash_escape(true)
+        .allow_unclosed_class(true)
+        .build()
+        .err()
+        .map(|error| format!("`{pattern}` is not a glob: {}", error.kind()))
 }

@@ -13,7 +13,7 @@
 //! at.
 
 use crate::config::Tool;
-use crate::ir::Value;
+use crate::vocabulary::Value;
 
 /// Why a URL cannot be fetched, and how to write one that can.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -164,7 +164,7 @@ pub fn host(url: &str) -> Result<String, Unfetchable> {
 mod tests {
     use super::{host, hosts};
     use crate::config::Config;
-    use crate::ir::Value;
+    use crate::vocabulary::Value;
 
     #[test]
     fn hosts_are_found_by_the_registry_not_the_parameter_name() {

@@ -9,7 +9,7 @@
 //! keeps equal to this one. A combination this table does not allow cannot
 //! be written; it is a language error, never a lint.
 
-use super::vocabulary::{ActivationKind, Kind, Placement, Reach, Variance};
+use super::{ActivationKind, Kind, Placement, Reach, Variance};
 
 /// One field a block may hold.
 #[derive(Debug, PartialEq, Eq)]

@@ -108,4 +108,9 @@ impl std::error::Error for Error {
     }
 }
 
-into_text!(Error);
+/// The command line reports errors as text, and takes this one with `?`.
+impl From<Error> for String {
+    fn from(error: Error) -> String {
+        error.to_string()
+    }
+}

@@ -1,6 +1,22 @@
-//! The language's closed vocabularies: placements, owners, priorities,
-//! reaches, sources and fact sections. Each is an enum with its spelling in
-//! manifests, declared once by `vocabulary!`.
+//! The words a contributor is declared in, shared by every layer: the
+//! language lowers manifests into them, bundles are written in them and
+//! the runtime composes from them. Placements, owners, priorities,
+//! reaches, sources and fact sections are closed vocabularies, each an
+//! enum with its spelling in manifests, declared once by `vocabulary!`;
+//! beside them the table of kinds ([`kinds`]), the platform's variables
+//! ([`variables`]), the fact sections' bounds ([`facts`]), names
+//! ([`names`]), origins ([`origin`]) and the framing of lower-priority
+//! text ([`framing`]).
+
+pub mod facts;
+mod framing;
+pub mod kinds;
+pub mod names;
+pub mod origin;
+pub mod variables;
+
+pub use framing::{framing_for, on_request_listing};
+pub use kinds::{Delivery, KindSpec};
 
 /// A closed set of words, as lowering reads them.
 pub trait Vocabulary: Sized + Copy {
@@ -294,5 +310,50 @@ vocabulary! {
         ModelChanged = "model-changed",
         ToolsChanged = "tools-changed",
         PermissionsChanged = "permissions-changed",
+    }
+}
+
+/// A call argument's value.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(untagged)]
+pub enum Value {
+    String(String),
+    Integer(i64),
+    Boolean(bool),
+    List(Vec<Value>),
+}
+
+impl Value {
+    /// The name of the value's type, as `[tools.NAME] params` spell it.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::String(_) => "string",
+            Value::Integer(_) => "integer",
+            Value::Boolean(_) => "boolean",
+            Value::List(_) => "list",
+        }
+    }
+}
+
+/// A whole number of seconds, as written with `s`, `m`, `h`, `d` units.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Duration {
+    pub seconds: u64,
+}
+
+impl std::fmt::Display for Duration {
+    /// The canonical spelling: the largest units first, `1h30m`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut rest = self.seconds;
+        if rest == 0 {
+            return f.write_str("0s");
+        }
+        for (unit, size) in [("d", 86_400), ("h", 3_600), ("m", 60), ("s", 1)] {
+            if rest >= size {
+                write!(f, "{}{unit}", rest / size)?;
+                rest %= size;
+            }
+        }
+        Ok(())
     }
 }

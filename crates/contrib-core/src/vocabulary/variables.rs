@@ -10,7 +10,7 @@
 //! Values the platform makes itself (times, dates, durations) always fit,
 //! which a test checks over their whole range.
 
-use super::vocabulary::{ConditionKind, Placement, Variance};
+use super::{ConditionKind, Placement, Variance};
 
 /// The tokens a variable may add where it meets the literal text around it,
 /// beyond the tokens of its value alone: joining two runs of text can split

@@ -50,18 +50,6 @@ impl Span {
     }
 }
 
-impl From<pest::Span<'_>> for Span {
-    fn from(span: pest::Span<'_>) -> Self {
-        Span::new(span.start(), span.end())
-    }
-}
-
-impl From<Span> for miette::SourceSpan {
-    fn from(span: Span) -> Self {
-        (span.start, span.len()).into()
-    }
-}
-
 /// A value together with where it was written.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Spanned<T> {
@@ -90,7 +78,9 @@ pub struct OffsetMap {
 }
 
 impl OffsetMap {
-    pub(crate) fn push(&mut self, decoded: usize, source: usize) {
+    /// Records that the decoded text at `decoded` came from the source at
+    /// `source`: the start of a run copied verbatim, or of an escape.
+    pub fn push(&mut self, decoded: usize, source: usize) {
         if let Some(&(last_decoded, last_source)) = self.runs.last() {
             if decoded - last_decoded == source.wrapping_sub(last_source) {
                 return;

@@ -28,10 +28,10 @@ impl Reader {
         }
         if let Some(value) = table.get("as") {
             if let Some(text) = self.string(value, "as") {
-                match crate::ir::Owner::parse(text) {
+                match crate::vocabulary::Owner::parse(text) {
                     Some(owner) => config.trust.installs_as = Some(owner),
                     None => {
-                        let owners: Vec<&str> = crate::ir::Owner::spellings().collect();
+                        let owners: Vec<&str> = crate::vocabulary::Owner::spellings().collect();
                         self.unknown_word(value, "owner", text, &owners);
                     }
                 }
