@@ -17,7 +17,7 @@ pub use measure::{arguments_of, measure};
 use std::cell::OnceCell;
 
 use crate::config::Config;
-use crate::diagnostic::{Diagnostic, Level, Rule};
+use crate::diagnostic::{Diagnostic, Level, Rule, RuleKind};
 use crate::ir::{Contributor, Plugin};
 use crate::source::SourceFile;
 
@@ -164,12 +164,21 @@ pub fn check(plugin: &Plugin, config: &Config) -> Vec<Diagnostic> {
 /// workspace sets a level explicitly, uses it. Otherwise a diagnostic keeps
 /// the severity its rule gave it (some rules decide per case, such as
 /// `override-attempt`, an error below agent priority and a warning above).
+///
+/// A source format's rule (`invalid-hook`, `broken-link`, …) is only ever
+/// raised: each finding keeps the class its format's loader gives it (an
+/// error where the plugin is refused, a warning where only a part is
+/// skipped) unless the workspace asks for more, and an opt-in one (off by
+/// default) is reported once the workspace names a level for it.
 pub fn apply_levels(diagnostics: &mut Vec<Diagnostic>, config: &Config) {
     diagnostics.retain_mut(|diagnostic| {
         let level = config.level(diagnostic.rule);
         if config.sets_level(diagnostic.rule) {
             if let Some(severity) = level.severity() {
-                diagnostic.severity = severity;
+                diagnostic.severity = match diagnostic.rule.kind {
+                    RuleKind::Source => diagnostic.severity.max(severity),
+                    _ => severity,
+                };
             }
         }
         level != Level::Allow

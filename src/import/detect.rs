@@ -213,6 +213,12 @@ impl Layout {
             return Ok(FileKind::PluginManifest(host));
         }
         if name == "SKILL.md" {
+            // A `SKILL.md` below another skill's folder is that skill's
+            // reference material: clients discover skills one folder deep
+            // in their skills folder, never inside another skill.
+            if !folder.is_empty() && self.in_skill(grandparent) {
+                return Err("a skill's resource: loaded only when the skill's body asks for it");
+            }
             return Ok(FileKind::Skill);
         }
         if lower.ends_with(".mdc") {
@@ -276,6 +282,26 @@ impl Layout {
             return Err("Markdown that no agent loads by convention (documentation, examples)");
         }
         Err("not a contributor format")
+    }
+
+    /// Whether `path` is Markdown in a skill's folder other than its
+    /// `SKILL.md`: the skill's reference material.
+    pub fn is_skill_resource(&self, path: &str) -> bool {
+        let lower = path.to_ascii_lowercase();
+        let markdown = lower.ends_with(".md");
+        // A template or an example is a document the skill hands out: its
+        // links are the output's, not the package's.
+        let handed_out = ["template", "example"]
+            .iter()
+            .any(|word| lower.rsplit('/').take(2).any(|part| part.contains(word)));
+        if handed_out {
+            return false;
+        }
+        if name_of(path) == "SKILL.md" {
+            self.in_skill(folder_of(folder_of(path)))
+        } else {
+            markdown && self.in_skill(folder_of(path))
+        }
     }
 
     /// Whether `folder` is a skill's folder or inside one.
@@ -436,6 +462,29 @@ mod tests {
             .unwrap_err()
             .contains("skill's resource"));
         assert!(kind("docs/agents/z.md").is_err());
+    }
+
+    #[test]
+    fn a_skill_inside_another_skill_is_its_reference() {
+        let layout = layout(&[
+            "skills/db/SKILL.md",
+            "skills/db/setup/SKILL.md",
+            "skills/db/guides/tuning/SKILL.md",
+            "skills/web/SKILL.md",
+        ]);
+        assert_eq!(
+            layout.classify("skills/web/SKILL.md", ""),
+            Ok(FileKind::Skill)
+        );
+        for nested in [
+            "skills/db/setup/SKILL.md",
+            "skills/db/guides/tuning/SKILL.md",
+        ] {
+            assert!(layout
+                .classify(nested, "")
+                .unwrap_err()
+                .contains("skill's resource"));
+        }
     }
 
     #[test]

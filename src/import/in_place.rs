@@ -97,6 +97,57 @@ fn relative_to(root: &Path, path: &Path) -> Option<String> {
     Some(relative.to_string_lossy().replace('\\', "/"))
 }
 
+/// What the check left out, each located where it was left out: files
+/// that could not be read (too large, not UTF-8), links that lead out of
+/// the folder, and texts dropped before the rules over a language limit.
+fn left_out(tree: &SourceTree, imported: &super::Imported) -> Vec<(String, Diagnostic)> {
+    let unread = tree.failures.iter().map(|failure| {
+        (
+            failure.file.clone(),
+            format!("`{}` was not checked: {}", failure.file, failure.message),
+            "could not be read",
+            "make the file a regular UTF-8 text under 4 MiB, or split it",
+        )
+    });
+    let unwalked = tree
+        .skipped
+        .iter()
+        .filter(|skipped| skipped.reason != super::read::NOT_A_CANDIDATE)
+        .map(|skipped| {
+            (
+                skipped.file.clone(),
+                format!("`{}` was not checked: {}", skipped.file, skipped.reason),
+                "not followed",
+                "check the folder the link leads to on its own, or replace the link with the file",
+            )
+        });
+    let dropped = imported.left_out.iter().map(|failure| {
+        (
+            failure.file.clone(),
+            format!(
+                "the rules about what `{}` adds were not run on it: {}",
+                failure.file, failure.message
+            ),
+            "left out of the rules",
+            "check the file's folder on its own",
+        )
+    });
+    let mut found: Vec<(String, Diagnostic)> = Vec::new();
+    for (file, message, label, help) in unread.chain(unwalked).chain(dropped) {
+        if found
+            .iter()
+            .any(|(path, d)| *path == file && d.message == message)
+        {
+            continue;
+        }
+        let diagnostic = Diagnostic::new(&crate::codes::NOT_CHECKED, message)
+            .primary(crate::source::Span::point(0), label)
+            .help(help);
+        found.push((file, diagnostic));
+    }
+    found
+}
+
 /// The sources of a tree, checked.
 fn check_tree(tree: &SourceTree, config: &Config) -> Option<Vec<Checked>> {
     let layout = Layout::new(tree.files.iter().map(|file| file.path.as_str()));
@@ -136,13 +187,30 @@ fn check_tree(tree: &SourceTree, config: &Config) -> Option<Vec<Checked>> {
         };
         checked[index].diagnostics.push(problem.diagnostic());
     }
-    for (path, diagnostic) in super::located::diagnostics(tree, &imported.manifests, config) {
+    let manifests: Vec<_> = imported
+        .manifests
+        .iter()
+        .chain(&imported.oversized)
+        .cloned()
+        .collect();
+    for (path, diagnostic) in super::located::diagnostics(tree, &manifests, config) {
         if let Some(file) = checked.iter_mut().find(|file| file.path == path) {
             file.diagnostics.push(diagnostic);
         }
     }
+    for (path, diagnostic) in left_out(tree, &imported) {
+        match checked.iter_mut().find(|file| file.path == path) {
+            Some(file) => file.diagnostics.push(diagnostic),
+            None => checked.push(Checked {
+                path,
+                text: String::new(),
+                diagnostics: vec![diagnostic],
+            }),
+        }
+    }
     checked.sort_by(|a, b| a.path.cmp(&b.path));
     for file in &mut checked {
+        crate::check::apply_levels(&mut file.diagnostics, config);
         crate::diagnostic::sort(&mut file.diagnostics);
     }
     Some(checked)

@@ -32,6 +32,7 @@
 mod activation;
 pub mod agent_plugin;
 mod checks;
+mod claude_loader;
 mod claude_plugin;
 mod copilot;
 mod cursor;
@@ -40,6 +41,7 @@ pub mod emit;
 pub mod frontmatter;
 mod in_place;
 mod instructions;
+mod json_path;
 mod located;
 mod mcpb;
 mod notes;
@@ -172,6 +174,13 @@ pub struct Imported {
     pub failures: Vec<Failure>,
     /// What the sources' own formats say is wrong with them, located.
     pub problems: Vec<Problem>,
+    /// Files some of whose text was dropped before the checker's rules
+    /// (over one of the language's limits), with why: `contrib check`
+    /// reports each where it is, never leaving it out silently.
+    pub left_out: Vec<Failure>,
+    /// Manifests too large to write (over the 4 MiB limit), which
+    /// `contrib check` still runs the rules about meaning on.
+    pub oversized: Vec<Manifest>,
     /// Files of each format taken for import, by the format's label.
     pub formats: BTreeMap<&'static str, usize>,
 }

@@ -112,6 +112,12 @@ pub(super) fn read(
             }
         }
     }
+    // The package loads: whatever else is wrong skips or ignores only the
+    // component it names, which the specification's reference reports as
+    // a warning.
+    for problem in &mut found.problems[before..] {
+        problem.severity = crate::diagnostic::Severity::Warning;
+    }
     Some(Package { skills })
 }
 

@@ -9,7 +9,9 @@ use crate::config::Config;
 
 use super::detect::{FileKind, Host, Layout, Unit};
 use super::emit::{self, Draft};
-use super::{checks, claude_plugin, copilot, cursor, instructions, mcpb, package, skill};
+use super::{
+    checks, claude_loader, claude_plugin, copilot, cursor, instructions, mcpb, package, skill,
+};
 use super::{
     folder_of, Failure, Format, Imported, InputFile, Note, Options, Problem, ProblemKind, Skipped,
     SourceTree,
@@ -69,7 +71,15 @@ fn import_into(
         .chain(tree.skipped.iter().map(|skipped| skipped.file.as_str()))
         .collect();
     let mut checked = Vec::new();
-    let known = checks::Known::new(&paths);
+    let (marketplace_problems, anthropic_plugins) = marketplaces(tree);
+    checked.extend(marketplace_problems);
+    checked.extend(named_hooks(tree));
+    let known = checks::Known::new(&paths).with_anthropic_plugins(anthropic_plugins);
+    for file in &tree.files {
+        if layout.is_skill_resource(&file.path) {
+            checked.extend(checks::resource_links(file, &known));
+        }
+    }
     for files in units.values() {
         let package = files.iter().any(|(file, kind)| {
             *kind == FileKind::PluginManifest(Host::AgentPlugins)
@@ -81,6 +91,7 @@ fn import_into(
         }
     }
     let mut drafts = Vec::new();
+    let mut left_out = Vec::new();
     for (unit, files) in &units {
         let mut draft = Draft::new(&scope, &unit_name(unit, &tree.name));
         attribute(&mut draft, tree, unit);
@@ -103,7 +114,7 @@ fn import_into(
             }
         }
         hidden_notes(&mut draft, &checked);
-        within_limits(&mut draft, &mut failures);
+        within_limits(&mut draft, &mut failures, &mut left_out);
         // A unit whose every file failed has nothing to write.
         if !draft.files.is_empty() {
             drafts.push((unit, draft));
@@ -111,6 +122,7 @@ fn import_into(
     }
 
     let mut manifests = Vec::new();
+    let mut oversized = Vec::new();
     let mut files_read = BTreeSet::new();
     for (unit, mut draft) in drafts {
         draft.name = distinct_name(&draft.scope, &draft.name, unit, names);
@@ -123,6 +135,7 @@ fn import_into(
                     manifest.text.len()
                 ),
             });
+            oversized.push(manifest);
             continue;
         }
         files_read.extend(manifest.files.iter().cloned());
@@ -144,7 +157,66 @@ fn import_into(
         skipped,
         failures,
         problems,
+        left_out,
+        oversized,
     }
+}
+
+/// The problems of the source's Claude Code marketplaces, and the plugins
+/// that marketplaces of Anthropic's own list. A marketplace is no plugin,
+/// so it is judged here rather than imported.
+fn marketplaces(tree: &SourceTree) -> (Vec<Problem>, HashSet<String>) {
+    let mut problems = Vec::new();
+    let mut anthropic = HashSet::new();
+    for file in &tree.files {
+        if !claude_loader::is_marketplace(&file.path) {
+            continue;
+        }
+        let (found, listed, reserved) = claude_loader::marketplace(file);
+        problems.extend(found);
+        if reserved {
+            anthropic.extend(listed);
+        }
+    }
+    (problems, anthropic)
+}
+
+/// The hooks files a Claude Code `plugin.json` names in `hooks` (other
+/// than `hooks/hooks.json`, which Claude Code reads by itself and the
+/// file checks judge), judged as Claude Code reads them.
+fn named_hooks(tree: &SourceTree) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    for manifest in &tree.files {
+        if !manifest.path.ends_with(".claude-plugin/plugin.json") {
+            continue;
+        }
+        let Ok(value) = serde_json::from_str::<serde_json::Value>(&manifest.text) else {
+            continue;
+        };
+        let named: Vec<&str> = match value.get("hooks") {
+            Some(serde_json::Value::String(path)) => vec![path.as_str()],
+            Some(serde_json::Value::Array(paths)) => {
+                paths.iter().filter_map(serde_json::Value::as_str).collect()
+            }
+            _ => continue,
+        };
+        let root = folder_of(folder_of(&manifest.path));
+        for path in named {
+            let relative = path.trim_start_matches("./");
+            let joined = if root.is_empty() {
+                relative.to_string()
+            } else {
+                format!("{root}/{relative}")
+            };
+            if format!("/{joined}").ends_with("/hooks/hooks.json") {
+                continue;
+            }
+            if let Some(file) = tree.files.iter().find(|file| file.path == joined) {
+                problems.extend(claude_loader::hooks_file(file, false));
+            }
+        }
+    }
+    problems
 }
 
 /// What reading a folder unit finds besides its draft.
@@ -176,11 +248,14 @@ fn hidden_notes(draft: &mut Draft, checked: &[Problem]) {
 /// Drops what the language could not read back: a text over its string
 /// limit, contributors past its limit per plugin. Each is a failure of its
 /// source file, never a manifest with a language error in it.
-fn within_limits(draft: &mut Draft, failures: &mut Vec<Failure>) {
+///
+/// Each is also in `left_out`, for `contrib check` to report where it is.
+fn within_limits(draft: &mut Draft, failures: &mut Vec<Failure>, left_out: &mut Vec<Failure>) {
+    let mut dropped = Vec::new();
     draft.contributors.retain(|contributor| {
         let fits = emit::fits_string_limit(&contributor.content);
         if !fits {
-            failures.push(Failure {
+            dropped.push(Failure {
                 file: contributor.source.clone(),
                 message: format!(
                     "its text is over the language's limit of {} bytes for one string",
@@ -193,7 +268,7 @@ fn within_limits(draft: &mut Draft, failures: &mut Vec<Failure>) {
     let limit = crate::limits::MAX_CONTRIBUTORS;
     if draft.contributors.len() > limit {
         for contributor in draft.contributors.drain(limit..) {
-            failures.push(Failure {
+            dropped.push(Failure {
                 file: contributor.source,
                 message: format!(
                     "the plugin already has {limit} contributors, the language's limit; import its folders one at a time"
@@ -201,6 +276,8 @@ fn within_limits(draft: &mut Draft, failures: &mut Vec<Failure>) {
             });
         }
     }
+    failures.extend(dropped.iter().cloned());
+    left_out.extend(dropped);
 }
 
 fn format_name(format: Format) -> &'static str {

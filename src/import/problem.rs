@@ -8,7 +8,7 @@
 //! the rule each [`ProblemKind`] names.
 
 use crate::codes;
-use crate::diagnostic::{Diagnostic, Rule};
+use crate::diagnostic::{Diagnostic, Rule, Severity};
 use crate::source::Span;
 
 /// What kind of problem, which decides what happens to the source and, for
@@ -30,14 +30,27 @@ pub enum ProblemKind {
     /// A component location, or a path a manifest names, that is missing
     /// or of the wrong kind.
     MissingPath,
-    /// A relative link or a referenced file that is not in the package.
+    /// A relative Markdown link that leads to no file of the package.
     BrokenLink,
+    /// A file a skill mentions as its own (`scripts/…`) that is not in its
+    /// folder: opt-in, since the path is often the person's project's.
+    MissingReference,
     /// An invisible character in a text a model reads, raw or escaped.
     InvisibleCharacter,
     /// A fenced shell block in a skill: commands the model may run.
     ShellInSkill,
     /// A hook event its format does not have.
     UnknownHookEvent,
+    /// A command's or subagent's frontmatter its agent cannot read.
+    InvalidFrontmatter,
+    /// A marketplace that breaks its format.
+    InvalidMarketplace,
+    /// A hooks file or hook entry that breaks its agent's hook schema.
+    InvalidHook,
+    /// Metadata a catalog expects and the loader does without: opt-in.
+    CatalogMetadata,
+    /// A file, or rules on it, left out of the check.
+    NotChecked,
 }
 
 impl ProblemKind {
@@ -51,9 +64,15 @@ impl ProblemKind {
             ProblemKind::InvalidSkill => &codes::INVALID_SKILL,
             ProblemKind::MissingPath => &codes::MISSING_PATH,
             ProblemKind::BrokenLink => &codes::BROKEN_LINK,
+            ProblemKind::MissingReference => &codes::MISSING_REFERENCE,
             ProblemKind::InvisibleCharacter => &codes::INVISIBLE_CHARACTER,
             ProblemKind::ShellInSkill => &codes::SHELL_IN_SKILL,
             ProblemKind::UnknownHookEvent => &codes::UNKNOWN_HOOK_EVENT,
+            ProblemKind::InvalidFrontmatter => &codes::INVALID_FRONTMATTER,
+            ProblemKind::InvalidMarketplace => &codes::INVALID_MARKETPLACE,
+            ProblemKind::InvalidHook => &codes::INVALID_HOOK,
+            ProblemKind::CatalogMetadata => &codes::CATALOG_METADATA,
+            ProblemKind::NotChecked => &codes::NOT_CHECKED,
         }
     }
 }
@@ -71,6 +90,11 @@ pub struct Problem {
     pub label: String,
     /// How to fix it.
     pub help: String,
+    /// How bad it is as the format's own loader classes it: an error where
+    /// the loader refuses the plugin or the file breaks what it sits in, a
+    /// warning where the plugin loads and only what the problem names is
+    /// skipped or ignored. The rule's default level until a reader says.
+    pub severity: Severity,
 }
 
 impl Problem {
@@ -89,6 +113,28 @@ impl Problem {
             message: message.into(),
             label: label.into(),
             help: help.into(),
+            severity: kind
+                .rule()
+                .default_level
+                .severity()
+                .unwrap_or(Severity::Warning),
+        }
+    }
+
+    /// The same problem, classed as the plugin loading without what it
+    /// names (a skipped skill, an ignored hook): a warning.
+    pub fn skipped(self) -> Self {
+        Problem {
+            severity: Severity::Warning,
+            ..self
+        }
+    }
+
+    /// The same problem, classed as breaking what it sits in: an error.
+    pub fn breaking(self) -> Self {
+        Problem {
+            severity: Severity::Error,
+            ..self
         }
     }
 }
@@ -97,6 +143,7 @@ impl Problem {
     /// The diagnostic `contrib check` reports, located in the source file.
     pub fn diagnostic(&self) -> Diagnostic {
         Diagnostic::new(self.kind.rule(), self.message.clone())
+            .with_severity(self.severity)
             .primary(self.span, self.label.clone())
             .help(self.help.clone())
     }

@@ -219,11 +219,16 @@ fn walk(folder: &Path, tree: &mut SourceTree) -> Result<(), fs::Error> {
     Ok(())
 }
 
+/// Why a file of another format is not read: it holds no contributor, so
+/// nothing is left out of a check by not reading it.
+pub(super) const NOT_A_CANDIDATE: &str =
+    "not a contributor format (only `.md`, `.mdc` and `.json` are read)";
+
 fn read_file(root: &Root, path: &Path, relative: &str, tree: &mut SourceTree) {
     if !is_candidate(relative) {
         tree.skipped.push(Skipped {
             file: relative.to_string(),
-            reason: "not a contributor format (only `.md`, `.mdc` and `.json` are read)".into(),
+            reason: NOT_A_CANDIDATE.into(),
         });
         return;
     }

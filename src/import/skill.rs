@@ -164,6 +164,13 @@ const SPECIFIED: &[&str] = &[
 /// Returns whether a client loads the skill.
 pub(super) fn validate(path: &str, text: &str, strict: bool, problems: &mut Vec<Problem>) -> bool {
     let before = problems.len();
+    // Inside a package the reference skips the skill; elsewhere Claude
+    // Code and Copilot load it anyway, and it breaks the specification.
+    let consequence = if strict {
+        "so Agent Plugins clients skip it"
+    } else {
+        "against the Agent Skills specification"
+    };
     let folder = folder_of(path);
     let folder_name = folder.rsplit('/').next().unwrap_or(folder);
     let mut skip = |span, message: String, label: &str, help: &str| {
@@ -181,7 +188,7 @@ pub(super) fn validate(path: &str, text: &str, strict: bool, problems: &mut Vec<
     if front.entries.is_empty() && front.problems.is_empty() {
         skip(
             first_line(text),
-            "the skill has no frontmatter, so clients skip it".into(),
+            format!("the skill has no frontmatter, {consequence}"),
             "no `---` frontmatter",
             "start the file with `---`, `name: …`, `description: …`, `---`",
         );
@@ -192,7 +199,7 @@ pub(super) fn validate(path: &str, text: &str, strict: bool, problems: &mut Vec<
         skip(
             line,
             format!(
-                "the frontmatter is not valid YAML ({}, at line {} column {}), so clients skip the skill",
+                "the frontmatter is not valid YAML ({}, at line {} column {}), {consequence}",
                 error.message, error.line, error.column
             ),
             "not valid YAML",
@@ -206,7 +213,7 @@ pub(super) fn validate(path: &str, text: &str, strict: bool, problems: &mut Vec<
         None if !strict => {}
         None => skip(
             first_line(text),
-            "the skill has no `name`, so clients skip it".into(),
+            "the skill has no `name`, so Agent Plugins clients skip it".into(),
             "no `name` in the frontmatter",
             &format!("add `name: {folder_name}`"),
         ),
@@ -214,14 +221,14 @@ pub(super) fn validate(path: &str, text: &str, strict: bool, problems: &mut Vec<
             if let Err(why) = check_skill_name(name) {
                 skip(
                     frontmatter_key(text, "name"),
-                    format!("the skill name `{name}` {why}, so clients skip it"),
+                    format!("the skill name `{name}` {why}, {consequence}"),
                     "invalid name",
                     "use 1 to 64 lowercase letters, digits and `-`, without `--` or a `-` at either end",
                 );
             } else if name != folder_name {
                 skip(
                     frontmatter_key(text, "name"),
-                    format!("the skill is named `{name}` but its folder is `{folder_name}`, so clients skip it"),
+                    format!("the skill is named `{name}` but its folder is `{folder_name}`, {consequence}"),
                     "not the folder's name",
                     &format!("name the skill `{folder_name}`, or rename its folder to `{name}`"),
                 );
@@ -231,20 +238,20 @@ pub(super) fn validate(path: &str, text: &str, strict: bool, problems: &mut Vec<
     match front.text("description") {
         None => skip(
             first_line(text),
-            "the skill has no `description`, so clients skip it".into(),
+            format!("the skill has no `description`, {consequence}"),
             "no `description` in the frontmatter",
             "add `description: …`, saying what the skill does and when to use it",
         ),
         Some(description) if description.trim().is_empty() => skip(
             frontmatter_key(text, "description"),
-            "the skill's `description` is empty, so clients skip it".into(),
+            format!("the skill's `description` is empty, {consequence}"),
             "empty",
             "say what the skill does and when to use it",
         ),
         Some(description) if description.chars().count() > 1024 => skip(
             frontmatter_key(text, "description"),
             format!(
-                "the skill's `description` is {} characters, over the 1,024 the specification allows, so clients skip it",
+                "the skill's `description` is {} characters, over the 1,024 the specification allows, {consequence}",
                 description.chars().count()
             ),
             "too long",
@@ -256,7 +263,7 @@ pub(super) fn validate(path: &str, text: &str, strict: bool, problems: &mut Vec<
         if compatibility.chars().count() > 500 {
             skip(
                 frontmatter_key(text, "compatibility"),
-                "the skill's `compatibility` is over 500 characters, so clients skip it".into(),
+                format!("the skill's `compatibility` is over 500 characters, {consequence}"),
                 "too long",
                 "shorten `compatibility` to 500 characters",
             );
@@ -267,7 +274,7 @@ pub(super) fn validate(path: &str, text: &str, strict: bool, problems: &mut Vec<
             skip(
                 frontmatter_key(text, &entry.key),
                 format!(
-                    "`{}` is not an Agent Skills frontmatter field, so clients skip the skill",
+                    "`{}` is not an Agent Skills frontmatter field, so Agent Plugins clients skip the skill",
                     entry.key
                 ),
                 "unknown field",

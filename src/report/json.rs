@@ -60,7 +60,14 @@ struct Document<'a> {
     files: usize,
     errors: usize,
     warnings: usize,
+    /// Files left out of the check, whole or in part: written when any were.
+    #[serde(skip_serializing_if = "is_zero")]
+    left_out: usize,
     diagnostics: &'a [JsonDiagnostic],
+}
+
+fn is_zero(count: &usize) -> bool {
+    *count == 0
 }
 
 impl JsonDiagnostic {
@@ -136,6 +143,7 @@ impl Emitter for Json {
             files: totals.files,
             errors: totals.errors,
             warnings: totals.warnings,
+            left_out: totals.left_out,
             diagnostics: &self.diagnostics,
         };
         serde_json::to_writer_pretty(&mut *out, &document)?;

@@ -23,11 +23,19 @@ pub struct Totals {
     pub files: usize,
     pub errors: usize,
     pub warnings: usize,
+    /// Files left out of the check, whole or in part (`not-checked`).
+    pub left_out: usize,
 }
 
 impl Totals {
     pub fn add(&mut self, diagnostics: &[Diagnostic]) {
         self.files += 1;
+        if diagnostics
+            .iter()
+            .any(|diagnostic| diagnostic.rule.code == crate::codes::NOT_CHECKED.code)
+        {
+            self.left_out += 1;
+        }
         for diagnostic in diagnostics {
             match diagnostic.severity {
                 Severity::Error => self.errors += 1,
@@ -38,9 +46,14 @@ impl Totals {
 }
 
 impl Totals {
-    /// The closing line of a run: `checked 3 files: 1 error, 0 warnings`.
+    /// The closing line of a run: `checked 3 files: 1 error, 0 warnings`,
+    /// and how many of them were left out (`checked 3 files (1 left out, in
+    /// part or whole): …`) when any were.
     pub fn summary(&self) -> String {
-        let files = plural(self.files, "file");
+        let mut files = plural(self.files, "file");
+        if self.left_out > 0 {
+            files.push_str(&format!(" ({} left out, in part or whole)", self.left_out));
+        }
         match (self.errors, self.warnings) {
             (0, 0) => format!("checked {files}: no problems"),
             (errors, warnings) => format!(

@@ -7,7 +7,11 @@
 //!   MCP servers, and with the problems the reference reports (by rule,
 //!   counted as the reference counts them) and no others;
 //! - a case the reference rejects imports nothing, and its refusal is a
-//!   located `invalid-plugin-manifest` problem in `plugin.json`.
+//!   located `invalid-plugin-manifest` problem in `plugin.json`;
+//! - severities follow the standard's classes: a refusal is an error, and
+//!   every diagnostic of a package that loads (a component skipped, a
+//!   field ignored) is a warning, as the reference reports it, unless the
+//!   workspace raises its rule.
 //!
 //! Where contrib deliberately differs, the assertion says why.
 
@@ -132,6 +136,14 @@ fn loaded(expected: &Value, imported: &Imported) -> Result<(), String> {
             .entry(format!("{:?}", kind_of(&code)))
             .or_insert(0) += 1;
     }
+    // The package loads: the reference reports each problem as a warning.
+    if let Some(error) = imported
+        .problems
+        .iter()
+        .find(|problem| problem.severity != contrib::diagnostic::Severity::Warning)
+    {
+        return Err(format!("an error where the reference warns: {error:?}"));
+    }
     let counts = counted(imported);
     if counts != expected_counts {
         return Err(format!(
@@ -160,6 +172,9 @@ fn rejected(expected: &Value, imported: &Imported) -> Result<(), String> {
     let [refusal] = refusals.as_slice() else {
         return Err(format!("refusals: {refusals:?}"));
     };
+    if refusal.severity != contrib::diagnostic::Severity::Error {
+        return Err(format!("the refusal is not an error: {refusal:?}"));
+    }
     if refusal.file != "plugin.json" || refusal.label.is_empty() || refusal.help.is_empty() {
         return Err(format!("the refusal is not located: {refusal:?}"));
     }
@@ -200,8 +215,10 @@ fn every_case_gets_the_reference_verdict() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// `contrib check` gives the same verdict: a rejected case has an error
-/// located in `plugin.json`, a clean case has no diagnostic at all.
+/// `contrib check` gives the same verdict and the standard's severity: a
+/// rejected case has an error located in `plugin.json`, a case that loads
+/// has warnings only (none at all when the reference reports none), and a
+/// workspace that raises a rule gets errors for it.
 #[test]
 fn check_in_place_agrees() {
     for case in cases() {
@@ -233,7 +250,51 @@ fn check_in_place_agrees() {
                     case.display()
                 );
             }
-            _ => assert!(!diagnostics.is_empty(), "{}", case.display()),
+            _ => {
+                assert!(!diagnostics.is_empty(), "{}", case.display());
+                assert!(
+                    diagnostics.iter().all(|d| !d.is_error()),
+                    "{}: the package loads, so its diagnostics are warnings: {diagnostics:#?}",
+                    case.display()
+                );
+            }
         }
     }
+}
+
+/// `[lints]` raises a source rule: the reference's warnings become the
+/// workspace's errors, and `allow` cannot lower them.
+#[test]
+fn a_workspace_raises_the_standard_s_warnings() {
+    let case = cases()
+        .into_iter()
+        .find(|case| case.ends_with("skill-invalid"))
+        .expect("the skill-invalid case");
+    let scratch = tempfile::tempdir().expect("a temporary folder");
+    let copy = scratch.path().join("plugin");
+    crate::common::copy_tree(&case.join("plugin"), &copy);
+    std::fs::write(
+        copy.join("contrib.toml"),
+        "[lints]\ninvalid-skill = \"deny\"\n",
+    )
+    .unwrap();
+    let files = import::check_in_place(&copy).unwrap().expect("a source");
+    let skills: Vec<_> = files
+        .iter()
+        .flat_map(|file| &file.diagnostics)
+        .filter(|d| d.rule.name == "invalid-skill")
+        .collect();
+    assert!(!skills.is_empty());
+    assert!(skills.iter().all(|d| d.is_error()), "{skills:#?}");
+
+    let (_, diagnostics) = Config::from_source(contrib::source::SourceFile::new(
+        "contrib.toml",
+        "[lints]\ninvalid-skill = \"allow\"\n",
+    ));
+    assert!(
+        diagnostics
+            .iter()
+            .any(|d| d.rule.name == "unknown-lint" && d.message.contains("can only be raised")),
+        "{diagnostics:#?}"
+    );
 }

@@ -114,7 +114,9 @@ fn check_reads_native_plugins_in_place() {
     let human = contrib(&["check", "--no-cache", "plugins"], root);
     let stdout = String::from_utf8_lossy(&human.stdout);
     let stderr = String::from_utf8_lossy(&human.stderr);
-    assert_eq!(human.status.code(), Some(1), "{stdout}{stderr}");
+    // The package loads and only the skill is skipped: a warning, as the
+    // standard classes it.
+    assert_eq!(human.status.code(), Some(0), "{stdout}{stderr}");
     assert!(
         stdout.contains("plugins/deploy/skills/ship/SKILL.md:2:1"),
         "{stdout}"
@@ -123,7 +125,7 @@ fn check_reads_native_plugins_in_place() {
     assert!(stdout.contains("broken-link(C0407)"), "{stdout}");
     assert!(!stderr.contains("no manifests"), "{stderr}");
     assert!(
-        stderr.contains("checked 2 files: 1 error, 1 warning"),
+        stderr.contains("checked 2 files: 0 errors, 2 warnings"),
         "{stderr}"
     );
 

@@ -73,11 +73,10 @@ fn fail_fixtures_trigger_their_rule_and_pass_fixtures_are_clean() {
         if own.is_empty() {
             problems.push(format!("{}: did not fire", rule.name));
         }
-        let default = rule.default_level.severity().expect("source rules fire");
+        // A finding's severity is the class its format's loader gives it
+        // (the snapshot shows each); an opt-in rule's fixture folder holds
+        // the `contrib.toml` that turns it on.
         for diagnostic in failing.iter().flat_map(|file| &file.diagnostics) {
-            if diagnostic.rule == rule && diagnostic.severity != default {
-                problems.push(format!("{}: fired at another severity", rule.name));
-            }
             let message = &diagnostic.message;
             let style = message.starts_with(|c: char| c.is_lowercase() || c == '`')
                 && !message.ends_with('.')

@@ -69,7 +69,7 @@ pub fn escapes(path: &str) -> bool {
 }
 
 /// The byte offset of a 1-based line and column, as serde_json reports.
-fn offset_of(text: &str, line: usize, column: usize) -> usize {
+pub(super) fn offset_of(text: &str, line: usize, column: usize) -> usize {
     let mut offset = 0;
     for (index, piece) in text.split_inclusive('\n').enumerate() {
         if index + 1 == line {

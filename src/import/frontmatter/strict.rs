@@ -18,14 +18,20 @@ pub(super) fn strict(inner: &str, frontmatter: &mut Frontmatter) {
     // The loader copies the node an alias names, so nested aliases grow
     // exponentially (a "billion laughs"): a frontmatter with more than a
     // few is not read strictly.
-    let aliases = inner
-        .as_bytes()
-        .windows(2)
-        .filter(|pair| {
-            matches!(pair[0], b' ' | b'\t' | b'[' | b',' | b'{' | b':' | b'-') && pair[1] == b'*'
-        })
-        .count();
-    if aliases > MAX_ALIASES {
+    // Only an anchor (`&name`) gives an alias something to copy: without
+    // one, a `*` is text (`**bold**` in a quoted description) or an
+    // alias the loader refuses by itself.
+    let marks = |mark: u8| {
+        inner
+            .as_bytes()
+            .windows(2)
+            .filter(|pair| {
+                matches!(pair[0], b' ' | b'\t' | b'[' | b',' | b'{' | b':' | b'-')
+                    && pair[1] == mark
+            })
+            .count()
+    };
+    if marks(b'&') > 0 && marks(b'*') > MAX_ALIASES {
         frontmatter.yaml_error = Some(located(
             inner,
             &format!("more than {MAX_ALIASES} aliases, which contrib does not expand"),

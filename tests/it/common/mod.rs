@@ -216,3 +216,17 @@ pub fn sarif_errors(document: &serde_json::Value) -> Vec<String> {
         .map(|error| format!("{error} at {}", error.instance_path()))
         .collect()
 }
+
+/// Copies the folder `from` to `to`, files and folders, as a test's own
+/// copy it may change.
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("the copy's folder");
+    for entry in std::fs::read_dir(from).expect("the folder reads").flatten() {
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("a file type").is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).expect("the file copies");
+        }
+    }
+}

@@ -109,12 +109,18 @@ registry! {
     IGNORED_MANIFEST_FIELD = ("C0402", "ignored-manifest-field", Source, Warn, "a plugin manifest holds a field its format ignores"),
     INVALID_MCP_CONFIG = ("C0403", "invalid-mcp-config", Source, Deny, "an MCP configuration breaks its format, so MCP is disabled"),
     INVALID_MCP_SERVER = ("C0404", "invalid-mcp-server", Source, Deny, "an MCP server entry breaks its transport's format, so it is skipped"),
-    INVALID_SKILL = ("C0405", "invalid-skill", Source, Deny, "a skill breaks the Agent Skills specification, so clients skip it"),
+    INVALID_SKILL = ("C0405", "invalid-skill", Source, Warn, "a skill breaks the Agent Skills specification, so stricter clients skip it"),
     MISSING_PATH = ("C0406", "missing-path", Source, Deny, "a path a plugin relies on is missing or of the wrong kind"),
-    BROKEN_LINK = ("C0407", "broken-link", Source, Warn, "a relative link or a referenced file is not in the package"),
+    BROKEN_LINK = ("C0407", "broken-link", Source, Warn, "a relative Markdown link leads to no file of the package"),
     INVISIBLE_CHARACTER = ("C0408", "invisible-character", Source, Deny, "a source holds an invisible character the model still reads"),
-    SHELL_IN_SKILL = ("C0409", "shell-in-skill", Source, Warn, "a skill holds a fenced shell block for the model to run"),
+    SHELL_IN_SKILL = ("C0409", "shell-in-skill", Source, Allow, "a skill tells the model to run a command that fetches code from the network and runs it"),
     UNKNOWN_HOOK_EVENT = ("C0410", "unknown-hook-event", Source, Warn, "a hooks file names an event its agent does not have"),
+    INVALID_FRONTMATTER = ("C0411", "invalid-frontmatter", Source, Warn, "a command's or subagent's frontmatter is missing or cannot be read, so its agent drops fields or the file"),
+    INVALID_MARKETPLACE = ("C0412", "invalid-marketplace", Source, Deny, "a marketplace breaks its format, so nothing can be installed from it"),
+    INVALID_HOOK = ("C0413", "invalid-hook", Source, Deny, "a hooks file or a hook breaks its agent's hook schema, so the hook is ignored or the plugin refused"),
+    CATALOG_METADATA = ("C0414", "catalog-metadata", Source, Allow, "a plugin or marketplace lacks metadata a catalog expects (opt-in)"),
+    NOT_CHECKED = ("C0415", "not-checked", Source, Warn, "a file, or some rules on it, was left out of the check"),
+    MISSING_REFERENCE = ("C0416", "missing-reference", Source, Allow, "a skill mentions a file of its own that is not in its folder (opt-in)"),
 }
 
 /// The lints that protect an installer, run again at install and at every

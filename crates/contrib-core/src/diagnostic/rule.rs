@@ -100,4 +100,12 @@ impl Rule {
     pub fn is_configurable(&self) -> bool {
         self.kind == RuleKind::Lint
     }
+
+    /// Whether `[lints]` may raise this rule (to `warn` or `deny`) without
+    /// lowering it: a source format's rules, whose findings keep the class
+    /// their format's loader gives them, and whose opt-in ones are off
+    /// until a workspace names a level.
+    pub fn is_raisable(&self) -> bool {
+        self.kind == RuleKind::Source
+    }
 }

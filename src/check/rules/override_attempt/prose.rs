@@ -189,6 +189,20 @@ fn matches(regex: &LazyLock<Option<Regex>>, text: &str) -> bool {
     regex.as_ref().is_some_and(|regex| regex.is_match(text))
 }
 
+/// Whether the phrase sets the role of the conversation it is in (re-casts
+/// the agent, is styled as or claims to be a system prompt), rather than
+/// discarding, outranking or posing as what is above it.
+pub(super) fn sets_a_role(found: &Found) -> bool {
+    [RECAST, STYLED, REPLACE].contains(&found.what)
+}
+
+/// Whether the text at `start` is in a Markdown callout (`> ⚠️ **Platform
+/// Note:** …`): documentation's way of setting a note apart, not a voice.
+fn opens_a_callout(text: &str, start: usize) -> bool {
+    let line_start = text[..start].rfind('\n').map_or(0, |at| at + 1);
+    text[line_start..start].trim_start().starts_with('>')
+}
+
 /// One phrase found: its byte range in the text and what it tries.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Found {
@@ -223,6 +237,7 @@ pub(super) fn find(text: &str) -> Vec<Found> {
                     .as_ref()
                     .is_some_and(|unless| unless.is_match(&text[hit.end()..]))
                 || mentioned(text, start, end)
+                || (pattern.what == POSES && opens_a_callout(text, start))
             {
                 continue;
             }

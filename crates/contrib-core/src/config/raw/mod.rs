@@ -394,6 +394,32 @@ impl Reader {
                 Some(rule) if rule.is_configurable() => {
                     config.lints.insert(rule.code, level);
                 }
+                Some(rule) if rule.is_raisable() && level != Level::Allow => {
+                    config.lints.insert(rule.code, level);
+                }
+                Some(rule) if rule.is_raisable() => {
+                    let line = line_of(&self.text, span);
+                    self.diagnostics.push(
+                        Diagnostic::new(
+                            &UNKNOWN_LINT,
+                            format!(
+                                "`{}` cannot be allowed: it reports what a source format's loaders do, so it can only be raised",
+                                rule.name
+                            ),
+                        )
+                        .primary(span, "a source rule")
+                        .help(format!(
+                            "remove this line, or set `{}` to `warn` or `deny` to report its findings as at least that",
+                            rule.name
+                        ))
+                        .fix(Fix::replace(
+                            "Remove this line",
+                            Applicability::Safe,
+                            line,
+                            "",
+                        )),
+                    );
+                }
                 Some(rule) => {
                     let line = line_of(&self.text, span);
                     self.diagnostics.push(
@@ -422,7 +448,7 @@ impl Reader {
                 None => {
                     let names = crate::codes::all()
                         .iter()
-                        .filter(|rule| rule.is_configurable())
+                        .filter(|rule| rule.is_configurable() || rule.is_raisable())
                         .map(|rule| rule.name);
                     let diagnostic =
                         Diagnostic::new(&UNKNOWN_LINT, format!("no rule is named `{name}`"))
