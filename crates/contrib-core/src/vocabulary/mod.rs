@@ -6,7 +6,7 @@
 //! beside them the table of kinds ([`kinds`]), the platform's variables
 //! ([`variables`]), the fact sections' bounds ([`facts`]), names
 //! ([`names`]), origins ([`origin`]) and the framing of lower-priority
-//! text ([`framing`]).
+//! text ([`framing_for`]).
 
 pub mod facts;
 mod framing;
