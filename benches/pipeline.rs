@@ -99,9 +99,7 @@ fn stages(c: &mut Criterion) {
 }
 
 fn runtime(c: &mut Criterion) {
-    use contrib::runtime::{
-        defang, CliGate, Conversation, Profile, RequestInput, Session, TurnInput,
-    };
+    use contrib::runtime::{defang, CliGate, Composer, Profile, RequestInput, Session, TurnInput};
 
     let mut rng = generate::Rng::new(11);
     let mut payload = String::new();
@@ -131,7 +129,7 @@ fn runtime(c: &mut Criterion) {
     )
     .expect("a session");
     let profile = Profile::none();
-    let mut conversation = Conversation::start(&bundles, session, CliGate, &profile);
+    let mut conversation = Composer::start(&bundles, session, CliGate, &profile);
     let at = contrib::runtime::Timestamp::parse("2026-03-02T09:01:00Z").expect("a time");
     conversation.turn(TurnInput::reply_at(at));
     let told: String = conversation

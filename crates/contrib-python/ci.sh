@@ -16,21 +16,18 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # Not a default member (building it needs Python): linted here, with the
-# library as the wheel has it, without the command line's features.
+# runtime as the wheel has it.
 (cd "$root" && cargo clippy -q -p contrib-python -- -D warnings)
 
 python3 -m venv "$work/venv"
 pip=("$work/venv/bin/pip" install --quiet --disable-pip-version-check)
 "${pip[@]}" "maturin>=1.5,<2.0" "pytest>=8,<9" "mypy>=1.10,<2" -r "$root/tests/sdk/requirements.txt"
 
-# The library with the features of `cargo build --release` (the command
-# line's, which only add modules), so that the release build .ci/run has
-# just made is reused and only PyO3 and the module are compiled; the
-# release workflow (.github/workflows/python-module.yml) builds it
-# without them.
+# The runtime crate and the layers below it (no language, no command
+# line), as the release build .ci/run has just made them, so only PyO3 and
+# the module are compiled.
 started=$SECONDS
-"$work/venv/bin/maturin" build --quiet --release -m "$here/Cargo.toml" --out "$work/wheels" \
-    --features contrib/default
+"$work/venv/bin/maturin" build --quiet --release -m "$here/Cargo.toml" --out "$work/wheels"
 wheel=$(ls "$work"/wheels/contrib_runtime-*.whl)
 echo "wheel: $(basename "$wheel"), $(du -k "$wheel" | cut -f1) KiB, built in $((SECONDS - started)) s"
 "${pip[@]}" "$wheel"

@@ -162,7 +162,7 @@ pub(super) fn compose(args: &ComposeArgs) -> Outcome {
 /// The conversation's layout, and with `bodies` each request's body.
 fn layout(args: &ComposeArgs, mut bodies: Option<&mut Bodies>) -> Result<Layout, String> {
     let host = Host::open(args.workspace.as_deref(), args.bundles.as_deref())?;
-    let session = Session::load(&args.session)?;
+    let session = Session::load(&args.session).map_err(|error| error.to_string())?;
     let (steps, answers) = match &args.turns {
         Some(path) => read_steps(path, host.unapproved())?,
         None => (

@@ -26,8 +26,8 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::bundle::catalog;
-use crate::runtime::host::Workspace;
-use crate::runtime::{Conversation, Gate, Profile, ScriptedGate, Session, Start};
+use crate::runtime::Workspace;
+use crate::runtime::{Composer, Gate, Profile, ScriptedGate, Session, Start};
 
 /// What `compose` and `simulate` load from.
 pub(super) enum Host {
@@ -114,7 +114,7 @@ impl Host {
                 start.boxed()
             }
             Host::Unapproved(bundles) => {
-                Conversation::builder(bundles, session, Box::new(host) as Box<dyn Gate>, profile)
+                Composer::builder(bundles, session, Box::new(host) as Box<dyn Gate>, profile)
             }
         }
     }
@@ -123,7 +123,7 @@ impl Host {
     /// workspace's, or for bundles nobody installed the default policy's
     /// (there is no `contrib.toml` to read one from), so a preview never
     /// shows a prompt the runtime would refuse.
-    pub(super) fn admit<G: Gate>(&self, conversation: &mut Conversation<'_, G>) {
+    pub(super) fn admit<G: Gate>(&self, conversation: &mut Composer<'_, G>) {
         match self {
             Host::Installed(workspace) => workspace.admit(conversation),
             Host::Unapproved(_) => conversation.limit_kept(
@@ -136,11 +136,7 @@ impl Host {
     /// Before a turn: the workspace's files read again (the policy the
     /// gate decides with, versions yanked or uninstalled since), then what
     /// the script says reached the host.
-    pub(super) fn before_turn<G: Gate>(
-        &self,
-        conversation: &mut Conversation<'_, G>,
-        events: &Events,
-    ) {
+    pub(super) fn before_turn<G: Gate>(&self, conversation: &mut Composer<'_, G>, events: &Events) {
         if let Host::Installed(workspace) = self {
             workspace.before_turn(conversation);
             for contributor in &events.approve {

@@ -33,7 +33,7 @@ impl RewriteArgs {
     /// The traffic and prices, or why they cannot be had.
     pub(super) fn pricing(&self) -> Result<(Traffic, RewritePrice), String> {
         let profiles = match &self.profiles {
-            Some(path) => Profiles::load(path)?,
+            Some(path) => Profiles::load(path).map_err(|error| error.to_string())?,
             None => Profiles::builtin(),
         };
         let price = profiles

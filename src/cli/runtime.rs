@@ -23,7 +23,7 @@ impl CacheArgs {
     /// The profiles file, or the shipped one.
     pub(super) fn profiles(&self) -> Result<Profiles, String> {
         match &self.profiles {
-            Some(path) => Ok(Profiles::load(path)?),
+            Some(path) => Profiles::load(path).map_err(|error| error.to_string()),
             None => Ok(Profiles::builtin()),
         }
     }

@@ -9,7 +9,7 @@ use std::fmt::Write;
 use super::html::text;
 use super::page;
 use crate::bundle::Bundle;
-use crate::runtime::{Boundary, CliGate, Conversation, Profile, Session, TurnInput};
+use crate::runtime::{Boundary, CliGate, Composer, Profile, Session, TurnInput};
 
 /// When the preview's turns come, in seconds after the conversation
 /// starts: a reply a minute in, another ten minutes later, then one after
@@ -44,7 +44,7 @@ impl Told {
     pub fn compose(bundle: &Bundle, session: Session, profile: &Profile, turns: usize) -> Told {
         let started = session.started_at;
         let bundles = std::slice::from_ref(bundle);
-        let mut conversation = Conversation::start(bundles, session, CliGate, profile);
+        let mut conversation = Composer::start(bundles, session, CliGate, profile);
         let marker = |boundary: Boundary| {
             let placed = conversation
                 .breakpoints()
@@ -100,7 +100,7 @@ impl Told {
                 blocks: system,
             },
             Section {
-                heading: "Conversation opening".to_string(),
+                heading: "Composer opening".to_string(),
                 blocks: opening,
             },
         ];

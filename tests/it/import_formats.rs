@@ -490,7 +490,7 @@ fn a_text_over_the_string_limit_is_a_failure_not_a_broken_manifest() {
 /// What was imported, built and composed: the notes a turn gets, by
 /// contributor id, when `files` are in play and `command` is invoked.
 fn told(imported: &Imported, files: &[&str], command: Option<&str>) -> Vec<String> {
-    use contrib::runtime::{CliGate, Conversation, Profile, Session, Timestamp, TurnInput};
+    use contrib::runtime::{CliGate, Composer, Profile, Session, Timestamp, TurnInput};
     let source = contrib::source::SourceFile::new("x.contrib", only(imported).to_string());
     let config = Config::platform();
     let plugin = contrib::analyze(&source, &config)
@@ -502,7 +502,7 @@ fn told(imported: &Imported, files: &[&str], command: Option<&str>) -> Vec<Strin
     )
     .expect("a session");
     let profile = Profile::none();
-    let mut conversation = Conversation::start(&bundles, session, CliGate, &profile);
+    let mut conversation = Composer::start(&bundles, session, CliGate, &profile);
     let at = Timestamp::parse("2026-03-02T09:05:00Z").expect("a time");
     let mut input = TurnInput::reply_at(at);
     input.files = files.iter().map(|file| file.to_string()).collect();

@@ -21,6 +21,7 @@ mod cli_fmt;
 mod concurrency;
 mod config;
 mod corpus_text;
+mod crate_layers;
 mod distribution;
 mod editors;
 mod examples;

@@ -13,8 +13,8 @@ use std::rc::Rc;
 
 use contrib::bundle::Bundle;
 use contrib::runtime::{
-    Agent, CliGate, Conversation, Environment, FactsAt, Model, Note, NoteKind, Options,
-    Permissions, Position, Profile, Request, RequestInput, Role, Session, Told, TurnInput,
+    Agent, CliGate, Composer, Environment, FactsAt, Model, Note, NoteKind, Options, Permissions,
+    Position, Profile, Request, RequestInput, Role, Session, Told, TurnInput,
 };
 
 /// A session with no person, as Crucible has: the workspace, the machine,
@@ -79,7 +79,7 @@ fn permissions(allowed: &str) -> String {
 fn the_first_request_reads_the_question_then_the_six_sections_in_crucibles_order() {
     let bundles = [crucible()];
     let profile = Profile::none();
-    let mut conversation = Conversation::start(&bundles, session(), CliGate, &profile);
+    let mut conversation = Composer::start(&bundles, session(), CliGate, &profile);
     let turn = conversation.turn(TurnInput::reply_at(at("2026-03-02T09:01:00Z")));
     assert!(
         turn.notes.is_empty(),
@@ -131,7 +131,7 @@ fn the_first_request_reads_the_question_then_the_six_sections_in_crucibles_order
 fn a_turn_sends_the_sections_once_however_many_tool_rounds_and_a_quiet_turn_sends_none() {
     let bundles = [crucible()];
     let profile = Profile::none();
-    let mut conversation = Conversation::start(&bundles, session(), CliGate, &profile);
+    let mut conversation = Composer::start(&bundles, session(), CliGate, &profile);
     conversation.turn(TurnInput::reply_at(at("2026-03-02T09:01:00Z")));
     assert_eq!(
         conversation
@@ -160,7 +160,7 @@ fn a_turn_sends_the_sections_once_however_many_tool_rounds_and_a_quiet_turn_send
 fn an_allow_partway_through_a_turn_sends_one_short_note_before_the_next_request_only() {
     let bundles = [crucible()];
     let profile = Profile::none();
-    let mut conversation = Conversation::start(&bundles, session(), CliGate, &profile);
+    let mut conversation = Composer::start(&bundles, session(), CliGate, &profile);
     conversation.turn(TurnInput::reply_at(at("2026-03-02T09:01:00Z")));
     conversation.request(RequestInput::at(at("2026-03-02T09:01:00Z")));
     let mut allowed = RequestInput::at(at("2026-03-02T09:01:30Z"));
@@ -182,7 +182,7 @@ fn an_allow_partway_through_a_turn_sends_one_short_note_before_the_next_request_
 fn a_mode_change_while_a_turn_runs_is_held_and_told_when_the_next_turn_starts() {
     let bundles = [crucible()];
     let profile = Profile::none();
-    let mut conversation = Conversation::start(&bundles, session(), CliGate, &profile);
+    let mut conversation = Composer::start(&bundles, session(), CliGate, &profile);
     conversation.turn(TurnInput::reply_at(at("2026-03-02T09:01:00Z")));
     conversation.request(RequestInput::at(at("2026-03-02T09:01:00Z")));
     let mut plan = RequestInput::at(at("2026-03-02T09:01:30Z"));
@@ -212,7 +212,7 @@ fn a_mode_change_while_a_turn_runs_is_held_and_told_when_the_next_turn_starts() 
 fn a_mode_changed_and_changed_back_within_a_turn_is_never_told() {
     let bundles = [crucible()];
     let profile = Profile::none();
-    let mut conversation = Conversation::start(&bundles, session(), CliGate, &profile);
+    let mut conversation = Composer::start(&bundles, session(), CliGate, &profile);
     conversation.turn(TurnInput::reply_at(at("2026-03-02T09:01:00Z")));
     conversation.request(RequestInput::at(at("2026-03-02T09:01:00Z")));
     for (second, mode) in [("10", "plan"), ("20", "default")] {
@@ -232,7 +232,7 @@ fn a_mode_changed_and_changed_back_within_a_turn_is_never_told() {
 fn a_model_change_is_one_note_at_the_end_and_the_top_is_not_rewritten() {
     let bundles = [crucible()];
     let profile = Profile::none();
-    let mut conversation = Conversation::start(&bundles, session(), CliGate, &profile);
+    let mut conversation = Composer::start(&bundles, session(), CliGate, &profile);
     conversation.turn(TurnInput::reply_at(at("2026-03-02T09:01:00Z")));
     conversation.request(RequestInput::at(at("2026-03-02T09:01:00Z")));
     let kept = (
@@ -264,7 +264,7 @@ fn a_model_change_is_one_note_at_the_end_and_the_top_is_not_rewritten() {
 fn tools_changed_between_requests_are_named_added_and_removed() {
     let bundles = [crucible()];
     let profile = Profile::none();
-    let mut conversation = Conversation::start(&bundles, session(), CliGate, &profile);
+    let mut conversation = Composer::start(&bundles, session(), CliGate, &profile);
     conversation.turn(TurnInput::reply_at(at("2026-03-02T09:01:00Z")));
     conversation.request(RequestInput::at(at("2026-03-02T09:01:00Z")));
     let mut round = RequestInput::at(at("2026-03-02T09:01:10Z"));
@@ -279,7 +279,7 @@ fn tools_changed_between_requests_are_named_added_and_removed() {
 fn compaction_restates_every_section_in_full() {
     let bundles = [crucible()];
     let profile = Profile::none();
-    let mut conversation = Conversation::start(&bundles, session(), CliGate, &profile);
+    let mut conversation = Composer::start(&bundles, session(), CliGate, &profile);
     conversation.turn(TurnInput::reply_at(at("2026-03-02T09:01:00Z")));
     conversation.request(RequestInput::at(at("2026-03-02T09:01:00Z")));
     let mut compacted = TurnInput::reply_at(at("2026-03-02T09:30:00Z"));
@@ -302,7 +302,7 @@ fn a_host_may_place_a_turns_first_facts_before_its_prompt() {
         facts: FactsAt::BeforePrompt,
         ..Options::default()
     };
-    let mut conversation = Conversation::builder(&bundles, session(), CliGate, &profile)
+    let mut conversation = Composer::builder(&bundles, session(), CliGate, &profile)
         .options(options)
         .start();
     let turn = conversation.turn(TurnInput::reply_at(at("2026-03-02T09:01:00Z")));
@@ -337,7 +337,7 @@ plugin acme/capabilities 1.0.0 {
 fn a_section_two_plugins_state_is_told_once_and_the_second_is_recorded_as_merged() {
     let bundles = [crucible(), common::bundle_in("", CAPABILITIES)];
     let profile = Profile::none();
-    let mut conversation = Conversation::start(&bundles, session(), CliGate, &profile);
+    let mut conversation = Composer::start(&bundles, session(), CliGate, &profile);
     let turn = conversation.turn(TurnInput::reply_at(at("2026-03-02T09:01:00Z")));
     let request = conversation.request(RequestInput::at(at("2026-03-02T09:01:00Z")));
     assert_eq!(request.messages.len(), 6);
@@ -366,7 +366,7 @@ fn scalars_are_cut_to_200_characters() {
     let profile = Profile::none();
     let mut deep = session();
     deep.environment.workspace_root = Some(format!("/{}", "d".repeat(300)));
-    let mut conversation = Conversation::start(&bundles, deep, CliGate, &profile);
+    let mut conversation = Composer::start(&bundles, deep, CliGate, &profile);
     conversation.turn(TurnInput::reply_at(at("2026-03-02T09:01:00Z")));
     let request = conversation.request(RequestInput::at(at("2026-03-02T09:01:00Z")));
     let root = request.messages[0].text.lines().nth(1).expect("a root");
@@ -394,7 +394,7 @@ plugin acme/tight 1.0.0 {
     let profile = Profile::none();
     let mut many = session();
     many.tools = (0..40).map(|i| format!("tool_{i:02}")).collect();
-    let mut conversation = Conversation::start(&bundles, many, CliGate, &profile);
+    let mut conversation = Composer::start(&bundles, many, CliGate, &profile);
     conversation.turn(TurnInput::reply_at(at("2026-03-02T09:01:00Z")));
     let request = conversation.request(RequestInput::at(at("2026-03-02T09:01:00Z")));
     assert_eq!(texts(&request), ["## Model\nclaude-sonnet-4-5"]);
@@ -448,7 +448,7 @@ fn opus() -> Model {
 /// another model. Returns the log.
 fn logged_session(bundles: &[Bundle], profile: &Profile) -> Vec<u8> {
     let log = Shared::default();
-    let mut conversation = Conversation::builder(bundles, session(), CliGate, profile)
+    let mut conversation = Composer::builder(bundles, session(), CliGate, profile)
         .log(log.clone())
         .start();
     conversation.turn(TurnInput::reply_at(at("2026-03-02T09:01:00Z")));
@@ -474,7 +474,7 @@ fn resumed_session() -> Session {
 }
 
 fn resume_and_request(bundles: &[Bundle], profile: &Profile, log: &[u8]) -> Request {
-    let mut conversation = Conversation::builder(bundles, resumed_session(), CliGate, profile)
+    let mut conversation = Composer::builder(bundles, resumed_session(), CliGate, profile)
         .resume(log)
         .expect("a log, however cut, resumes");
     conversation.request(RequestInput::at(at("2026-03-02T10:00:00Z")))
@@ -512,7 +512,7 @@ fn a_resumed_session_restates_only_what_changed_while_it_was_closed() {
     let mut next_day = session();
     next_day.tools.reverse();
     next_day.permissions.allowed = vec!["Bash(npm test)".into()];
-    let mut conversation = Conversation::builder(&bundles, next_day, CliGate, &profile)
+    let mut conversation = Composer::builder(&bundles, next_day, CliGate, &profile)
         .resume(&log)
         .expect("resumes");
     let request = conversation.request(RequestInput::at(at("2026-03-03T08:00:00Z")));
@@ -550,7 +550,7 @@ fn a_log_from_before_states_were_recorded_restates_every_section_in_full() {
 fn something_that_is_not_a_log_is_refused_by_name() {
     let bundles = [crucible()];
     let profile = Profile::none();
-    let error = Conversation::builder(&bundles, session(), CliGate, &profile)
+    let error = Composer::builder(&bundles, session(), CliGate, &profile)
         .resume(b"# notes\nhello\n")
         .err()
         .expect("refused");
@@ -673,8 +673,8 @@ fn a_log_with_any_byte_damaged_resumes_or_is_refused_and_never_panics() {
         for damage in [0xFF, b'"', b'\n'] {
             let mut damaged = log.clone();
             damaged[at_byte] = damage;
-            let outcome = Conversation::builder(&bundles, resumed_session(), CliGate, &profile)
-                .resume(&damaged);
+            let outcome =
+                Composer::builder(&bundles, resumed_session(), CliGate, &profile).resume(&damaged);
             if let Ok(mut conversation) = outcome {
                 conversation.request(RequestInput::at(at("2026-03-02T10:00:00Z")));
                 resumed += 1;
@@ -693,7 +693,7 @@ fn a_log_cut_and_continued_reads_back_the_same_way() {
     // Cut inside the words of the first telling of "What you have".
     let cut = text.find("> - read_object").expect("words") + 5;
     let continued = Shared(Rc::new(RefCell::new(log[..cut].to_vec())));
-    let mut conversation = Conversation::builder(&bundles, resumed_session(), CliGate, &profile)
+    let mut conversation = Composer::builder(&bundles, resumed_session(), CliGate, &profile)
         .log(continued.clone())
         .resume(&log[..cut])
         .expect("resumes");
@@ -725,7 +725,7 @@ plugin acme/clock 1.0.0 {
     let bundles = [common::bundle_in("", clock), crucible()];
     let profile = Profile::none();
     let log = Shared::default();
-    let mut conversation = Conversation::builder(&bundles, session(), CliGate, &profile)
+    let mut conversation = Composer::builder(&bundles, session(), CliGate, &profile)
         .log(log.clone())
         .start();
     conversation.turn(TurnInput::reply_at(at("2026-03-02T09:01:00Z")));
@@ -734,7 +734,7 @@ plugin acme/clock 1.0.0 {
         conversation.opening().to_vec(),
     );
     drop(conversation);
-    let mut resumed = Conversation::builder(&bundles, session(), NoCalls, &profile)
+    let mut resumed = Composer::builder(&bundles, session(), NoCalls, &profile)
         .resume(&log.bytes())
         .expect("resumes");
     assert_eq!(
@@ -775,7 +775,7 @@ impl Write for Full {
 fn a_log_that_cannot_be_written_says_so_and_the_conversation_goes_on() {
     let bundles = [crucible()];
     let profile = Profile::none();
-    let mut conversation = Conversation::builder(&bundles, session(), CliGate, &profile)
+    let mut conversation = Composer::builder(&bundles, session(), CliGate, &profile)
         .log(Full(100))
         .start();
     conversation.turn(TurnInput::reply_at(at("2026-03-02T09:01:00Z")));

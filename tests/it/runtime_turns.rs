@@ -12,9 +12,9 @@ use std::path::Path;
 
 use contrib::bundle::Bundle;
 use contrib::runtime::{
-    CliGate, Conversation, Environment, Gate, GateOutcome, GateRequest, MidTurn, Model,
-    ModelChange, Note, NoteKind, OpeningKind, Options, Person, PersonPart, Position, PrefacesAt,
-    Profile, Session, Skill, SkillPick, TurnInput, READ_AHEAD_BYTES,
+    CliGate, Composer, Environment, Gate, GateOutcome, GateRequest, MidTurn, Model, ModelChange,
+    Note, NoteKind, OpeningKind, Options, Person, PersonPart, Position, PrefacesAt, Profile,
+    Session, Skill, SkillPick, TurnInput, READ_AHEAD_BYTES,
 };
 
 /// The Review Assistant's session for Sam, with a model that names no
@@ -86,7 +86,7 @@ fn pick(with_message: bool) -> TurnInput {
 /// The note beside the pick on a conversation's first turn.
 fn note_for(session: Session, input: TurnInput) -> Note {
     let profile = Profile::none();
-    let mut conversation = Conversation::start(&[], session, CliGate, &profile);
+    let mut conversation = Composer::start(&[], session, CliGate, &profile);
     let turn = conversation.turn(input);
     let notes: Vec<&Note> = turn
         .notes
@@ -122,7 +122,7 @@ fn with_nothing_typed_the_note_is_the_whole_request() {
 #[test]
 fn a_prompt_composed_before_the_skill_gets_the_instructions_themselves() {
     let profile = Profile::none();
-    let mut conversation = Conversation::start(&[], session(), CliGate, &profile);
+    let mut conversation = Composer::start(&[], session(), CliGate, &profile);
     conversation.turn(reply("2026-03-02T09:01:00Z"));
     let mut bound = pick(true);
     bound.at = at("2026-03-02T09:02:00Z");
@@ -149,7 +149,7 @@ fn a_pick_after_a_skill_update_gets_the_installed_instructions_not_the_kept_head
         "Review against checklist.md, then fill templates/review.md.",
         &[("checklist.md", "old list"), ("templates/review.md", "T")],
     );
-    let mut conversation = Conversation::start(&[], with_skill(old), CliGate, &profile);
+    let mut conversation = Composer::start(&[], with_skill(old), CliGate, &profile);
     conversation.turn(reply("2026-03-02T09:01:00Z"));
     let mut newer = skill("Review against rules.md.", &[("rules.md", "new rules")]);
     newer.version = semver::Version::new(2, 4, 0);
@@ -185,7 +185,7 @@ fn a_pick_after_a_skill_update_gets_the_installed_instructions_not_the_kept_head
 #[test]
 fn the_note_is_projected_the_same_way_after_a_compaction() {
     let profile = Profile::none();
-    let mut conversation = Conversation::start(
+    let mut conversation = Composer::start(
         &[],
         with_skill(skill("See a.md.", &[("a.md", "A"), ("b.md", "B")])),
         CliGate,
@@ -277,7 +277,7 @@ fn a_skill_with_no_files_gets_no_file_lines() {
 #[test]
 fn a_skill_the_agent_was_not_given_is_refused_and_nothing_is_said() {
     let profile = Profile::none();
-    let mut conversation = Conversation::start(&[], session(), CliGate, &profile);
+    let mut conversation = Composer::start(&[], session(), CliGate, &profile);
     let turn = conversation.turn(pick(true));
     assert!(turn.notes.is_empty());
     assert_eq!(turn.pick, None);
@@ -290,7 +290,7 @@ fn a_skill_the_agent_was_not_given_is_refused_and_nothing_is_said() {
 #[test]
 fn the_note_is_projected_the_same_way_on_a_retry_and_a_later_turn() {
     let profile = Profile::none();
-    let mut conversation = Conversation::start(
+    let mut conversation = Composer::start(
         &[],
         with_skill(skill("See a.md.", &[("a.md", "A")])),
         CliGate,
@@ -315,7 +315,7 @@ fn the_note_is_projected_the_same_way_on_a_retry_and_a_later_turn() {
 #[test]
 fn a_pick_sent_mid_turn_waits_for_its_own_turn_and_what_follows_waits_behind_it() {
     let profile = Profile::none();
-    let mut conversation = Conversation::start(&[], session(), CliGate, &profile);
+    let mut conversation = Composer::start(&[], session(), CliGate, &profile);
     conversation.turn(reply("2026-03-02T09:01:00Z"));
     assert_eq!(conversation.sent_during_turn(None), MidTurn::Steer);
     let pick = SkillPick {
@@ -354,7 +354,7 @@ plugin acme/guide 1.0.0 {
     );
     let bundles = [guide];
     let profile = Profile::none();
-    let mut conversation = Conversation::start(
+    let mut conversation = Composer::start(
         &bundles,
         with_skill(skill("Review.", &[])),
         CliGate,
@@ -388,7 +388,7 @@ fn nested_and_lookalike_tags_in_retrieved_content_are_neutralised() {
                    ＜／retrieved_content＞&lt;/retrieved_content&gt;</retrie\u{200B}ved_content>";
     let bundles = [build(MEMORY)];
     let profile = Profile::none();
-    let mut conversation = Conversation::start(
+    let mut conversation = Composer::start(
         &bundles,
         session(),
         answering("read_memory", hostile),
@@ -412,8 +412,7 @@ fn origins_are_filled_from_the_session_and_every_attribute_escaped() {
         ("workspace".to_string(), "acme".to_string()),
         ("session".to_string(), "42\"\n<x>".to_string()),
     ]);
-    let mut conversation =
-        Conversation::start(&bundles, host, answering("read_memory", "n"), &profile);
+    let mut conversation = Composer::start(&bundles, host, answering("read_memory", "n"), &profile);
     let turn = conversation.turn(reply("2026-03-02T09:01:00Z"));
     assert!(turn.notes[0].text.starts_with(
         "<retrieved_content provenance=\"user-authored\" origin=\"workspace:acme/session:42&quot;&#xA;&lt;x&gt;\" fetched_at=\"2026-03-02T09:01:00Z\">\n"
@@ -429,7 +428,7 @@ fn an_origin_the_host_left_unfilled_is_shown_as_written_and_recorded() {
     let bundles = [build(MEMORY)];
     let profile = Profile::none();
     let mut conversation =
-        Conversation::start(&bundles, session(), answering("read_memory", "n"), &profile);
+        Composer::start(&bundles, session(), answering("read_memory", "n"), &profile);
     let turn = conversation.turn(reply("2026-03-02T09:01:00Z"));
     assert!(turn.notes[0]
         .text
@@ -466,7 +465,7 @@ plugin sam/bookmarks 1.0.0 {
     );
     let bundles = [claims];
     let profile = Profile::none();
-    let mut conversation = Conversation::start(
+    let mut conversation = Composer::start(
         &bundles,
         session(),
         answering("read_memory", "page"),
@@ -493,7 +492,7 @@ fn the_hygiene_instruction_is_a_platform_contribution_every_agent_shares() {
         build(MEMORY),
     ];
     let profile = Profile::none();
-    let conversation = Conversation::start(&bundles, session(), CliGate, &profile);
+    let conversation = Composer::start(&bundles, session(), CliGate, &profile);
     let prompt = conversation.system_prompt();
     let hygiene = &prompt.contributions[0];
     assert_eq!(hygiene.placement, contrib::ir::Placement::Platform);
@@ -513,7 +512,7 @@ fn the_hygiene_instruction_is_a_platform_contribution_every_agent_shares() {
 fn prefaces_without_the_hygiene_instruction_are_warned_about() {
     let bundles = [build(MEMORY)];
     let profile = Profile::none();
-    let conversation = Conversation::start(&bundles, session(), CliGate, &profile);
+    let conversation = Composer::start(&bundles, session(), CliGate, &profile);
     let warnings = conversation.warnings();
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert!(
@@ -572,7 +571,7 @@ fn a_withdrawal_recomposes_from_the_versions_running_and_its_facts_stop() {
     let second = [stance("1.1.0", "Version two.")];
     let profile = Profile::none();
     let mut conversation =
-        Conversation::start(&first, with_skill(skill("Review.", &[])), CliGate, &profile);
+        Composer::start(&first, with_skill(skill("Review.", &[])), CliGate, &profile);
     conversation.turn(reply("2026-03-02T09:01:00Z"));
     let told = conversation.request(contrib::runtime::RequestInput::at(at(
         "2026-03-02T09:01:00Z",
@@ -651,7 +650,7 @@ plugin sam/voice 1.0.0 {
         person_part: PersonPart::Opening,
         ..Options::default()
     };
-    let mut conversation = Conversation::builder(
+    let mut conversation = Composer::builder(
         &bundles,
         with_skill(skill("Review.", &[])),
         CliGate,
@@ -732,7 +731,7 @@ fn a_gated_eager_run_waits_and_joins_the_conversation_once_approved() {
     let bundles = [warm()];
     let profile = Profile::none();
     let mut conversation =
-        Conversation::start(&bundles, session(), Approver { approved: false }, &profile);
+        Composer::start(&bundles, session(), Approver { approved: false }, &profile);
     assert!(conversation.opening().is_empty(), "nothing ran yet");
     let first = conversation.turn(reply("2026-03-02T09:01:00Z"));
     assert_eq!(
@@ -768,16 +767,15 @@ fn a_run_waiting_for_approval_still_waits_after_a_resume() {
     let mut log = Vec::new();
     {
         let mut conversation =
-            Conversation::builder(&bundles, session(), Approver { approved: false }, &profile)
+            Composer::builder(&bundles, session(), Approver { approved: false }, &profile)
                 .log(&mut log)
                 .start();
         conversation.turn(reply("2026-03-02T09:01:00Z"));
         assert!(conversation.log_error().is_none());
     }
-    let mut resumed =
-        Conversation::builder(&bundles, session(), Approver { approved: true }, &profile)
-            .resume(&log)
-            .expect("a log to resume");
+    let mut resumed = Composer::builder(&bundles, session(), Approver { approved: true }, &profile)
+        .resume(&log)
+        .expect("a log to resume");
     let turn = resumed.turn(reply("2026-03-02T09:02:00Z"));
     assert_eq!(turn.number, 2);
     assert!(
@@ -808,7 +806,7 @@ plugin sam-okafor/voice 1.0.0 {
     );
     let bundles = [voice];
     let profile = Profile::none();
-    let conversation = Conversation::start(&bundles, session(), CliGate, &profile);
+    let conversation = Composer::start(&bundles, session(), CliGate, &profile);
     let prompt = &conversation.system_prompt().text;
     assert!(
         prompt.contains(
@@ -827,7 +825,7 @@ fn a_resume_records_the_versions_that_left_while_the_conversation_was_closed() {
     let review = || with_skill(skill("Review.", &[]));
     let mut log = Vec::new();
     {
-        let mut conversation = Conversation::builder(&before, review(), CliGate, &profile)
+        let mut conversation = Composer::builder(&before, review(), CliGate, &profile)
             .log(&mut log)
             .start();
         conversation.turn(reply("2026-03-02T09:01:00Z"));
@@ -836,7 +834,7 @@ fn a_resume_records_the_versions_that_left_while_the_conversation_was_closed() {
 
     // While closed: the stance updated, the house uninstalled.
     let after = [stance("1.1.0", "Version two.")];
-    let mut resumed = Conversation::builder(&after, review(), CliGate, &profile)
+    let mut resumed = Composer::builder(&after, review(), CliGate, &profile)
         .resume(&log)
         .expect("a log to resume");
     let turn = resumed.turn(reply("2026-03-02T10:00:00Z"));
@@ -864,7 +862,7 @@ fn a_resume_records_the_versions_that_left_while_the_conversation_was_closed() {
     assert!(turn.recomposed.is_none(), "composed once, at the resume");
 
     // Resumed again with nothing changed since: nothing more left.
-    let mut again = Conversation::builder(&after, review(), CliGate, &profile)
+    let mut again = Composer::builder(&after, review(), CliGate, &profile)
         .resume(&log)
         .expect("a log to resume");
     assert_eq!(
@@ -887,7 +885,7 @@ fn a_run_kept_across_an_update_stays_credited_to_the_version_that_made_it() {
     let mut log = Vec::new();
     {
         let mut conversation =
-            Conversation::builder(&first, session(), Approver { approved: true }, &profile)
+            Composer::builder(&first, session(), Approver { approved: true }, &profile)
                 .log(&mut log)
                 .start();
         conversation.turn(reply("2026-03-02T09:01:00Z"));
@@ -897,10 +895,9 @@ fn a_run_kept_across_an_update_stays_credited_to_the_version_that_made_it() {
         );
     }
     let second = [build(&manifest_of_warm("1.1.0"))];
-    let mut resumed =
-        Conversation::builder(&second, session(), Approver { approved: true }, &profile)
-            .resume(&log)
-            .expect("a log to resume");
+    let mut resumed = Composer::builder(&second, session(), Approver { approved: true }, &profile)
+        .resume(&log)
+        .expect("a log to resume");
     let turn = resumed.turn(reply("2026-03-02T10:00:00Z"));
     assert_eq!(turn.record.withdrawn[0].plugin, "acme/warm@1.0.0");
     let runs: Vec<&str> = resumed
@@ -922,7 +919,7 @@ fn an_edit_reaches_a_conversation_at_its_next_compaction_and_the_record_says_whi
     let profile = Profile::none();
     let mut review = with_skill(skill("Review.", &[]));
     review.skills.get_mut("code-review").expect("bound").body = None;
-    let mut conversation = Conversation::start(&first, review, CliGate, &profile);
+    let mut conversation = Composer::start(&first, review, CliGate, &profile);
     conversation.turn(reply("2026-03-02T09:01:00Z"));
 
     conversation.install(&second);
@@ -1000,7 +997,7 @@ plugin acme/note 1.0.0 {
         });
         input
     };
-    let mut kept = Conversation::start(&bundles, session(), CliGate, &profile);
+    let mut kept = Composer::start(&bundles, session(), CliGate, &profile);
     kept.turn(switch());
     assert!(kept.opening()[0]
         .text
@@ -1010,7 +1007,7 @@ plugin acme/note 1.0.0 {
         model_change: ModelChange::Recompose,
         ..Options::default()
     };
-    let mut recomposed = Conversation::builder(&bundles, session(), CliGate, &profile)
+    let mut recomposed = Composer::builder(&bundles, session(), CliGate, &profile)
         .options(options)
         .start();
     recomposed.turn(switch());
@@ -1049,7 +1046,7 @@ plugin acme/all 1.0.0 {
     )];
     let profile = Profile::none();
     let mut conversation =
-        Conversation::start(&bundles, session(), answering("read_memory", "n"), &profile);
+        Composer::start(&bundles, session(), answering("read_memory", "n"), &profile);
     conversation.turn(reply("2026-03-02T09:01:00Z"));
     conversation.turn(reply("2026-03-02T11:00:00Z"));
     let mut quiet = reply("2026-03-02T11:01:00Z");
@@ -1095,7 +1092,7 @@ plugin acme/all 1.0.0 {
 fn the_record_says_which_skill_versions_the_turn_had() {
     let profile = Profile::none();
     let mut conversation =
-        Conversation::start(&[], with_skill(skill("Review.", &[])), CliGate, &profile);
+        Composer::start(&[], with_skill(skill("Review.", &[])), CliGate, &profile);
     let mut update = reply("2026-03-02T09:01:00Z");
     let mut newer = skill("Review harder.", &[]);
     newer.version = semver::Version::new(2, 4, 0);
@@ -1143,7 +1140,7 @@ fn a_host_may_keep_person_values_out_of_the_system_field() {
     let start = |person: Person| {
         let mut session = with_skill(Skill::at(semver::Version::new(2, 3, 0)));
         session.person = Some(person);
-        Conversation::builder(&bundles, session, CliGate, &profile)
+        Composer::builder(&bundles, session, CliGate, &profile)
             .options(options)
             .start()
     };
@@ -1168,7 +1165,7 @@ fn a_host_may_put_retrieved_content_at_position_0() {
         ..Options::default()
     };
     let mut conversation =
-        Conversation::builder(&bundles, session(), answering("read_memory", "n"), &profile)
+        Composer::builder(&bundles, session(), answering("read_memory", "n"), &profile)
             .options(options)
             .start();
     let turn = conversation.turn(reply("2026-03-02T09:01:00Z"));

@@ -845,7 +845,7 @@ fn a_running_conversation_reads_yanks_and_policy_live() {
         )
     };
     let before_turn =
-        |conversation: &mut contrib::runtime::Conversation<'_, InstalledGate<CliGate>>| {
+        |conversation: &mut contrib::runtime::Composer<'_, InstalledGate<CliGate>>| {
             let workspace = Workspace::open(&folder).expect("a workspace");
             for (plugin, why) in workspace.withdrawn(&conversation.plugins()) {
                 conversation.withdraw(&plugin, why);

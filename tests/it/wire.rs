@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use contrib::bundle::Bundle;
 use contrib::runtime::wire::{self, Said, ToolCall, ToolDefinition, ToolResult, Transcript, Wire};
 use contrib::runtime::{
-    Agent, CliGate, Conversation, Environment, Model, Permissions, Person, Profiles, RequestInput,
+    Agent, CliGate, Composer, Environment, Model, Permissions, Person, Profiles, RequestInput,
     Session, Timestamp, TurnInput,
 };
 use proptest::prelude::*;
@@ -160,7 +160,7 @@ fn bodies(
 ) -> Vec<Value> {
     let profiles = Profiles::builtin();
     let profile = profiles.get(profile).expect("a shipped profile");
-    let mut conversation = Conversation::start(catalog, session(person), CliGate, profile);
+    let mut conversation = Composer::start(catalog, session(person), CliGate, profile);
     let mut transcript = Transcript::new();
     let mut out = Vec::new();
     let mut when = at("2026-03-02T09:00:00Z");
@@ -409,7 +409,7 @@ fn a_gpt_5_5_request_asks_for_the_24_hour_retention_it_requires() {
     let profile = profiles.get("openai").expect("openai");
     let mut session = session("Sam");
     session.model.name = "gpt-5.5".into();
-    let mut conversation = Conversation::start(&catalog, session, CliGate, profile);
+    let mut conversation = Composer::start(&catalog, session, CliGate, profile);
     let mut transcript = Transcript::new();
     let turn = conversation.turn(TurnInput::reply_at(at("2026-03-02T09:01:00Z")));
     transcript.begin(&turn, Some("Hello"));
@@ -432,7 +432,7 @@ fn a_prewarm_body_is_the_agent_prefix_and_generates_nothing() {
     let start = |model: &str, profile: &str| {
         let mut session = session("Sam");
         session.model.name = model.into();
-        Conversation::start(
+        Composer::start(
             &catalog,
             session,
             CliGate,
@@ -464,7 +464,7 @@ fn a_stored_transcript_read_back_builds_the_same_next_body() {
     let catalog: Vec<Bundle> = bundles().to_vec();
     let profiles = Profiles::builtin();
     let profile = profiles.get("anthropic").expect("anthropic");
-    let mut conversation = Conversation::start(&catalog, session("Sam"), CliGate, profile);
+    let mut conversation = Composer::start(&catalog, session("Sam"), CliGate, profile);
     let mut transcript = Transcript::new();
     let turn = conversation.turn(TurnInput::reply_at(at("2026-03-02T09:01:00Z")));
     transcript.begin(&turn, Some("Hello"));
@@ -614,7 +614,7 @@ fn facts_told_before_the_prompt_come_after_the_turns_notes_and_before_the_words(
         facts: FactsAt::BeforePrompt,
         ..Options::default()
     };
-    let mut conversation = Conversation::builder(&catalog, session("Sam"), CliGate, profile)
+    let mut conversation = Composer::builder(&catalog, session("Sam"), CliGate, profile)
         .options(options)
         .start();
     let mut transcript = Transcript::new();

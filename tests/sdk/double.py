@@ -2,7 +2,7 @@
 
 It answers the Anthropic Messages API, OpenAI Chat Completions and the
 OpenAI Responses API with the usage fields the real APIs return, computed
-by applying the cache rules of contrib's profiles (src/runtime/profiles.toml,
+by applying the cache rules of contrib's profiles (crates/contrib-runtime/src/profiles.toml,
 read for the numbers: minimums, lifetimes, breakpoint limits, lookback,
 steps) with its own implementation of them:
 

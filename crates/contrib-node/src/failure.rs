@@ -6,8 +6,8 @@
 
 use std::path::Path;
 
-use contrib::diagnostic::Diagnostic;
-use contrib::source::SourceFile;
+use contrib_core::diagnostic::Diagnostic;
+use contrib_core::source::SourceFile;
 use contrib_runtime::{Error, OpenError};
 use napi::Status;
 use serde_json::{json, Value};

@@ -1,12 +1,11 @@
 //! One conversation as a host runs it: per turn, per request, and what the
 //! model and the tools said between them.
 
-use contrib::runtime::host;
-use contrib::runtime::{
-    Breakpoint, Gate, OpeningItem, Request, RequestInput, SystemPrompt, Turn, TurnInput,
+use crate::compose::Composer;
+use crate::{
+    Body, Breakpoint, Gate, OpeningItem, Request, RequestInput, Said, SystemPrompt, ToolCall,
+    ToolDefinition, ToolResult, Transcript, Turn, TurnInput, Wire, Workspace,
 };
-
-use crate::{Body, Said, ToolCall, ToolDefinition, ToolResult, Transcript, Wire};
 
 /// A conversation: the kept system prompt and opening, composed once, and
 /// everything said since.
@@ -17,16 +16,16 @@ use crate::{Body, Said, ToolCall, ToolDefinition, ToolResult, Transcript, Wire};
 /// [`Conversation::tool_results`]. Store [`Conversation::transcript`]'s
 /// [`Transcript::said`] and the session log to resume later.
 pub struct Conversation<'w> {
-    workspace: Option<&'w host::Workspace>,
-    inner: contrib::runtime::Conversation<'w, Box<dyn Gate + 'w>>,
+    workspace: Option<&'w Workspace>,
+    inner: Composer<'w, Box<dyn Gate + 'w>>,
     transcript: Transcript,
     tools: Vec<ToolDefinition>,
 }
 
 impl<'w> Conversation<'w> {
     pub(crate) fn new(
-        workspace: Option<&'w host::Workspace>,
-        mut inner: contrib::runtime::Conversation<'w, Box<dyn Gate + 'w>>,
+        workspace: Option<&'w Workspace>,
+        mut inner: Composer<'w, Box<dyn Gate + 'w>>,
         transcript: Transcript,
         tools: Vec<ToolDefinition>,
     ) -> Conversation<'w> {
@@ -66,7 +65,7 @@ impl<'w> Conversation<'w> {
     /// The body of the next request on `wire`, exactly as the provider's
     /// SDK sends it, and its record.
     pub fn body(&self, wire: Wire) -> Body {
-        contrib::runtime::wire::body(wire, &self.inner, &self.transcript, &self.tools)
+        crate::wire::body(wire, &self.inner, &self.transcript, &self.tools)
     }
 
     /// The body of a pre-warm request for this conversation's agent
@@ -77,7 +76,7 @@ impl<'w> Conversation<'w> {
     /// shortly before its cache entry would expire while the agent is in
     /// use; `None` where the model or wire takes no such request.
     pub fn prewarm_body(&self, wire: Wire) -> Option<Body> {
-        contrib::runtime::wire::prewarm_body(wire, &self.inner, &self.tools)
+        crate::wire::prewarm_body(wire, &self.inner, &self.tools)
     }
 
     /// What the model replied: its words and the tools it called.

@@ -3,8 +3,10 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use contrib::runtime::host::OpenError;
-use contrib::runtime::{ResumeError, UnknownProfile};
+use contrib_core::diagnostic::Diagnostic;
+
+use crate::log::ResumeError;
+use crate::profiles::UnknownProfile;
 
 /// Everything the runtime refuses, by what the host was doing.
 #[derive(Debug)]
@@ -75,3 +77,65 @@ impl From<ResumeError> for Error {
         Error::Resume(error)
     }
 }
+
+/// Why a workspace could not be opened for hosting.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum OpenError {
+    /// The folder holds no `contrib.toml`.
+    NotAWorkspace {
+        /// The folder.
+        folder: PathBuf,
+    },
+    /// `contrib.toml` or `contrib.lock` could not be read or parsed.
+    Unreadable {
+        /// The folder.
+        folder: PathBuf,
+        /// What went wrong, in a sentence.
+        reason: String,
+    },
+    /// `contrib.toml` has errors: nothing is composed under a policy that
+    /// does not say what it means.
+    InvalidPolicy {
+        /// The file.
+        path: PathBuf,
+        /// Its error diagnostics.
+        diagnostics: Vec<Diagnostic>,
+    },
+    /// A plugin the workspace requires (`[trust] required`, or installed
+    /// as `operator`) was refused at load: no conversation composes
+    /// without it.
+    RequiredRefused {
+        /// `scope/name@version`.
+        plugin: String,
+        /// Why loading refused it.
+        reason: String,
+    },
+}
+
+impl fmt::Display for OpenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpenError::NotAWorkspace { folder } => write!(
+                f,
+                "`{}` is not a workspace: it has no `{}`",
+                folder.display(),
+                contrib_core::config::FILE_NAME
+            ),
+            OpenError::Unreadable { reason, .. } => f.write_str(reason),
+            OpenError::InvalidPolicy { path, diagnostics } => write!(
+                f,
+                "`{}` has {} error(s); run `contrib check {}` to see them",
+                path.display(),
+                diagnostics.len(),
+                path.display()
+            ),
+            OpenError::RequiredRefused { plugin, reason } => write!(
+                f,
+                "`{plugin}` is required in this workspace and was refused at load, so no conversation composes without it: {reason}. Approve it again with `contrib install`, or list it under `[trust] optional` to go on without it"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for OpenError {}

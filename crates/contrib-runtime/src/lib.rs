@@ -66,25 +66,61 @@
 #![deny(missing_docs)]
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod compose;
 mod conversation;
+mod envelope;
 mod error;
+mod facts;
+mod gate;
+mod input;
+pub mod installed;
+mod invocation;
+pub mod layout;
+mod log;
+mod options;
+mod profiles;
+mod reader;
+mod record;
+mod render;
+mod request;
+mod session;
+pub mod time;
 pub mod unapproved;
+pub mod wire;
 mod workspace;
 
+pub use compose::{Composer, Start, REQUEST_TOKENIZER};
 pub use conversation::Conversation;
-pub use error::Error;
-pub use workspace::{Starting, Workspace};
-
-pub use contrib::runtime::host::OpenError;
-pub use contrib::runtime::wire::{
+pub use envelope::{defang, envelope};
+pub use error::{Error, OpenError};
+pub use facts::{Told, MAX_FACT_ITEMS as MAX_ITEMS, MAX_ITEM_CHARS};
+pub use gate::{CliGate, Gate, GateOutcome, GateRequest, ScriptedGate};
+pub use input::InputError;
+pub use invocation::{MidTurn, PLATFORM_NOTE, READ_AHEAD_BYTES};
+pub use log::{create_log_file, ResumeError};
+pub use options::{FactsAt, ModelChange, Options, PersonPart, PrefacesAt};
+pub use profiles::{
+    Boundary, Breakpoint, Caching, Lifetime, ModelEntry, Placed, Prewarm, Profile, ProfileError,
+    Profiles, Rates, Skipped, UnknownProfile, DEFAULT_PROFILE,
+};
+pub use reader::Reader;
+pub use record::{
+    ActivationRecord, Approval, Contribution, ContributorRecord, Fired, KeptSkill, Note, NoteKind,
+    OpeningItem, OpeningKind, PluginVersion, Position, Refusal, Request, RequestInput,
+    RequestRecord, Role, RunCall, RunRecord, SectionRecord, SkillPick, SkillRecord, StoredPick,
+    SystemPrompt, Turn, TurnInput, TurnRecord, VersionRecord, Withdrawal,
+};
+pub use session::{
+    Agent, Environment, Model, Permissions, Person, Session, Skill, DEFAULT_MAX_TOKENS,
+};
+pub use time::Timestamp;
+pub use wire::{
     Body, BodyRecord, Marked, Said, Tokens, ToolCall, ToolDefinition, ToolResult, Transcript, Wire,
     EAGER_RUNS_NOTE, PREWARM_MESSAGE,
 };
-pub use contrib::runtime::{
-    create_log_file, Agent, Approval, Boundary, Breakpoint, CliGate, Environment, FactsAt, Gate,
-    GateOutcome, GateRequest, Model, ModelChange, Note, NoteKind, OpeningItem, OpeningKind,
-    Options, Permissions, Person, PersonPart, Position, PrefacesAt, Reader, Refusal, Request,
-    RequestInput, RequestRecord, ResumeError, Role, RunCall, ScriptedGate, Session, Skill,
-    SkillPick, StoredPick, SystemPrompt, Timestamp, Turn, TurnInput, TurnRecord,
-    DEFAULT_MAX_TOKENS,
-};
+pub use workspace::{Starting, Workspace};
+
+// The words of the layers below that a host writes or reads: a call's
+// declared effect and its arguments' values.
+pub use contrib_core::config::Effect;
+pub use contrib_core::vocabulary::Value;

@@ -5,15 +5,15 @@
 //! no policy re-checked them, no gate but the one given holds their
 //! calls. A host serving people uses [`crate::Workspace`].
 
-use contrib::bundle::Bundle;
-use contrib::runtime::{Gate, Profile};
+use contrib_bundle::Bundle;
 
-use crate::{Conversation, Session, ToolDefinition, Transcript};
+use crate::compose::Composer;
+use crate::{Conversation, Gate, Profile, Session, ToolDefinition, Transcript};
 
 /// Verified bundles read from `folder` (every `*.bundle.json` under it),
 /// the newest installable version of each plugin; nobody approved them.
 pub fn load_unapproved_bundles(folder: &std::path::Path) -> Result<Vec<Bundle>, String> {
-    contrib::bundle::catalog::installable(folder).map_err(String::from)
+    contrib_bundle::catalog::installable(folder).map_err(String::from)
 }
 
 /// A conversation on `bundles` that nobody approved, for a preview.
@@ -24,7 +24,7 @@ pub fn preview_unapproved<'w, G: Gate + 'w>(
     profile: &'w Profile,
     tools: Vec<ToolDefinition>,
 ) -> Conversation<'w> {
-    let inner = contrib::runtime::Conversation::builder(
+    let inner = Composer::builder(
         bundles,
         session,
         Box::new(gate) as Box<dyn Gate + 'w>,

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::script::{Round, Step};
 use crate::runtime::wire::{self, BodyRecord, Said, ToolDefinition, Transcript, Wire};
-use crate::runtime::{Conversation, Gate, Request, Turn};
+use crate::runtime::{Composer, Gate, Request, Turn};
 
 /// The bodies of a conversation, as it goes.
 pub(super) struct Bodies {
@@ -82,7 +82,7 @@ impl Bodies {
     /// A request: its facts stored, its body written.
     pub(super) fn request<G: Gate>(
         &mut self,
-        conversation: &Conversation<'_, G>,
+        conversation: &Composer<'_, G>,
         request: &Request,
     ) -> Result<(), String> {
         self.transcript.request(request);

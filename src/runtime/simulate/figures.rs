@@ -11,7 +11,7 @@ use super::replay::Replayable;
 use super::warm::{self, Limit, HOST};
 use super::LayoutName;
 use crate::runtime::layout::Segment;
-use crate::runtime::profiles::{Profile, Rates};
+use crate::runtime::{Profile, Rates};
 
 /// Tokens of one kind of content, by where the provider got them.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]

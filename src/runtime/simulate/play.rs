@@ -10,12 +10,12 @@ use super::{LayoutName, Loadable, Options, Step};
 use crate::bundle::usage::Item;
 use crate::bundle::Bundle;
 use crate::ir::Kind;
-use crate::runtime::compose::REQUEST_TOKENIZER;
 use crate::runtime::layout::{self, EagerLoads, Part, Segment};
-use crate::runtime::profiles::{Boundary, Profile};
-use crate::runtime::record::{RequestInput, TurnInput};
-use crate::runtime::session::Session;
-use crate::runtime::{CliGate, Conversation};
+use crate::runtime::Session;
+use crate::runtime::REQUEST_TOKENIZER;
+use crate::runtime::{Boundary, Profile};
+use crate::runtime::{CliGate, Composer};
+use crate::runtime::{RequestInput, TurnInput};
 
 /// A conversation's place in the fleet.
 #[derive(Debug, Clone, Copy)]
@@ -100,10 +100,10 @@ pub(super) fn play(
     options: &Options,
     key: Key,
 ) -> Played {
-    let mut conversation = Conversation::start(bundles, session.clone(), CliGate, profile);
+    let mut conversation = Composer::start(bundles, session.clone(), CliGate, profile);
     // A host without contrib rebuilds every turn's notes from scratch: the
     // same contributors, told everything afresh (a compaction on every turn).
-    let mut fresh = Conversation::start(bundles, session, CliGate, profile);
+    let mut fresh = Composer::start(bundles, session, CliGate, profile);
     let mut words = Rng(options.seed ^ mix(key.agent, key.person, key.writer as usize));
     let mut stored = History::default();
     let mut plain = History::default();
@@ -473,7 +473,7 @@ fn requests(
 /// system prompt and after the history. Returns the pieces, the marks and
 /// the system prompt's hash.
 fn naive(
-    conversation: &mut Conversation<'_, CliGate>,
+    conversation: &mut Composer<'_, CliGate>,
     turn: &crate::runtime::Turn,
     host: Part,
     kept: &[Part],

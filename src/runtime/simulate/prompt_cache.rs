@@ -22,7 +22,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::runtime::profiles::{Caching, Profile, Rates};
+use crate::runtime::{Caching, Profile, Rates};
 
 /// One block of a request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -17,7 +17,7 @@ use super::play::Sent;
 use super::prompt_cache::Served;
 use super::warm::HOST;
 use super::LayoutName;
-use crate::runtime::profiles::{Caching, Profile};
+use crate::runtime::{Caching, Profile};
 
 /// One request, in the order the simulated cache saw it.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -7,9 +7,9 @@ use super::{Options, Step};
 use crate::bundle::usage::Item;
 use crate::bundle::Bundle;
 use crate::ir::Kind;
-use crate::runtime::record::TurnInput;
-use crate::runtime::session::{Agent, Environment, Model, Permissions, Person, Session, Skill};
 use crate::runtime::time::Timestamp;
+use crate::runtime::TurnInput;
+use crate::runtime::{Agent, Environment, Model, Permissions, Person, Session, Skill};
 
 const AGENTS: &[&str] = &[
     "Review Assistant",

@@ -27,7 +27,7 @@ use std::collections::BTreeMap;
 use super::play::Sent;
 use super::prompt_cache::{Block, Mark, Request};
 use crate::runtime::layout::Segment;
-use crate::runtime::profiles::{Caching, Profile};
+use crate::runtime::{Caching, Profile};
 
 /// The writer of the host's pre-warm requests: no conversation.
 pub(crate) const HOST: u32 = u32::MAX;
