@@ -558,6 +558,29 @@ fn something_that_is_not_a_log_is_refused_by_name() {
         error.to_string(),
         "this is not a session log: it starts `# notes` rather than `contrib-session-log 2`"
     );
+    assert_eq!(
+        error,
+        contrib::runtime::ResumeError::NotALog {
+            starts: "# notes".to_string()
+        }
+    );
+    assert_eq!(error.code(), "not-a-session-log");
+}
+
+#[test]
+fn a_log_that_is_not_text_is_refused_at_its_first_bad_byte() {
+    let bundles = [crucible()];
+    let profile = Profile::none();
+    let error = Composer::builder(&bundles, session(), CliGate, &profile)
+        .resume(b"contrib-session-log 2\n\xff\xfe garbage\n")
+        .err()
+        .expect("refused");
+    assert_eq!(error, contrib::runtime::ResumeError::NotUtf8 { at: 22 });
+    assert_eq!(error.code(), "log-not-utf8");
+    assert_eq!(
+        error.to_string(),
+        "the session log is not UTF-8 text (at byte 22)"
+    );
 }
 
 /// Where each entry of a log ends, by section: its `told` lines and its

@@ -146,13 +146,45 @@ struct StateEntry {
     state: SectionState,
 }
 
-/// Why a log cannot be resumed from.
+/// Why a log cannot be resumed from: matched on by a host, rendered into
+/// words in one place ([`fmt::Display`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ResumeError(String);
+#[non_exhaustive]
+pub enum ResumeError {
+    /// The log is not UTF-8 text (a tail cut inside a character is not
+    /// this: it is read up to the cut).
+    NotUtf8 {
+        /// The byte offset of the first byte that is not UTF-8.
+        at: usize,
+    },
+    /// The log does not start with a session log's header.
+    NotALog {
+        /// The first characters of its first line (at most 40).
+        starts: String,
+    },
+}
+
+impl ResumeError {
+    /// A stable code a host can log or match on across languages.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ResumeError::NotUtf8 { .. } => "log-not-utf8",
+            ResumeError::NotALog { .. } => "not-a-session-log",
+        }
+    }
+}
 
 impl fmt::Display for ResumeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            ResumeError::NotUtf8 { at } => {
+                write!(f, "the session log is not UTF-8 text (at byte {at})")
+            }
+            ResumeError::NotALog { starts } => write!(
+                f,
+                "this is not a session log: it starts `{starts}` rather than `{HEADER}`"
+            ),
+        }
     }
 }
 
@@ -184,10 +216,9 @@ impl Restored {
                 std::str::from_utf8(&log[..error.valid_up_to()]).unwrap_or_default()
             }
             Err(error) => {
-                return Err(ResumeError(format!(
-                    "the session log is not UTF-8 text (at byte {})",
-                    error.valid_up_to()
-                )))
+                return Err(ResumeError::NotUtf8 {
+                    at: error.valid_up_to(),
+                })
             }
         };
         let mut restored = Restored {
@@ -205,10 +236,9 @@ impl Restored {
                 lines.next();
                 continue;
             }
-            return Err(ResumeError(format!(
-                "this is not a session log: it starts `{}` rather than `{HEADER}`",
-                line.chars().take(40).collect::<String>()
-            )));
+            return Err(ResumeError::NotALog {
+                starts: line.chars().take(40).collect(),
+            });
         }
         let Some(header) = lines.next() else {
             return Ok(restored);

@@ -8,12 +8,16 @@
 use contrib_bundle::Bundle;
 
 use crate::compose::Composer;
+
 use crate::{Conversation, Gate, Profile, Session, ToolDefinition, Transcript};
+/// Why a folder of bundles could not be read: the catalog's own error,
+/// each variant with the file and what was wrong with it.
+pub use contrib_bundle::catalog::Error as CatalogError;
 
 /// Verified bundles read from `folder` (every `*.bundle.json` under it),
 /// the newest installable version of each plugin; nobody approved them.
-pub fn load_unapproved_bundles(folder: &std::path::Path) -> Result<Vec<Bundle>, String> {
-    contrib_bundle::catalog::installable(folder).map_err(String::from)
+pub fn load_unapproved_bundles(folder: &std::path::Path) -> Result<Vec<Bundle>, CatalogError> {
+    contrib_bundle::catalog::installable(folder)
 }
 
 /// A conversation on `bundles` that nobody approved, for a preview.
