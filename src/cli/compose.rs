@@ -87,6 +87,30 @@ fn kebab<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
         .map_err(|_| format!("`{text}` is not one of the choices"))
 }
 
+/// Everything the layout left out and why, in the order it happened:
+/// versions refused at load, then each turn's and each request's
+/// refusals.
+fn refusals(layout: &Layout) -> Vec<String> {
+    let mut lines: Vec<String> = layout
+        .refused_at_load
+        .iter()
+        .map(|refused| format!("refused at load: {refused}"))
+        .collect();
+    for turn in &layout.turns {
+        let requests = turn
+            .requests
+            .iter()
+            .flat_map(|request| &request.record.refusals);
+        for refusal in turn.turn.record.refusals.iter().chain(requests) {
+            lines.push(format!(
+                "turn {}: refused {}: {}",
+                turn.turn.number, refusal.contributor, refusal.reason
+            ));
+        }
+    }
+    lines
+}
+
 /// The request layout `compose` prints.
 #[derive(Serialize)]
 struct Layout {
@@ -139,7 +163,12 @@ pub(super) fn compose(args: &ComposeArgs) -> Outcome {
         None => None,
     };
     match layout(args, bodies.as_mut()) {
-        Ok(_) if bodies.is_some() => {
+        Ok(layout) if bodies.is_some() => {
+            // The bodies are the output, so what was left out of them is
+            // said on standard error, never dropped without a word.
+            for refusal in refusals(&layout) {
+                output::status(format_args!("warning: {refusal}"));
+            }
             let lines = bodies.map(Bodies::finish).unwrap_or_default();
             output::result(lines, Outcome::Clean)
         }

@@ -302,6 +302,27 @@ fn a_lying_bundle_is_refused_at_install_and_at_load() {
     let refused = layout["refused_at_load"].to_string();
     assert!(refused.contains("digest-mismatch"), "{refused}");
     assert!(contributors(turn_records(&layout)[0]).is_empty());
+    // The request bodies say nothing of it, so standard error does.
+    let session = session();
+    let output = scene.run(&[
+        "compose",
+        "--workspace",
+        "ws",
+        "--session",
+        &session,
+        "--turns",
+        "turns.toml",
+        "--wire",
+        "anthropic",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("warning: refused at load: `acme/clock@1.0.0`")
+            || stderr.contains("warning: refused at load: acme/clock@1.0.0"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("digest-mismatch"), "{stderr}");
 
     // Even with the workspace's own lock edited to the forged digest, the
     // re-check at load refuses it.
