@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-PROFILES = Path(__file__).resolve().parents[2] / "src" / "runtime" / "profiles.toml"
+PROFILES = Path(__file__).resolve().parents[2] / "crates" / "contrib-runtime" / "src" / "profiles.toml"
 
 
 class Refused(Exception):
