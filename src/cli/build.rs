@@ -250,7 +250,7 @@ pub(super) fn publish(args: &PublishArgs) -> Outcome {
 fn admitted(
     args: &PublishArgs,
     compiled: &Compiled,
-    key: Option<&ed25519_dalek::SigningKey>,
+    key: Option<&crate::bundle::sign::SigningKey>,
 ) -> Result<Vec<Diagnostic>, String> {
     let mut refusals = Vec::new();
     let trusted = catalog::Lock::read(&args.catalog)?.trusted_keys;

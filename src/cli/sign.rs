@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use ed25519_dalek::SigningKey;
+use crate::bundle::sign::SigningKey;
 
 use clap::Args;
 

@@ -43,6 +43,7 @@ mod load;
 pub mod oci;
 mod permissions;
 
+mod base64;
 pub mod sign;
 pub mod surface;
 pub mod usage;

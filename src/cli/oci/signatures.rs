@@ -28,7 +28,7 @@ const SETTLE: Duration = Duration::from_millis(300);
 pub(crate) fn sign_published(
     catalog: &OciCatalog,
     bundle: &Bundle,
-    key: &ed25519_dalek::SigningKey,
+    key: &crate::bundle::sign::SigningKey,
 ) -> Result<String, String> {
     let signature = sign::sign(key, bundle.digest.as_deref().unwrap_or_default());
     let text = serde_json::to_string_pretty(&signature).unwrap_or_default() + "\n";
