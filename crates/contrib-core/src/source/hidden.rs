@@ -30,10 +30,6 @@
 //! The scan is one pass over the text with one character of look-ahead,
 //! and allocates nothing.
 
-use std::sync::LazyLock;
-
-use regex::Regex;
-
 /// Why a character is hidden.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Hidden {
@@ -96,7 +92,168 @@ pub const DEFAULT_IGNORABLE: &[(char, char)] = &[
 
 /// Whether `c` is a `Default_Ignorable_Code_Point`.
 pub fn is_default_ignorable(c: char) -> bool {
-    DEFAULT_IGNORABLE
+    in_ranges(DEFAULT_IGNORABLE, c)
+}
+
+/// Characters with Unicode's `Emoji` property (Unicode 16, as the
+/// `regex` crate's tables have it; a test holds the two equal): the ones
+/// an emoji presentation selector may follow.
+const EMOJI: &[(char, char)] = &[
+    ('\u{23}', '\u{23}'),
+    ('\u{2A}', '\u{2A}'),
+    ('\u{30}', '\u{39}'),
+    ('\u{A9}', '\u{A9}'),
+    ('\u{AE}', '\u{AE}'),
+    ('\u{203C}', '\u{203C}'),
+    ('\u{2049}', '\u{2049}'),
+    ('\u{2122}', '\u{2122}'),
+    ('\u{2139}', '\u{2139}'),
+    ('\u{2194}', '\u{2199}'),
+    ('\u{21A9}', '\u{21AA}'),
+    ('\u{231A}', '\u{231B}'),
+    ('\u{2328}', '\u{2328}'),
+    ('\u{23CF}', '\u{23CF}'),
+    ('\u{23E9}', '\u{23F3}'),
+    ('\u{23F8}', '\u{23FA}'),
+    ('\u{24C2}', '\u{24C2}'),
+    ('\u{25AA}', '\u{25AB}'),
+    ('\u{25B6}', '\u{25B6}'),
+    ('\u{25C0}', '\u{25C0}'),
+    ('\u{25FB}', '\u{25FE}'),
+    ('\u{2600}', '\u{2604}'),
+    ('\u{260E}', '\u{260E}'),
+    ('\u{2611}', '\u{2611}'),
+    ('\u{2614}', '\u{2615}'),
+    ('\u{2618}', '\u{2618}'),
+    ('\u{261D}', '\u{261D}'),
+    ('\u{2620}', '\u{2620}'),
+    ('\u{2622}', '\u{2623}'),
+    ('\u{2626}', '\u{2626}'),
+    ('\u{262A}', '\u{262A}'),
+    ('\u{262E}', '\u{262F}'),
+    ('\u{2638}', '\u{263A}'),
+    ('\u{2640}', '\u{2640}'),
+    ('\u{2642}', '\u{2642}'),
+    ('\u{2648}', '\u{2653}'),
+    ('\u{265F}', '\u{2660}'),
+    ('\u{2663}', '\u{2663}'),
+    ('\u{2665}', '\u{2666}'),
+    ('\u{2668}', '\u{2668}'),
+    ('\u{267B}', '\u{267B}'),
+    ('\u{267E}', '\u{267F}'),
+    ('\u{2692}', '\u{2697}'),
+    ('\u{2699}', '\u{2699}'),
+    ('\u{269B}', '\u{269C}'),
+    ('\u{26A0}', '\u{26A1}'),
+    ('\u{26A7}', '\u{26A7}'),
+    ('\u{26AA}', '\u{26AB}'),
+    ('\u{26B0}', '\u{26B1}'),
+    ('\u{26BD}', '\u{26BE}'),
+    ('\u{26C4}', '\u{26C5}'),
+    ('\u{26C8}', '\u{26C8}'),
+    ('\u{26CE}', '\u{26CF}'),
+    ('\u{26D1}', '\u{26D1}'),
+    ('\u{26D3}', '\u{26D4}'),
+    ('\u{26E9}', '\u{26EA}'),
+    ('\u{26F0}', '\u{26F5}'),
+    ('\u{26F7}', '\u{26FA}'),
+    ('\u{26FD}', '\u{26FD}'),
+    ('\u{2702}', '\u{2702}'),
+    ('\u{2705}', '\u{2705}'),
+    ('\u{2708}', '\u{270D}'),
+    ('\u{270F}', '\u{270F}'),
+    ('\u{2712}', '\u{2712}'),
+    ('\u{2714}', '\u{2714}'),
+    ('\u{2716}', '\u{2716}'),
+    ('\u{271D}', '\u{271D}'),
+    ('\u{2721}', '\u{2721}'),
+    ('\u{2728}', '\u{2728}'),
+    ('\u{2733}', '\u{2734}'),
+    ('\u{2744}', '\u{2744}'),
+    ('\u{2747}', '\u{2747}'),
+    ('\u{274C}', '\u{274C}'),
+    ('\u{274E}', '\u{274E}'),
+    ('\u{2753}', '\u{2755}'),
+    ('\u{2757}', '\u{2757}'),
+    ('\u{2763}', '\u{2764}'),
+    ('\u{2795}', '\u{2797}'),
+    ('\u{27A1}', '\u{27A1}'),
+    ('\u{27B0}', '\u{27B0}'),
+    ('\u{27BF}', '\u{27BF}'),
+    ('\u{2934}', '\u{2935}'),
+    ('\u{2B05}', '\u{2B07}'),
+    ('\u{2B1B}', '\u{2B1C}'),
+    ('\u{2B50}', '\u{2B50}'),
+    ('\u{2B55}', '\u{2B55}'),
+    ('\u{3030}', '\u{3030}'),
+    ('\u{303D}', '\u{303D}'),
+    ('\u{3297}', '\u{3297}'),
+    ('\u{3299}', '\u{3299}'),
+    ('\u{1F004}', '\u{1F004}'),
+    ('\u{1F0CF}', '\u{1F0CF}'),
+    ('\u{1F170}', '\u{1F171}'),
+    ('\u{1F17E}', '\u{1F17F}'),
+    ('\u{1F18E}', '\u{1F18E}'),
+    ('\u{1F191}', '\u{1F19A}'),
+    ('\u{1F1E6}', '\u{1F1FF}'),
+    ('\u{1F201}', '\u{1F202}'),
+    ('\u{1F21A}', '\u{1F21A}'),
+    ('\u{1F22F}', '\u{1F22F}'),
+    ('\u{1F232}', '\u{1F23A}'),
+    ('\u{1F250}', '\u{1F251}'),
+    ('\u{1F300}', '\u{1F321}'),
+    ('\u{1F324}', '\u{1F393}'),
+    ('\u{1F396}', '\u{1F397}'),
+    ('\u{1F399}', '\u{1F39B}'),
+    ('\u{1F39E}', '\u{1F3F0}'),
+    ('\u{1F3F3}', '\u{1F3F5}'),
+    ('\u{1F3F7}', '\u{1F4FD}'),
+    ('\u{1F4FF}', '\u{1F53D}'),
+    ('\u{1F549}', '\u{1F54E}'),
+    ('\u{1F550}', '\u{1F567}'),
+    ('\u{1F56F}', '\u{1F570}'),
+    ('\u{1F573}', '\u{1F57A}'),
+    ('\u{1F587}', '\u{1F587}'),
+    ('\u{1F58A}', '\u{1F58D}'),
+    ('\u{1F590}', '\u{1F590}'),
+    ('\u{1F595}', '\u{1F596}'),
+    ('\u{1F5A4}', '\u{1F5A5}'),
+    ('\u{1F5A8}', '\u{1F5A8}'),
+    ('\u{1F5B1}', '\u{1F5B2}'),
+    ('\u{1F5BC}', '\u{1F5BC}'),
+    ('\u{1F5C2}', '\u{1F5C4}'),
+    ('\u{1F5D1}', '\u{1F5D3}'),
+    ('\u{1F5DC}', '\u{1F5DE}'),
+    ('\u{1F5E1}', '\u{1F5E1}'),
+    ('\u{1F5E3}', '\u{1F5E3}'),
+    ('\u{1F5E8}', '\u{1F5E8}'),
+    ('\u{1F5EF}', '\u{1F5EF}'),
+    ('\u{1F5F3}', '\u{1F5F3}'),
+    ('\u{1F5FA}', '\u{1F64F}'),
+    ('\u{1F680}', '\u{1F6C5}'),
+    ('\u{1F6CB}', '\u{1F6D2}'),
+    ('\u{1F6D5}', '\u{1F6D7}'),
+    ('\u{1F6DC}', '\u{1F6E5}'),
+    ('\u{1F6E9}', '\u{1F6E9}'),
+    ('\u{1F6EB}', '\u{1F6EC}'),
+    ('\u{1F6F0}', '\u{1F6F0}'),
+    ('\u{1F6F3}', '\u{1F6FC}'),
+    ('\u{1F7E0}', '\u{1F7EB}'),
+    ('\u{1F7F0}', '\u{1F7F0}'),
+    ('\u{1F90C}', '\u{1F93A}'),
+    ('\u{1F93C}', '\u{1F945}'),
+    ('\u{1F947}', '\u{1F9FF}'),
+    ('\u{1FA70}', '\u{1FA7C}'),
+    ('\u{1FA80}', '\u{1FA89}'),
+    ('\u{1FA8F}', '\u{1FAC6}'),
+    ('\u{1FACE}', '\u{1FADC}'),
+    ('\u{1FADF}', '\u{1FAE9}'),
+    ('\u{1FAF0}', '\u{1FAF8}'),
+];
+
+/// Whether `c` lies in one of `ranges`, which are sorted and disjoint.
+fn in_ranges(ranges: &[(char, char)], c: char) -> bool {
+    ranges
         .binary_search_by(|&(low, high)| {
             if high < c {
                 std::cmp::Ordering::Less
@@ -143,19 +300,11 @@ pub fn classify(c: char) -> Option<Hidden> {
     }
 }
 
-/// Characters with Unicode's `Emoji` property: the ones an emoji
-/// presentation selector may follow.
-static EMOJI: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r"^\p{Emoji}$").ok());
-
 /// Whether `base` takes the selector `selector` right after it.
 fn takes(base: Option<char>, selector: char) -> bool {
     let Some(base) = base else { return false };
     match selector {
-        '\u{FE0E}' | '\u{FE0F}' => {
-            let mut buffer = [0; 4];
-            let base: &str = base.encode_utf8(&mut buffer);
-            EMOJI.as_ref().is_some_and(|emoji| emoji.is_match(base))
-        }
+        '\u{FE0E}' | '\u{FE0F}' => in_ranges(EMOJI, base),
         '\u{180B}'..='\u{180D}' | '\u{180F}' => ('\u{1820}'..='\u{18AA}').contains(&base),
         _ => false,
     }
@@ -270,6 +419,18 @@ static MAY_HIDE: [bool; 256] = {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use regex::Regex;
+
+    /// The emoji table against the `regex` crate's copy of the UCD.
+    #[test]
+    fn the_table_is_unicodes_emoji_property() {
+        let property = Regex::new(r"^\p{Emoji}$").expect("the regex crate knows the property");
+        let mut buffer = [0; 4];
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            let expected = property.is_match(c.encode_utf8(&mut buffer));
+            assert_eq!(in_ranges(EMOJI, c), expected, "U+{:04X}", u32::from(c));
+        }
+    }
 
     fn found(text: &str) -> Vec<(usize, Hidden)> {
         hidden_chars(text).map(|(at, _, kind)| (at, kind)).collect()
