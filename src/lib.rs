@@ -81,4 +81,4 @@ pub use analyze::{analyze, analyze_bytes, analyze_parsed, check_bytes, Analysis}
 pub use contrib_core::decode_bytes;
 
 // The layers below, under the names the library has always given them.
-pub use contrib_core::{codes, decode, diagnostic, limits, source, suggest, tokenizer};
+pub use contrib_core::{codes, decode, diagnostic, glob, limits, source, suggest, tokenizer};

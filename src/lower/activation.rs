@@ -341,11 +341,9 @@ pub fn validate_glob(glob: &str) -> Result<(), NotAGlob> {
     if glob.starts_with('/') {
         return Err(NotAGlob::Absolute);
     }
-    globset::GlobBuilder::new(glob)
-        .literal_separator(true)
-        .build()
+    crate::glob::Glob::new(glob)
         .map(|_| ())
-        .map_err(|error| NotAGlob::Syntax(error.kind().to_string()))
+        .map_err(|error| NotAGlob::Syntax(error.to_string()))
 }
 
 #[cfg(test)]

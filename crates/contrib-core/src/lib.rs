@@ -32,6 +32,7 @@ pub mod decode;
 pub mod diagnostic;
 pub mod fingerprint;
 pub mod fs;
+pub mod glob;
 pub mod limits;
 pub mod policy;
 pub mod source;

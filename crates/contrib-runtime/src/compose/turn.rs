@@ -10,6 +10,7 @@
 //! message is sent). Facts are compared before each request instead (see
 //! `request.rs`), unless the host places them before the prompt.
 
+use contrib_core::glob::Glob;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::opening::{ran, refused};
@@ -505,21 +506,14 @@ fn activation_holds(
             invoked("subagent", &[input.subagent.as_deref()], name)
         }
         BundledActivation::Files { globs } => {
-            let set = globs
+            // A bundle's globs were checked when it was built; one that is
+            // not a glob (a bundle from elsewhere) matches nothing.
+            let globs: Vec<Glob> = globs
                 .iter()
-                .filter_map(|glob| {
-                    globset::GlobBuilder::new(glob)
-                        .literal_separator(true)
-                        .build()
-                        .ok()
-                })
-                .fold(globset::GlobSetBuilder::new(), |mut set, glob| {
-                    set.add(glob);
-                    set
-                })
-                .build()
-                .map_err(|error| format!("its globs cannot be matched: {error}"))?;
-            match input.files.iter().find(|file| set.is_match(file.as_str())) {
+                .filter_map(|glob| Glob::new(glob).ok())
+                .collect();
+            let in_play = |file: &&String| globs.iter().any(|glob| glob.is_match(file));
+            match input.files.iter().find(in_play) {
                 Some(file) => Ok(format!("`{file}` is in play")),
                 None => Err("no file in play matches its globs".to_string()),
             }

@@ -480,11 +480,10 @@ pub fn glob_error(pattern: &str) -> Option<String> {
     };
     let line = line.strip_prefix('/').unwrap_or(line);
     let line = line.strip_suffix('/').unwrap_or(line);
-    globset::GlobBuilder::new(line)
-        .literal_separator(true)
-        .backslash_escape(true)
-        .allow_unclosed_class(true)
-        .build()
+    let options = crate::glob::Options {
+        allow_unclosed_class: true,
+    };
+    crate::glob::Glob::with(line, options)
         .err()
-        .map(|error| format!("`{pattern}` is not a glob: {}", error.kind()))
+        .map(|error| format!("`{pattern}` is not a glob: {error}"))
 }
